@@ -1,0 +1,237 @@
+import { expect, test, type Page } from '@playwright/test';
+import { linkIn, waitForMail } from './support/mail';
+import { screenshot } from './support/screens';
+
+// One person's whole account life in the browser, against `npm start` on a fresh database:
+// register, verify through the mailed link, accept the policy, use the console, recover a
+// forgotten password. Steps run in order and share one browser page.
+test.describe.configure({ mode: 'serial' });
+
+const person = {
+  firstname: 'Ada',
+  lastname: 'Lovelace',
+  email: `ada.${Date.now()}@example.org`,
+  password: 'analytical-engine-1843',
+  newPassword: 'difference-engine-1822',
+};
+
+let page: Page;
+
+test.beforeAll(async ({ browser }) => {
+  page = await browser.newPage();
+});
+
+test.afterAll(async () => {
+  await page.close();
+});
+
+async function logIn(email: string, password: string) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
+}
+
+test('the login screen is shown at / and at any unmatched path while logged out', async () => {
+  await page.goto('/');
+  await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
+  await expect(page.getByRole('link', { name: /forgot/i })).toBeVisible();
+  await expect(page.getByRole('link', { name: /register/i })).toBeVisible();
+  await screenshot(page, '01-login');
+
+  await page.goto('/some/unknown/place');
+  await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
+
+  await page.getByLabel('Email').fill('not-an-email');
+  await page.getByLabel('Password', { exact: true }).fill('whatever');
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByText('Invalid email')).toBeVisible();
+});
+
+test('registration validates, shows server errors under the fields, then thanks the user', async () => {
+  await page.goto('/');
+  await page.getByRole('link', { name: /register/i }).click();
+  await expect(page).toHaveURL(/\/registration$/);
+
+  await page.getByLabel('First name').fill(person.firstname);
+  await page.getByLabel('Last name').fill(person.lastname);
+  await page.getByLabel('Email').fill('ada at example');
+  await page.getByLabel('Password', { exact: true }).fill('short');
+  await page.getByLabel('Password confirmation').fill('different');
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page.getByText('Invalid email')).toBeVisible();
+
+  // The client accepts the address; the server refuses the short, unconfirmed password.
+  await page.getByLabel('Email').fill(person.email);
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page.getByText(/at least 8 characters/i)).toBeVisible();
+  await expect(page.getByText(/confirmation does not match/i)).toBeVisible();
+  await screenshot(page, '02-registration-errors');
+
+  await page.getByLabel('Password', { exact: true }).fill(person.password);
+  await page.getByLabel('Password confirmation').fill(person.password);
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page.getByText(/validation email/i)).toBeVisible();
+  await screenshot(page, '03-registration-thanks');
+  await expect(page.getByRole('link', { name: /log ?in/i })).toBeVisible();
+});
+
+test('registering the same address again says it is taken', async () => {
+  await page.goto('/registration');
+  await page.getByLabel('First name').fill('Someone');
+  await page.getByLabel('Last name').fill('Else');
+  await page.getByLabel('Email').fill(person.email.toUpperCase());
+  await page.getByLabel('Password', { exact: true }).fill(person.password);
+  await page.getByLabel('Password confirmation').fill(person.password);
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page.getByText(/already been taken/i)).toBeVisible();
+});
+
+test('a new user logs in to the Verification step and verifies through the mailed link', async () => {
+  await page.goto('/');
+  await logIn(person.email, person.password);
+  await expect(page.getByText('Verification').first()).toBeVisible();
+  await expect(page.getByText(/spam/i)).toBeVisible();
+  await screenshot(page, '04-onboarding-verification');
+
+  const askedAt = new Date(Date.now() - 1000);
+  await page.getByRole('button', { name: /send verification link/i }).click();
+  await expect(page.getByText(/verification link has been sent/i)).toBeVisible();
+  const mail = await waitForMail(person.email, /verif/i, askedAt);
+  expect(mail.html).toContain('/email/verify/');
+
+  await page.goto(linkIn(mail, '/email/verify/'));
+  await expect(page.getByText(/email address is verified/i)).toBeVisible();
+  await screenshot(page, '05-email-verified');
+});
+
+test('a tampered verification link is refused with a way to ask for a new one', async () => {
+  const mail = await waitForMail(person.email, /verif/i);
+  const link = new URL(linkIn(mail, '/email/verify/'));
+  link.searchParams.set('signature', '0'.repeat(64));
+  await page.goto(link.toString());
+  await expect(page.getByText(/invalid or has expired/i)).toBeVisible();
+  await screenshot(page, '06-email-verify-invalid');
+});
+
+test('the policy must be agreed to before Submit, then the console opens', async () => {
+  await page.goto('/');
+  await expect(page.getByText('Terms of service').first()).toBeVisible();
+  const submit = page.getByRole('button', { name: 'Submit' });
+  await expect(submit).toBeDisabled();
+  await expect(page.getByText(/acceptable use policy/i).first()).toBeVisible();
+  await screenshot(page, '07-onboarding-terms');
+
+  await page.getByLabel(/I have read and agree/i).check();
+  await expect(submit).toBeEnabled();
+  await submit.click();
+
+  await expect(page.getByText('Your workspaces')).toBeVisible();
+  await expect(page.getByText('Your nodes')).toBeVisible();
+  await expect(page.getByText('Your teams')).toBeVisible();
+  await screenshot(page, '08-home');
+});
+
+test('the profile can be edited; names are required', async () => {
+  await page.goto('/profile');
+  await expect(page.getByText(person.email)).toBeVisible();
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await page.getByLabel('First name').fill('');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(/required/i).first()).toBeVisible();
+
+  await page.getByLabel('First name').fill('Augusta Ada');
+  await page.getByLabel('Last name').fill('King');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Augusta Ada King').first()).toBeVisible();
+  await screenshot(page, '09-profile');
+
+  await page.reload();
+  await expect(page.getByText('Augusta Ada King').first()).toBeVisible();
+});
+
+test('an access token is shown once, works against the API, and stops working when deleted', async ({ request }) => {
+  await page.goto('/tokens');
+  await screenshot(page, '10-tokens-empty');
+  await page.getByRole('link', { name: 'Create' }).or(page.getByRole('button', { name: 'Create' })).first().click();
+  await page.getByLabel(/^Name/).fill('laptop-cli');
+  await page.getByRole('button', { name: 'Save' }).click();
+
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  const plainText = (await dialog.getByText(/^\d+\|\S+$/).textContent())!.trim();
+  expect(plainText).toMatch(/^\d+\|\S{20,}$/);
+  await expect(dialog.getByText(/not be shown again/i)).toBeVisible();
+  await screenshot(page, '11-token-created');
+
+  const me = await request.get('/user', { headers: { Authorization: `Bearer ${plainText}`, Accept: 'application/json' } });
+  expect(me.status()).toBe(200);
+  expect((await me.json()).email).toBe(person.email);
+
+  await dialog.getByRole('button', { name: /close|done|ok/i }).click();
+  await expect(page.getByText(plainText)).toHaveCount(0);
+  await page.goto('/tokens');
+  await expect(page.getByText('laptop-cli')).toBeVisible();
+  await expect(page.getByText(plainText)).toHaveCount(0);
+  await screenshot(page, '12-tokens-list');
+
+  await page.getByRole('button', { name: 'Delete' }).first().click();
+  await expect(page.getByRole('dialog')).toContainText('laptop-cli');
+  await page.getByRole('dialog').getByRole('button', { name: /confirm|delete/i }).click();
+  await expect(page.getByText('laptop-cli')).toHaveCount(0);
+
+  const refused = await request.get('/user', { headers: { Authorization: `Bearer ${plainText}`, Accept: 'application/json' } });
+  expect(refused.status()).toBe(401);
+});
+
+test('logging out returns to the login screen', async () => {
+  await page.goto('/profile');
+  await page.getByRole('button', { name: 'Logout' }).first().click();
+  await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('authentication_token'))).toBeNull();
+});
+
+test('a forgotten password is reset through the mailed link, once', async () => {
+  await page.goto('/');
+  await page.getByRole('link', { name: /forgot/i }).click();
+  await expect(page).toHaveURL(/\/password$/);
+  const askedAt = new Date(Date.now() - 1000);
+  await page.getByLabel('Email').fill(person.email);
+  await page.getByRole('button', { name: /send|reset/i }).click();
+  await expect(page.getByText(/emailed|email with/i).first()).toBeVisible();
+  await screenshot(page, '13-password-link-sent');
+
+  const mail = await waitForMail(person.email, /reset/i, askedAt);
+  const link = linkIn(mail, '/password/reset/');
+  await page.goto(link);
+  await page.getByLabel('Password', { exact: true }).fill(person.newPassword);
+  await page.getByLabel('Password confirmation').fill('something-else-entirely');
+  await page.getByRole('button', { name: /reset|save|update|submit/i }).click();
+  await expect(page.getByText(/confirmation does not match/i)).toBeVisible();
+
+  await page.getByLabel('Password confirmation').fill(person.newPassword);
+  await page.getByRole('button', { name: /reset|save|update|submit/i }).click();
+  await expect(page.getByText(/password has been updated/i)).toBeVisible();
+  await screenshot(page, '14-password-updated');
+
+  // The link works once.
+  await page.goto(link);
+  await page.getByLabel('Password', { exact: true }).fill('yet-another-password');
+  await page.getByLabel('Password confirmation').fill('yet-another-password');
+  await page.getByRole('button', { name: /reset|save|update|submit/i }).click();
+  await expect(page.getByText(/invalid or has expired/i)).toBeVisible();
+});
+
+test('the old password no longer works; the new one does', async () => {
+  await page.goto('/');
+  await logIn(person.email, person.password);
+  await expect(page.getByText(/do not match our records/i)).toBeVisible();
+
+  await logIn(person.email, person.newPassword);
+  await expect(page.getByText('Your workspaces')).toBeVisible();
+});
+
+test('an unmatched console route says so', async () => {
+  await page.goto('/no/such/screen');
+  await expect(page.getByText('Unexpected Application Error!')).toBeVisible();
+  await screenshot(page, '15-not-found');
+});

@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+// Starts what the browser tests run against: a real SMTP server on loopback that writes every
+// mail it receives as JSON into E2E_RUNTIME_DIR/mail/, and `npm start` (scripts/start.mjs) on
+// a fresh storage directory pointing its mailer at that SMTP server.
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { simpleParser } from 'mailparser';
+
+const runtimeDir = process.env.E2E_RUNTIME_DIR ?? join(process.cwd(), 'e2e', 'artifacts', 'runtime');
+const port = process.env.E2E_PORT ?? '8123';
+rmSync(runtimeDir, { recursive: true, force: true });
+const mailDir = join(runtimeDir, 'mail');
+mkdirSync(mailDir, { recursive: true });
+
+// The browser tests always start from a fresh SQLite database in runtimeDir, even when the
+// shell that runs them points DATABASE_URL at PostgreSQL for the server tests.
+function envWithoutDatabaseUrl() {
+  const env = { ...process.env };
+  delete env.DATABASE_URL;
+  return env;
+}
+
+let received = 0;
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  logger: false,
+  onData(stream, session, callback) {
+    simpleParser(stream)
+      .then((mail) => {
+        received += 1;
+        const record = {
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()),
+          subject: mail.subject ?? '',
+          text: mail.text ?? '',
+          html: typeof mail.html === 'string' ? mail.html : '',
+          receivedAt: new Date().toISOString(),
+        };
+        writeFileSync(join(mailDir, `${Date.now()}-${String(received).padStart(4, '0')}.json`), JSON.stringify(record, null, 2));
+        callback();
+      })
+      .catch(callback);
+  },
+});
+
+smtp.listen(0, '127.0.0.1', () => {
+  const smtpPort = smtp.server.address().port;
+  const app = spawn(process.execPath, ['scripts/start.mjs'], {
+    stdio: 'inherit',
+    env: {
+      ...envWithoutDatabaseUrl(),
+      PORT: port,
+      HOST: '127.0.0.1',
+      APP_URL: `http://127.0.0.1:${port}`,
+      STORAGE_DIR: join(runtimeDir, 'storage'),
+      MAIL_URL: `smtp://127.0.0.1:${smtpPort}`,
+      MAIL_FROM: 'console@testbed.test',
+    },
+  });
+  const stop = (signal) => {
+    app.kill(signal);
+    smtp.close();
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  app.on('exit', (code) => {
+    smtp.close();
+    process.exit(code ?? 0);
+  });
+});

@@ -1,0 +1,50 @@
+import { defineConfig } from '@playwright/test';
+import { join } from 'node:path';
+
+// Browser tests drive Debian's Chromium (Playwright cannot download its own browser here)
+// against the real server started by `npm start` on a fresh database, with a real SMTP
+// server catching the mails (e2e/support/serve.mjs).
+const port = Number(process.env.E2E_PORT ?? 8123);
+export const e2eRuntimeDir = process.env.E2E_RUNTIME_DIR ?? join(process.cwd(), 'e2e', 'artifacts', 'runtime');
+
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  outputDir: 'test-results/playwright',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
+  reporter: [
+    ['list'],
+    ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? 'test-results/playwright.json' }],
+  ],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    viewport: { width: 1280, height: 860 },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    command: 'node e2e/support/serve.mjs',
+    url: `http://127.0.0.1:${port}/api/settings`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: { E2E_PORT: String(port), E2E_RUNTIME_DIR: e2eRuntimeDir },
+  },
+});
