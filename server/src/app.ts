@@ -1,0 +1,77 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Kysely } from 'kysely';
+import { activityRoutes } from './activity/routes.js';
+import { authRoutes } from './auth/routes.js';
+import { BackgroundTasks } from './background.js';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import type { Database } from './db/schema.js';
+import { installAuthentication } from './http/authenticate.js';
+import { installJsonBodies } from './http/body.js';
+import { answerFrameworkError, installErrorHandler } from './http/errors.js';
+import { installOnboardingGate } from './http/onboarding.js';
+import { installOpenApi, installOpenApiRoute } from './http/openapi.js';
+import { installRateLimiting } from './http/rateLimit.js';
+import { installSecurityHeaders } from './http/security.js';
+import { installConsole } from './http/static.js';
+import type { Mailer } from './mail/mailer.js';
+import { settingsRoutes } from './settings/routes.js';
+import { tokenRoutes } from './tokens/routes.js';
+import { userRoutes } from './users/routes.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Work still running after its answer went out (mail); `idle()` waits for it. */
+    backgroundTasks: BackgroundTasks;
+  }
+}
+
+export interface BuildAppOptions {
+  config: Config;
+  db: Kysely<Database>;
+  mailer: Mailer;
+  /** A pino logger; none = silent. */
+  logger?: FastifyBaseLogger;
+}
+
+/**
+ * Each domain's routes, as a plugin made from the shared context. A new domain (teams,
+ * workspaces, requests, nodes…) adds its folder and one entry here.
+ */
+const domains = [authRoutes, userRoutes, tokenRoutes, activityRoutes, settingsRoutes];
+
+/** The whole server, ready but not listening: tests inject into it or listen on port 0. */
+export async function buildApp({ config, db, mailer, logger }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: logger,
+    bodyLimit: 1024 * 1024,
+    // Token names (up to 255 characters) travel in the path of DELETE /api/tokens/{name}.
+    routerOptions: { maxParamLength: 1024 },
+    frameworkErrors: answerFrameworkError,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+  installJsonBodies(app);
+
+  const tasks = new BackgroundTasks(app.log);
+  app.decorate('backgroundTasks', tasks);
+  app.addHook('onClose', () => tasks.idle());
+
+  // Plugins that act on every route must be in place before the routes are registered.
+  await installSecurityHeaders(app);
+  await installOpenApi(app);
+  await installRateLimiting(app);
+  installAuthentication(app, db);
+  installOnboardingGate(app);
+
+  const context: AppContext = { config, db, mailer, tasks };
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  for (const routes of domains) await api.register(routes(context));
+  installOpenApiRoute(app);
+  await installConsole(app, config.staticDir);
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,156 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import { currentUser, requireUser } from '../http/authenticate.js';
+import { FailureCounter, routeRateLimit } from '../http/rateLimit.js';
+import { bearerAuth, messageSchema } from '../http/schemas.js';
+import { presentUser, userSchema } from '../users/presenter.js';
+import { logIn, logOut } from './login.js';
+import { resetPassword, sendPasswordResetLink } from './passwordReset.js';
+import { ALREADY_VERIFIED, REGISTERED, registerUser, resendVerificationLink, VERIFICATION_SENT } from './registration.js';
+import {
+  loginBody,
+  passwordLinkBody,
+  passwordResetBody,
+  passwordResetParams,
+  registerBody,
+  verificationLinkParams,
+  verificationLinkQuery,
+} from './schemas.js';
+import { verifyEmailLink } from './verification.js';
+
+export const PASSWORD_LINK_SENT = 'If an account exists for this address, we have emailed a password reset link.';
+export const PASSWORD_UPDATED = 'Your password has been updated.';
+export const EMAIL_VERIFIED = 'Your email address is verified.';
+
+const tags = ['accounts'];
+
+/** Registration, login and logout, email verification, password recovery. */
+export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
+  const { config, db, tasks } = context;
+  const limits = config.rateLimits;
+  const loginFailures = limits ? new FailureCounter(limits.login) : null;
+
+  return async (app) => {
+    app.post(
+      '/register',
+      {
+        schema: {
+          tags,
+          summary: 'Create an account and mail its verification link',
+          body: registerBody,
+          response: { 201: z.object({ message: z.string(), user: userSchema }) },
+        },
+        config: { rateLimit: routeRateLimit(limits?.register, (request) => request.ip) },
+      },
+      async (request, reply) => {
+        const user = await registerUser(context, request.body);
+        return reply.code(201).send({ message: REGISTERED, user: presentUser(user) });
+      },
+    );
+
+    app.post(
+      '/login',
+      {
+        schema: {
+          tags,
+          summary: 'Open a session; answers its bearer token',
+          body: loginBody,
+          response: { 200: z.object({ token: z.string() }) },
+        },
+      },
+      async (request) => ({ token: await logIn(db, loginFailures, { ...request.body, ip: request.ip }) }),
+    );
+
+    app.post(
+      '/logout',
+      { schema: { tags, summary: 'Revoke the token of this request', security: bearerAuth }, onRequest: requireUser },
+      async (request, reply) => {
+        const user = currentUser(request);
+        if (request.accessToken) await logOut(db, user, request.accessToken);
+        return reply.code(204).send();
+      },
+    );
+
+    app.post(
+      '/email/verification',
+      {
+        schema: {
+          tags,
+          summary: 'Mail a new verification link',
+          security: bearerAuth,
+          response: { 200: messageSchema, 202: messageSchema },
+        },
+        onRequest: requireUser,
+        config: {
+          rateLimit: routeRateLimit(limits?.verificationResend, (request) => `user:${request.user?.id}`, 'preHandler'),
+        },
+      },
+      async (request, reply) => {
+        const sent = await resendVerificationLink(context, currentUser(request));
+        return sent ? reply.code(202).send({ message: VERIFICATION_SENT }) : { message: ALREADY_VERIFIED };
+      },
+    );
+
+    app.get(
+      '/api/email/verify/:id/:hash',
+      {
+        schema: {
+          tags,
+          summary: 'Verify an email address through a signed link (no bearer token needed)',
+          params: verificationLinkParams,
+          querystring: verificationLinkQuery,
+          response: { 200: z.object({ message: z.string(), verified: z.literal(true) }) },
+        },
+      },
+      async (request) => {
+        await verifyEmailLink(db, config.appKey, { ...request.params, ...request.query });
+        return { message: EMAIL_VERIFIED, verified: true as const };
+      },
+    );
+
+    app.post(
+      '/password/link',
+      {
+        schema: {
+          tags,
+          summary: 'Mail a password reset link; the answer is the same for unknown addresses',
+          body: passwordLinkBody,
+          response: { 200: messageSchema },
+        },
+        config: {
+          rateLimit: routeRateLimit(
+            limits?.passwordLink,
+            (request) => `${(request.body as { email: string }).email}|${request.ip}`,
+            'preHandler',
+          ),
+        },
+      },
+      async (request) => {
+        // The lookup and the mail happen after the answer, so its timing says nothing about
+        // whether the address has an account.
+        const { email } = request.body;
+        tasks.run('password reset mail', () => sendPasswordResetLink(context, email));
+        return { message: PASSWORD_LINK_SENT };
+      },
+    );
+
+    app.post(
+      '/password/reset/:id/:signature',
+      {
+        schema: {
+          tags,
+          summary: 'Choose a new password through a mailed reset link; ends every session',
+          params: passwordResetParams,
+          body: passwordResetBody,
+          response: { 200: messageSchema },
+        },
+      },
+      async (request) => {
+        const { id, signature } = request.params;
+        await resetPassword(db, { userId: id, token: signature }, request.body.password);
+        return { message: PASSWORD_UPDATED };
+      },
+    );
+  };
+}

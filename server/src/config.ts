@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import dotenv from 'dotenv';
+import { z } from 'zod';
+
+export const APP_NAME = 'Testbed Console';
+
+export type ClusterMode = 'kubernetes' | 'sandbox' | 'none';
+
+/** At most `max` hits per key within `windowSeconds`. */
+export interface RateLimit {
+  max: number;
+  windowSeconds: number;
+}
+
+export interface RateLimits {
+  /** Failed login attempts, keyed by email + client address. */
+  login: RateLimit;
+  /** Registrations, keyed by client address. */
+  register: RateLimit;
+  /** Password reset link requests, keyed by email + client address. */
+  passwordLink: RateLimit;
+  /** Verification mail resends, keyed by user. */
+  verificationResend: RateLimit;
+}
+
+/** The limits of docs/api-contract.md ("Rate limits"). */
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  login: { max: 5, windowSeconds: 60 },
+  register: { max: 10, windowSeconds: 3600 },
+  passwordLink: { max: 5, windowSeconds: 3600 },
+  verificationResend: { max: 6, windowSeconds: 3600 },
+};
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Public URL of the console, without a trailing slash; mailed links start with it. */
+  appUrl: string;
+  databaseUrl: string;
+  /** Absolute path of the directory for local state (SQLite file, generated app key). */
+  storageDir: string;
+  /** smtp:// or smtps:// URL; null = mails are written to the log. */
+  mailUrl: string | null;
+  mailFrom: string;
+  /** Secret for signed links (HMAC key). */
+  appKey: string;
+  cluster: ClusterMode;
+  kubeconfig: string | null;
+  realtime: { port: number; host: string; key: string };
+  /** null = rate limiting is off (RATE_LIMITS=off, for load benchmarks). */
+  rateLimits: RateLimits | null;
+  /** Absolute path of the built console (index.html and assets). */
+  staticDir: string;
+}
+
+export class ConfigError extends Error {
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const port = (name: string) =>
+  z.coerce
+    .number({ error: `${name} must be a port number` })
+    .int(`${name} must be a whole number`)
+    .min(0, `${name} must be between 0 and 65535`)
+    .max(65535, `${name} must be between 0 and 65535`);
+
+const httpUrl = (name: string) =>
+  z.url({ protocol: /^https?$/, error: `${name} must be an http:// or https:// URL` });
+
+// Every variable arrives as a string (or not at all); defaults that depend on other
+// variables (APP_URL on PORT, DATABASE_URL on STORAGE_DIR) are filled in afterwards.
+const environmentSchema = z.object({
+  NODE_ENV: z.string().optional(),
+  PORT: port('PORT').default(8000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  APP_URL: httpUrl('APP_URL').optional(),
+  STORAGE_DIR: z.string().min(1).default('storage'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'DATABASE_URL must be sqlite:<file> or postgres://user:pass@host/db')
+    .optional(),
+  MAIL_URL: z.string().regex(/^smtps?:\/\/.+/, 'MAIL_URL must be smtp://host:port or smtps://user:pass@host:port').optional(),
+  MAIL_FROM: z.string().regex(/\S+@\S+/, 'MAIL_FROM must contain an email address').default('console@localhost'),
+  APP_KEY: z.string().min(16, 'APP_KEY must be at least 16 characters long').optional(),
+  CLUSTER: z.enum(['kubernetes', 'sandbox', 'none'], { error: 'CLUSTER must be kubernetes, sandbox or none' }).optional(),
+  KUBECONFIG: z.string().optional(),
+  REVERB_PORT: port('REVERB_PORT').default(8080),
+  REVERB_HOST: z.string().min(1).optional(),
+  REVERB_APP_KEY: z.string().min(1).default('testbed'),
+  RATE_LIMITS: z.enum(['on', 'off'], { error: 'RATE_LIMITS must be on or off' }).default('on'),
+  STATIC_DIR: z.string().min(1).default('dist'),
+});
+
+export interface LoadConfigOptions {
+  /** A dotenv file whose values apply where the environment has none; null reads no file. */
+  envFile?: string | null;
+}
+
+/**
+ * The server configuration from the environment, with the defaults of the README.
+ * Throws a ConfigError that names every bad variable.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadConfigOptions = {}): Config {
+  const envFile = options.envFile === undefined ? '.env' : options.envFile;
+  const fromFile = envFile && existsSync(envFile) ? dotenv.parse(readFileSync(envFile)) : {};
+  // An empty variable (`MAIL_URL=` in a .env template) means "not set".
+  const merged = Object.fromEntries(
+    Object.entries({ ...fromFile, ...env }).filter(([, value]) => value !== undefined && value !== ''),
+  );
+
+  const parsed = environmentSchema.safeParse(merged);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0] ?? '');
+        return `${issue.message} (${name}=${JSON.stringify(merged[name] ?? '')})`;
+      }),
+    );
+  }
+  const vars = parsed.data;
+
+  const storageDir = resolve(vars.STORAGE_DIR);
+  const appUrl = (vars.APP_URL ?? `http://localhost:${vars.PORT}`).replace(/\/+$/, '');
+  return {
+    port: vars.PORT,
+    host: vars.HOST,
+    appUrl,
+    databaseUrl: vars.DATABASE_URL ?? `sqlite:${join(storageDir, 'console.sqlite')}`,
+    storageDir,
+    mailUrl: vars.MAIL_URL ?? null,
+    mailFrom: vars.MAIL_FROM,
+    appKey: vars.APP_KEY ?? storedAppKey(storageDir),
+    cluster: vars.CLUSTER ?? (vars.NODE_ENV === 'production' ? 'none' : 'sandbox'),
+    kubeconfig: vars.KUBECONFIG ?? null,
+    realtime: {
+      port: vars.REVERB_PORT,
+      host: vars.REVERB_HOST ?? new URL(appUrl).hostname,
+      key: vars.REVERB_APP_KEY,
+    },
+    rateLimits: vars.RATE_LIMITS === 'on' ? DEFAULT_RATE_LIMITS : null,
+    staticDir: resolve(vars.STATIC_DIR),
+  };
+}
+
+/**
+ * The app key kept in STORAGE_DIR/app-key, generated on first use, so that links mailed
+ * before a restart stay valid without anyone having to set APP_KEY.
+ */
+function storedAppKey(storageDir: string): string {
+  const keyFile = join(storageDir, 'app-key');
+  if (existsSync(keyFile)) {
+    const key = readFileSync(keyFile, 'utf8').trim();
+    if (key.length >= 16) return key;
+  }
+  mkdirSync(storageDir, { recursive: true });
+  const key = randomBytes(32).toString('hex');
+  writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
+  return key;
+}

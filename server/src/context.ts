@@ -1,0 +1,13 @@
+import type { Kysely } from 'kysely';
+import type { BackgroundTasks } from './background.js';
+import type { Config } from './config.js';
+import type { Database } from './db/schema.js';
+import type { Mailer } from './mail/mailer.js';
+
+/** What every domain's routes get from buildApp: configuration and shared services. */
+export interface AppContext {
+  config: Config;
+  db: Kysely<Database>;
+  mailer: Mailer;
+  tasks: BackgroundTasks;
+}

@@ -1,0 +1,60 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface DatabaseOptions {
+  /**
+   * PostgreSQL only: the schema every connection works in (`search_path`). The tests give
+   * each test file a schema of its own this way.
+   */
+  searchPath?: string;
+}
+
+/**
+ * A Kysely instance for DATABASE_URL: `sqlite:<file>` (better-sqlite3, WAL, foreign keys on)
+ * or `postgres://…` (a pg connection pool).
+ */
+export function createDatabase(url: string, options: DatabaseOptions = {}): Kysely<Database> {
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    if (options.searchPath !== undefined && !/^[a-z_][a-z0-9_]*$/.test(options.searchPath)) {
+      throw new Error(`Invalid schema name for search_path: ${options.searchPath}`);
+    }
+    const pool = new pg.Pool({
+      connectionString: url,
+      options: options.searchPath ? `-c search_path=${options.searchPath}` : undefined,
+    });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+
+  const sqliteMatch = /^sqlite:(.+)$/.exec(url);
+  if (!sqliteMatch) throw new Error(`Unsupported DATABASE_URL: ${url}`);
+  const file = sqliteMatch[1];
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  // The CLI and a running server may share the file; wait for a lock instead of failing.
+  sqlite.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+export function dialectOf(db: Kysely<any>): DialectName {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/** True for a unique-constraint violation, on either database. */
+export function isUniqueViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return false;
+  const code = (error as { code: unknown }).code;
+  return code === '23505' /* PostgreSQL */ || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/** The current time, or `date`, as stored in timestamp columns (ISO-8601 UTC text). */
+export function timestamp(date: Date = new Date()): string {
+  return date.toISOString();
+}

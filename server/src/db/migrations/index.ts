@@ -1,0 +1,10 @@
+import type { Migration } from 'kysely';
+import * as accounts from './0001_accounts.js';
+
+/**
+ * Every migration, by name; they run in name order. Add new ones at the end with the next
+ * number, and never edit one that has shipped: later issues extend the schema additively.
+ */
+export const migrations: Record<string, Migration> = {
+  '0001_accounts': accounts,
+};

@@ -1,0 +1,66 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { AccessToken, Database, User } from '../db/schema.js';
+import { authenticateToken } from '../tokens/tokens.js';
+import { HttpError, unauthenticated } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The user of a valid bearer token, or null. Set before any route hook runs. */
+    user: User | null;
+    /** The token the request came with (session or personal), or null. */
+    accessToken: AccessToken | null;
+  }
+}
+
+/**
+ * Resolves `Authorization: Bearer ID|SECRET` on every request into `request.user`. An absent
+ * or invalid token leaves it null; routes that need a user say so with `requireUser`, so a
+ * stale token does not get in the way of public routes such as /login.
+ */
+export function installAuthentication(app: FastifyInstance, db: Kysely<Database>): void {
+  app.decorateRequest('user', null);
+  app.decorateRequest('accessToken', null);
+  app.addHook('onRequest', async (request) => {
+    const header = request.headers.authorization;
+    const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    if (!match) return;
+    const authenticated = await authenticateToken(db, match[1]);
+    if (authenticated) {
+      request.user = authenticated.user;
+      request.accessToken = authenticated.token;
+    }
+  });
+}
+
+/** Route hook: 401 unless the request carries a valid token. */
+export async function requireUser(request: FastifyRequest): Promise<void> {
+  if (!request.user) throw unauthenticated();
+}
+
+/** The authenticated user in a handler behind `requireUser`. */
+export function currentUser(request: FastifyRequest): User {
+  if (!request.user) throw unauthenticated();
+  return request.user;
+}
+
+export type OnboardingStep = 'verify-email' | 'accept-aup';
+
+/** What the user still has to do before using the console, or null when nothing. */
+export function pendingOnboardingStep(user: User): OnboardingStep | null {
+  if (!user.email_verified_at) return 'verify-email';
+  if (!user.aup_accepted_at) return 'accept-aup';
+  return null;
+}
+
+const onboardingMessages: Record<OnboardingStep, string> = {
+  'verify-email': 'Your email address is not verified.',
+  'accept-aup': 'You must accept the acceptable use policy.',
+};
+
+/** Route hook: 401 without a user, 403 (with `onboarding`) until the user is fully set up. */
+export async function requireOnboarded(request: FastifyRequest): Promise<void> {
+  const user = currentUser(request);
+  const step = pendingOnboardingStep(user);
+  if (step) throw new HttpError(403, onboardingMessages[step], { body: { onboarding: step } });
+}

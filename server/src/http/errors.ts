@@ -1,0 +1,133 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ZodError } from 'zod';
+
+/** Laravel's validation error bag: field name (as sent) → messages. */
+export type FieldErrors = Record<string, string[]>;
+
+export interface HttpErrorOptions {
+  /** Field errors, for 422 answers. */
+  errors?: FieldErrors;
+  /** Extra members of the JSON body, e.g. `onboarding` on the onboarding gate's 403. */
+  body?: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+/**
+ * An error that becomes a JSON answer `{message, errors?, ...body}` with its status.
+ * Route handlers and rule functions throw these; the error handler sends them.
+ */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly errors?: FieldErrors;
+  readonly body?: Record<string, unknown>;
+  readonly headers?: Record<string, string>;
+
+  constructor(status: number, message: string, options: HttpErrorOptions = {}) {
+    super(message);
+    this.name = 'HttpError';
+    this.status = status;
+    this.errors = options.errors;
+    this.body = options.body;
+    this.headers = options.headers;
+  }
+}
+
+export const unauthenticated = () =>
+  new HttpError(401, 'Unauthenticated.', { headers: { 'WWW-Authenticate': 'Bearer' } });
+
+export const notFound = () => new HttpError(404, 'Not found.');
+
+/** 422 with Laravel's shape; `message` is the first field message, as Laravel does. */
+export function validationError(errors: FieldErrors): HttpError {
+  const first = Object.values(errors).find((messages) => messages.length > 0)?.[0];
+  return new HttpError(422, first ?? 'The given data was invalid.', { errors });
+}
+
+/** 422 with a single message on one field. */
+export const fieldError = (field: string, message: string) => validationError({ [field]: [message] });
+
+export const tooManyAttempts = (retryAfterSeconds: number) =>
+  new HttpError(429, `Too many attempts. Try again in ${retryAfterSeconds} seconds.`, {
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  });
+
+interface SchemaIssue {
+  instancePath: string;
+  message?: string;
+}
+
+/** Field errors from schema validation issues; `/a/0/b` becomes the field `a.0.b`. */
+function fieldErrorsFromIssues(issues: SchemaIssue[]): { fields: FieldErrors; rootMessage?: string } {
+  const fields: FieldErrors = {};
+  let rootMessage: string | undefined;
+  for (const issue of issues) {
+    const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    const message = issue.message ?? 'The value is invalid.';
+    if (field === '') rootMessage ??= message;
+    else (fields[field] ??= []).push(message);
+  }
+  return { fields, rootMessage };
+}
+
+// Framework errors caused by the client, with messages for people rather than parsers.
+const clientErrorMessages: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is not valid JSON.',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'The request body is too large.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Send the request body as JSON (Content-Type: application/json).',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The Content-Length header does not match the body.',
+};
+
+/**
+ * The one place errors become answers: HttpError as is; schema validation → 422 with field
+ * errors (→ 404 for path parameters: a malformed id names nothing); other client errors
+ * → their 4xx with a plain message; anything else → 500 "Server error.", logged, with no
+ * internals in the answer.
+ */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | HttpError | ZodError, request, reply) => {
+    if (error instanceof HttpError) {
+      if (error.headers) reply.headers(error.headers);
+      return reply
+        .code(error.status)
+        .send({ message: error.message, ...(error.errors ? { errors: error.errors } : {}), ...error.body });
+    }
+
+    if ('validation' in error && Array.isArray(error.validation)) {
+      if (error.validationContext === 'params') return reply.code(404).send({ message: 'Not found.' });
+      const { fields, rootMessage } = fieldErrorsFromIssues(error.validation);
+      if (Object.keys(fields).length === 0) {
+        const message =
+          error.validationContext === 'body' ? 'The request body must be a JSON object.' : rootMessage ?? 'Invalid request.';
+        return reply.code(422).send({ message, errors: {} });
+      }
+      const answer = validationError(fields);
+      return reply.code(422).send({ message: answer.message, errors: answer.errors });
+    }
+
+    if (error instanceof ZodError) {
+      const { fields } = fieldErrorsFromIssues(
+        error.issues.map((issue) => ({ instancePath: `/${issue.path.join('/')}`, message: issue.message })),
+      );
+      const answer = validationError(fields);
+      return reply.code(422).send({ message: answer.message, errors: answer.errors });
+    }
+
+    const status = 'statusCode' in error ? error.statusCode : undefined;
+    if (status !== undefined && status >= 400 && status < 500) {
+      const code = 'code' in error ? String(error.code) : '';
+      return reply.code(status).send({ message: clientErrorMessages[code] ?? error.message });
+    }
+
+    request.log.error({ err: error }, 'Unhandled error');
+    return reply.code(500).send({ message: 'Server error.' });
+  });
+}
+
+/**
+ * For Fastify's `frameworkErrors` option: errors raised before routing (a malformed
+ * percent-encoding in the path) skip the error handler; they get the same JSON shape.
+ */
+export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  reply.code(error.statusCode ?? 400).send({ message: 'The request address is malformed.' });
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+
+// Building blocks for request and response schemas. Request fields carry Laravel-style
+// messages ("The firstname field is required."), keyed by the field name as sent, because
+// the console shows them under the matching form fields.
+
+/** The longest name, label or other short text field. */
+export const MAX_TEXT_LENGTH = 255;
+/** Passwords longer than this are refused before hashing (hashing cost grows with length). */
+export const MAX_PASSWORD_LENGTH = 1024;
+
+const NUL = /\u0000/;
+
+const stringOf = (field: string) =>
+  z.string({
+    error: (issue) =>
+      issue.input === undefined || issue.input === null
+        ? `The ${field} field is required.`
+        : `The ${field} field must be a string.`,
+  });
+
+/** A required text field: trimmed, not empty, at most `max` characters, no NUL characters. */
+export const requiredText = (field: string, max = MAX_TEXT_LENGTH) =>
+  stringOf(field)
+    .trim()
+    .min(1, { message: `The ${field} field is required.`, abort: true })
+    .max(max, `The ${field} field must not be greater than ${max} characters.`)
+    // PostgreSQL text cannot hold NUL; refuse it here rather than fail in the database.
+    .refine((value) => !NUL.test(value), `The ${field} field contains an invalid character.`);
+
+/** The email rule of spec section 5 (non-space, @, non-space), stored trimmed and lowercased. */
+export const emailField = () =>
+  requiredText('email')
+    .regex(/^\S+@\S+$/, 'Invalid email')
+    .toLowerCase();
+
+/** A password being chosen: at least 8 characters. Whitespace is kept as typed. */
+export const newPasswordField = () =>
+  stringOf('password')
+    .min(8, 'The password field must be at least 8 characters.')
+    .max(MAX_PASSWORD_LENGTH, `The password field must not be greater than ${MAX_PASSWORD_LENGTH} characters.`);
+
+/** A password being checked (login): any non-empty string. */
+export const currentPasswordField = () =>
+  stringOf('password')
+    .min(1, 'The password field is required.')
+    .max(MAX_PASSWORD_LENGTH, `The password field must not be greater than ${MAX_PASSWORD_LENGTH} characters.`);
+
+/** `password` and `password_confirmation`, for bodies where a password is chosen. */
+export const passwordWithConfirmation = {
+  password: newPasswordField(),
+  password_confirmation: stringOf('password_confirmation').optional(),
+};
+
+/** Refinement for bodies with passwordWithConfirmation: `.refine(passwordsMatch, confirmationMismatch)`. */
+export const passwordsMatch = (body: { password: string; password_confirmation?: string }) =>
+  body.password === body.password_confirmation;
+
+/**
+ * The mismatch is reported on `password`, as Laravel's `confirmed` rule does, and checked
+ * even when the password also breaks another rule, so both messages show at once.
+ */
+export const confirmationMismatch = {
+  path: ['password'],
+  message: 'The password confirmation does not match.',
+  when: (payload: z.core.ParsePayload) => typeof (payload.value as { password?: unknown } | undefined)?.password === 'string',
+};
+
+export const messageSchema = z.object({ message: z.string() });
+
+/** For the OpenAPI document: routes that need `Authorization: Bearer <token>`. */
+export const bearerAuth = [{ bearerAuth: [] }];

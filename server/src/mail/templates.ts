@@ -1,0 +1,59 @@
+import { APP_NAME } from '../config.js';
+import { escapeHtml } from '../html.js';
+
+// The mails the server sends. Each has a text part and an HTML part saying the same thing;
+// every interpolated value is escaped in the HTML part.
+
+export interface MailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** A short HTML mail: greeting, paragraphs, one button-like link, a closing paragraph. */
+function htmlMail(options: { greeting: string; paragraphs: string[]; action: { label: string; url: string }; after: string[] }): string {
+  const paragraph = (text: string) => `<p>${escapeHtml(text)}</p>`;
+  return [
+    '<!doctype html>',
+    '<html><body style="font-family: sans-serif; line-height: 1.5">',
+    paragraph(options.greeting),
+    ...options.paragraphs.map(paragraph),
+    `<p><a href="${escapeHtml(options.action.url)}">${escapeHtml(options.action.label)}</a></p>`,
+    `<p>If the link does not open, copy this address into your browser:<br>${escapeHtml(options.action.url)}</p>`,
+    ...options.after.map(paragraph),
+    `<p>${escapeHtml(APP_NAME)}</p>`,
+    '</body></html>',
+  ].join('\n');
+}
+
+export function verificationMail(options: { firstname: string; link: string; validMinutes: number }): MailContent {
+  const greeting = `Hello ${options.firstname},`;
+  const intro = `Please confirm your email address to finish setting up your ${APP_NAME} account.`;
+  const expiry = `The link is valid for ${options.validMinutes} minutes. If you did not create an account, you can ignore this mail.`;
+  return {
+    subject: `Verify your email address for ${APP_NAME}`,
+    text: [greeting, '', intro, '', options.link, '', expiry, '', APP_NAME].join('\n'),
+    html: htmlMail({
+      greeting,
+      paragraphs: [intro],
+      action: { label: 'Verify my email address', url: options.link },
+      after: [expiry],
+    }),
+  };
+}
+
+export function passwordResetMail(options: { firstname: string; link: string; validMinutes: number }): MailContent {
+  const greeting = `Hello ${options.firstname},`;
+  const intro = `Someone asked to reset the password of your ${APP_NAME} account. Choose a new password here:`;
+  const expiry = `The link works once and is valid for ${options.validMinutes} minutes. If you did not ask for it, you can ignore this mail: your password stays as it is.`;
+  return {
+    subject: `Reset your ${APP_NAME} password`,
+    text: [greeting, '', intro, '', options.link, '', expiry, '', APP_NAME].join('\n'),
+    html: htmlMail({
+      greeting,
+      paragraphs: [intro],
+      action: { label: 'Choose a new password', url: options.link },
+      after: [expiry],
+    }),
+  };
+}

@@ -1,0 +1,60 @@
+import pino from 'pino';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { createDatabase } from './db/database.js';
+import { migrate } from './db/migrate.js';
+import { createMailer } from './mail/mailer.js';
+import { platformAdminExists } from './users/users.js';
+
+// The server process: `node --import tsx server/src/main.ts` (what `npm start` runs).
+
+const ADMIN_HINT = [
+  'There is no platform admin yet. Create one with:',
+  "  npm run cli -- user:create --email you@example.org --password '<a long passphrase>' --firstname <First> --lastname <Last> --admin --verified",
+].join('\n');
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = pino({ level: 'info' });
+  const db = createDatabase(config.databaseUrl);
+  const applied = await migrate(db);
+  if (applied.length > 0) logger.info(`Database migrated: ${applied.join(', ')}`);
+
+  const mailer = createMailer(config, logger);
+  const app = await buildApp({ config, db, mailer, logger });
+  await app.listen({ host: config.host, port: config.port });
+
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  logger.info(`Testbed Console listening on http://${config.host}:${port}`);
+  if (!config.mailUrl) logger.info('MAIL_URL is not set: mails (with their links) are written to this log.');
+  if (!(await platformAdminExists(db))) logger.info(ADMIN_HINT);
+
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info(`${signal} received: finishing open requests and pending mail, then stopping.`);
+    await app.close();
+    mailer.close();
+    await db.destroy();
+    process.exit(0);
+  };
+  process.on('SIGINT', (signal) => void stop(signal));
+  process.on('SIGTERM', (signal) => void stop(signal));
+}
+
+/** Problems the operator fixes (configuration, a busy port) are said plainly, without a stack. */
+function startupProblem(error: unknown): string | undefined {
+  if (error instanceof ConfigError) return error.message;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const address = error as { address?: string; port?: number };
+  if (code === 'EADDRINUSE') return `Cannot listen on ${address.address}:${address.port}: the port is in use. Set PORT (or HOST) to another value.`;
+  if (code === 'ECONNREFUSED') return `Cannot reach the database (${(error as Error).message}). Check DATABASE_URL.`;
+  return undefined;
+}
+
+main().catch((error: unknown) => {
+  console.error(startupProblem(error) ?? error);
+  process.exit(1);
+});

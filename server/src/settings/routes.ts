@@ -1,0 +1,34 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { APP_NAME, type Config } from '../config.js';
+import type { AppContext } from '../context.js';
+
+const settingsSchema = z.object({
+  appName: z.string(),
+  apiUrl: z.string(),
+  sandbox: z.boolean(),
+  cluster: z.enum(['kubernetes', 'sandbox', 'none']),
+  realtime: z.object({ key: z.string(), host: z.string(), port: z.number(), forceTLS: z.boolean() }),
+});
+
+/** What the console needs at start (docs/api-contract.md, "Runtime settings"). */
+export function runtimeSettings(config: Config): z.infer<typeof settingsSchema> {
+  return {
+    appName: APP_NAME,
+    // The console and the API share an origin.
+    apiUrl: '',
+    sandbox: config.cluster === 'sandbox',
+    cluster: config.cluster,
+    realtime: { key: config.realtime.key, host: config.realtime.host, port: config.realtime.port, forceTLS: false },
+  };
+}
+
+export function settingsRoutes({ config }: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/settings',
+      { schema: { tags: ['settings'], summary: 'Runtime settings for the console (public)', response: { 200: settingsSchema } } },
+      async () => runtimeSettings(config),
+    );
+  };
+}

@@ -1,0 +1,88 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../context.js';
+import { currentUser, requireUser } from '../http/authenticate.js';
+import { notFound } from '../http/errors.js';
+import { bearerAuth, MAX_TEXT_LENGTH, requiredText } from '../http/schemas.js';
+import { createPersonalToken, deletePersonalToken, listPersonalTokens, presentToken } from './tokens.js';
+
+const tags = ['tokens'];
+const security = bearerAuth;
+
+const tokenSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  abilities: z.array(z.string()),
+  created_at: z.string(),
+  expires_at: z.string().nullable(),
+  last_used_at: z.string().nullable(),
+});
+
+const createTokenBody = z.object({
+  name: requiredText('name'),
+  overwrite: z.boolean({ error: 'The overwrite field must be true or false.' }).optional(),
+  expires_in_days: z
+    .number({ error: 'The expires_in_days field must be a number.' })
+    .int('The expires_in_days field must be a whole number.')
+    .min(1, 'The expires_in_days field must be between 1 and 365.')
+    .max(365, 'The expires_in_days field must be between 1 and 365.')
+    .nullish(),
+});
+
+/** Personal access tokens (login sessions are tokens too, but are not listed here). */
+export function tokenRoutes({ db }: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/tokens',
+      {
+        schema: { tags, summary: 'Your personal access tokens (never their secrets)', security, response: { 200: z.array(tokenSchema) } },
+        onRequest: requireUser,
+      },
+      async (request) => (await listPersonalTokens(db, currentUser(request).id)).map(presentToken),
+    );
+
+    app.post(
+      '/api/tokens',
+      {
+        schema: {
+          tags,
+          summary: 'Create a personal access token; its plain text is in this answer only',
+          security,
+          body: createTokenBody,
+          response: {
+            201: z.object({ token: z.object({ accessToken: tokenSchema, plainTextToken: z.string() }) }),
+          },
+        },
+        onRequest: requireUser,
+      },
+      async (request, reply) => {
+        const { name, overwrite, expires_in_days } = request.body;
+        const issued = await createPersonalToken(db, currentUser(request), {
+          name,
+          overwrite: overwrite ?? false,
+          expiresInDays: expires_in_days ?? null,
+        });
+        return reply
+          .code(201)
+          .send({ token: { accessToken: presentToken(issued.token), plainTextToken: issued.plainText } });
+      },
+    );
+
+    app.delete(
+      '/api/tokens/:name',
+      {
+        schema: {
+          tags,
+          summary: 'Delete a personal access token by name; it stops working at once',
+          security,
+          params: z.object({ name: z.string().max(MAX_TEXT_LENGTH) }),
+        },
+        onRequest: requireUser,
+      },
+      async (request, reply) => {
+        if (!(await deletePersonalToken(db, currentUser(request), request.params.name))) throw notFound();
+        return reply.code(204).send();
+      },
+    );
+  };
+}

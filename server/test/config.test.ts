@@ -1,0 +1,117 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULT_RATE_LIMITS, loadConfig } from '../src/config.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'testbed-console-config-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const load = (env: Record<string, string>, envFile: string | null = null) => loadConfig({ STORAGE_DIR: join(dir, 'storage'), ...env }, { envFile });
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = load({});
+    expect(config).toMatchObject({
+      port: 8000,
+      host: '127.0.0.1',
+      appUrl: 'http://localhost:8000',
+      databaseUrl: `sqlite:${join(dir, 'storage', 'console.sqlite')}`,
+      storageDir: join(dir, 'storage'),
+      mailUrl: null,
+      mailFrom: 'console@localhost',
+      cluster: 'sandbox',
+      kubeconfig: null,
+      realtime: { port: 8080, host: 'localhost', key: 'testbed' },
+      rateLimits: DEFAULT_RATE_LIMITS,
+      staticDir: resolve('dist'),
+    });
+  });
+
+  it('derives APP_URL from PORT and the realtime host from APP_URL', () => {
+    expect(load({ PORT: '9000' }).appUrl).toBe('http://localhost:9000');
+    const config = load({ APP_URL: 'https://testbed.example.org/' });
+    expect(config.appUrl).toBe('https://testbed.example.org');
+    expect(config.realtime.host).toBe('testbed.example.org');
+  });
+
+  it('reads every variable', () => {
+    const config = load({
+      PORT: '8123',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://u:p@db/testbed',
+      MAIL_URL: 'smtps://u:p@mail.example.org:465',
+      MAIL_FROM: 'Testbed <testbed@example.org>',
+      APP_KEY: 'k'.repeat(32),
+      CLUSTER: 'kubernetes',
+      KUBECONFIG: '/etc/kube/config',
+      REVERB_PORT: '6001',
+      REVERB_HOST: 'ws.example.org',
+      REVERB_APP_KEY: 'app-key',
+      RATE_LIMITS: 'off',
+      STATIC_DIR: '/srv/console',
+    });
+    expect(config).toMatchObject({
+      port: 8123,
+      host: '0.0.0.0',
+      databaseUrl: 'postgres://u:p@db/testbed',
+      mailUrl: 'smtps://u:p@mail.example.org:465',
+      mailFrom: 'Testbed <testbed@example.org>',
+      appKey: 'k'.repeat(32),
+      cluster: 'kubernetes',
+      kubeconfig: '/etc/kube/config',
+      realtime: { port: 6001, host: 'ws.example.org', key: 'app-key' },
+      rateLimits: null,
+      staticDir: '/srv/console',
+    });
+  });
+
+  it('has no cluster by default in production', () => {
+    expect(load({ NODE_ENV: 'production' }).cluster).toBe('none');
+    expect(load({ NODE_ENV: 'production', CLUSTER: 'sandbox' }).cluster).toBe('sandbox');
+  });
+
+  it('generates APP_KEY once into STORAGE_DIR/app-key and reuses it', () => {
+    const first = load({});
+    const keyFile = join(dir, 'storage', 'app-key');
+    expect(first.appKey).toMatch(/^[0-9a-f]{64}$/);
+    expect(readFileSync(keyFile, 'utf8').trim()).toBe(first.appKey);
+    expect(statSync(keyFile).mode & 0o077).toBe(0);
+    expect(load({}).appKey).toBe(first.appKey);
+  });
+
+  it('reads a .env file, with the environment taking precedence, and treats empty values as unset', () => {
+    const envFile = join(dir, '.env');
+    writeFileSync(envFile, 'PORT=9100\nMAIL_FROM=from-file@example.org\nMAIL_URL=\n');
+    const config = load({ PORT: '9200' }, envFile);
+    expect(config.port).toBe(9200);
+    expect(config.mailFrom).toBe('from-file@example.org');
+    expect(config.mailUrl).toBeNull();
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /PORT must be a port number.*"eighty"/],
+    [{ PORT: '70000' }, /PORT must be between 0 and 65535/],
+    [{ APP_URL: 'ftp://example.org' }, /APP_URL must be an http/],
+    [{ DATABASE_URL: 'mysql://db/x' }, /DATABASE_URL must be sqlite:<file> or postgres:/],
+    [{ MAIL_URL: 'mail.example.org' }, /MAIL_URL must be smtp:/],
+    [{ APP_KEY: 'short' }, /APP_KEY must be at least 16 characters/],
+    [{ CLUSTER: 'docker' }, /CLUSTER must be kubernetes, sandbox or none/],
+    [{ RATE_LIMITS: 'maybe' }, /RATE_LIMITS must be on or off/],
+  ])('refuses %j with a clear message', (env, message) => {
+    expect(() => load(env)).toThrow(ConfigError);
+    expect(() => load(env)).toThrow(message);
+  });
+
+  it('names every bad variable at once', () => {
+    try {
+      load({ PORT: 'x', CLUSTER: 'y' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as Error).message).toMatch(/^Invalid configuration:\n {2}- PORT.*\n {2}- CLUSTER/);
+    }
+  });
+});

@@ -1,0 +1,179 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_RATE_LIMITS } from '../src/config.js';
+import { createTestContext, type TestContext, uniqueEmail } from './helpers.js';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx.close());
+
+const credentialsRefused = {
+  message: 'These credentials do not match our records.',
+  errors: { email: ['These credentials do not match our records.'] },
+};
+
+async function activityFor(description: string, email: string) {
+  const entries = await ctx.db.selectFrom('activity_log').selectAll().where('description', '=', description).execute();
+  return entries.filter((entry) => JSON.parse(entry.properties).email === email);
+}
+
+describe('POST /login', () => {
+  it('answers a session token that authenticates GET /user', async () => {
+    const { user, password } = await ctx.createUser();
+    const response = await ctx.inject('POST', '/login', { body: { email: user.email, password } });
+    expect(response.statusCode).toBe(200);
+    const { token } = response.json();
+    expect(token).toMatch(/^\d+\|[A-Za-z0-9_-]{40,}$/);
+
+    const me = await ctx.inject('GET', '/user', { token });
+    expect(me.statusCode).toBe(200);
+    expect(me.json().email).toBe(user.email);
+
+    const session = await ctx.db.selectFrom('access_tokens').selectAll().where('id', '=', Number(token.split('|')[0])).executeTakeFirstOrThrow();
+    expect(session.kind).toBe('session');
+    const lifetimeDays = (Date.parse(session.expires_at!) - Date.parse(session.created_at)) / 86_400_000;
+    expect(Math.round(lifetimeDays)).toBe(30);
+  });
+
+  it('accepts the email in any case and with surrounding spaces', async () => {
+    const { user, password } = await ctx.createUser();
+    const response = await ctx.inject('POST', '/login', { body: { email: `  ${user.email.toUpperCase()} `, password } });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('lets a user who has not verified the email log in (the console then shows onboarding)', async () => {
+    const { user, password } = await ctx.createUser({ verified: false });
+    expect((await ctx.inject('POST', '/login', { body: { email: user.email, password } })).statusCode).toBe(200);
+  });
+
+  it('refuses a wrong password with the contract message, and records a warning with the user as causer', async () => {
+    const { user } = await ctx.createUser();
+    const response = await ctx.inject('POST', '/login', { body: { email: user.email, password: 'not the password' } });
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toEqual(credentialsRefused);
+
+    const [entry] = await activityFor('failed login', user.email);
+    expect(entry.causer_id).toBe(user.id);
+    const properties = JSON.parse(entry.properties);
+    expect(properties).toMatchObject({ severity: 'warning', reason: 'wrong password', email: user.email });
+    expect(entry.properties).not.toContain('not the password');
+  });
+
+  it('answers an unknown email exactly like a wrong password, with no causer in the log', async () => {
+    const email = uniqueEmail('nobody');
+    const response = await ctx.inject('POST', '/login', { body: { email, password: 'whatever-password' } });
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toEqual(credentialsRefused);
+    const [entry] = await activityFor('failed login', email);
+    expect(entry.causer_id).toBeNull();
+    expect(JSON.parse(entry.properties).severity).toBe('warning');
+  });
+
+  it('refuses a disabled user who knows the password, and only such a user learns it is disabled', async () => {
+    const { user, password } = await ctx.createUser({ enabled: false });
+    const right = await ctx.inject('POST', '/login', { body: { email: user.email, password } });
+    expect(right.statusCode).toBe(422);
+    expect(right.json()).toEqual({ message: 'This account is disabled.', errors: { email: ['This account is disabled.'] } });
+
+    const wrong = await ctx.inject('POST', '/login', { body: { email: user.email, password: 'wrong password' } });
+    expect(wrong.json()).toEqual(credentialsRefused);
+  });
+
+  it('stops every token of a user at once when the user is disabled', async () => {
+    const { user, token } = await ctx.signedInUser();
+    const personal = await ctx.inject('POST', '/api/tokens', { token, body: { name: 'cli' } });
+    const personalToken = personal.json().token.plainTextToken;
+    expect((await ctx.inject('GET', '/user', { token: personalToken })).statusCode).toBe(200);
+
+    await ctx.db.updateTable('users').set({ enabled: 0 }).where('id', '=', user.id).execute();
+    expect((await ctx.inject('GET', '/user', { token })).statusCode).toBe(401);
+    expect((await ctx.inject('GET', '/user', { token: personalToken })).statusCode).toBe(401);
+  });
+
+  it.each([
+    [{}, { email: ['The email field is required.'], password: ['The password field is required.'] }],
+    [{ email: 'not-an-email', password: 'x' }, { email: ['Invalid email'] }],
+    [{ email: 'a@b', password: '' }, { password: ['The password field is required.'] }],
+    [{ email: 'a@b', password: 123 }, { password: ['The password field must be a string.'] }],
+    [{ email: 'a@b', password: 'x'.repeat(1025) }, { password: ['The password field must not be greater than 1024 characters.'] }],
+  ])('validates %j', async (body, errors) => {
+    const response = await ctx.inject('POST', '/login', { body });
+    expect(response.statusCode).toBe(422);
+    expect(response.json().errors).toEqual(errors);
+  });
+
+  it('records a successful login', async () => {
+    const { user, password } = await ctx.createUser();
+    await ctx.login(user.email, password);
+    const entry = await ctx.db
+      .selectFrom('activity_log')
+      .selectAll()
+      .where('causer_id', '=', user.id)
+      .where('description', '=', 'logged in')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(entry.properties).severity).toBe('info');
+  });
+});
+
+describe('POST /logout', () => {
+  it('revokes the token it was called with, and only that one', async () => {
+    const { user, password, token } = await ctx.signedInUser();
+    const otherSession = await ctx.login(user.email, password);
+
+    const response = await ctx.inject('POST', '/logout', { token });
+    expect(response.statusCode).toBe(204);
+    expect(response.body).toBe('');
+    expect((await ctx.inject('GET', '/user', { token })).statusCode).toBe(401);
+    expect((await ctx.inject('GET', '/user', { token: otherSession })).statusCode).toBe(200);
+    expect((await ctx.inject('POST', '/logout', { token })).statusCode).toBe(401);
+  });
+
+  it('accepts an empty JSON body, as some clients send one', async () => {
+    const { token } = await ctx.signedInUser();
+    const response = await ctx.inject('POST', '/logout', { token, body: '' });
+    expect(response.statusCode).toBe(204);
+  });
+
+  it('answers 401 without a token', async () => {
+    const response = await ctx.inject('POST', '/logout');
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ message: 'Unauthenticated.' });
+  });
+});
+
+describe('login throttling', () => {
+  let throttled: TestContext;
+  beforeAll(async () => {
+    throttled = await createTestContext({
+      config: { rateLimits: { ...DEFAULT_RATE_LIMITS, login: { max: 3, windowSeconds: 60 } } },
+    });
+  });
+  afterAll(() => throttled?.close());
+
+  const attempt = (email: string, password: string) => throttled.inject('POST', '/login', { body: { email, password } });
+
+  it('answers 429 with Retry-After after too many failures for an email, even with the right password', async () => {
+    const { user, password } = await throttled.createUser();
+    for (let i = 0; i < 3; i++) expect((await attempt(user.email, 'wrong password')).statusCode).toBe(422);
+
+    const refused = await attempt(user.email, password);
+    expect(refused.statusCode).toBe(429);
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(refused.json()).toEqual({ message: `Too many attempts. Try again in ${retryAfter} seconds.` });
+
+    // Another address is not affected.
+    const other = await throttled.createUser();
+    expect((await attempt(other.user.email, other.password)).statusCode).toBe(200);
+  });
+
+  it('counts failures only: a successful login clears them', async () => {
+    const { user, password } = await throttled.createUser();
+    for (let i = 0; i < 2; i++) await attempt(user.email, 'wrong password');
+    expect((await attempt(user.email, password)).statusCode).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await attempt(user.email, 'wrong password')).statusCode).toBe(422);
+    expect((await attempt(user.email, password)).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from './helpers.js';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx.close());
+
+describe('GET /api/docs', () => {
+  it('serves an OpenAPI document listing every route of the contract', async () => {
+    const response = await ctx.inject('GET', '/api/docs');
+    expect(response.statusCode).toBe(200);
+    const doc = response.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.info.title).toBe('Testbed Console API');
+
+    const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(operations).toEqual(
+      expect.arrayContaining([
+        'POST /register',
+        'POST /login',
+        'POST /logout',
+        'GET /user',
+        'PATCH /user',
+        'POST /email/verification',
+        'GET /api/email/verify/{id}/{hash}',
+        'POST /password/link',
+        'POST /password/reset/{id}/{signature}',
+        'POST /aup/accept',
+        'GET /api/tokens',
+        'POST /api/tokens',
+        'DELETE /api/tokens/{name}',
+        'GET /api/settings',
+        'GET /api/activity/mine',
+      ]),
+    );
+    // Neither the document itself nor the static console are API operations.
+    expect(operations.some((operation) => operation.includes('/api/docs') || operation.includes('*'))).toBe(false);
+  });
+
+  it('describes request bodies from the zod schemas and marks bearer-token routes', async () => {
+    const doc = (await ctx.inject('GET', '/api/docs')).json();
+    const register = doc.paths['/register'].post;
+    const schema = register.requestBody.content['application/json'].schema;
+    expect(schema.required).toEqual(expect.arrayContaining(['firstname', 'lastname', 'email', 'password']));
+    expect(schema.properties.email.pattern).toBe('^\\S+@\\S+$');
+    expect(schema.properties.password.minLength).toBe(8);
+
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.paths['/user'].get.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.paths['/register'].post.security).toBeUndefined();
+  });
+});

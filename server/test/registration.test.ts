@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_RATE_LIMITS } from '../src/config.js';
+import { createTestContext, DEFAULT_PASSWORD, type TestContext, uniqueEmail } from './helpers.js';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx.close());
+
+describe('POST /register', () => {
+  it('creates the account, answers 201 with the user, and does not log in', async () => {
+    const email = uniqueEmail('ada');
+    const response = await ctx.register({ email });
+
+    expect(response.statusCode).toBe(201);
+    const body = response.json();
+    expect(body.message).toMatch(/verify your email/i);
+    expect(body).not.toHaveProperty('token');
+    expect(body.user).toMatchObject({
+      firstname: 'Ada',
+      lastname: 'Lovelace',
+      name: 'Ada Lovelace',
+      email,
+      email_verified_at: null,
+      aup_accepted_at: null,
+      admin: false,
+      enabled: true,
+      authority: null,
+      teams: [],
+      workspaces: [],
+      requests: [],
+    });
+    expect(body.user).not.toHaveProperty('password_hash');
+
+    const stored = await ctx.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirstOrThrow();
+    expect(stored.password_hash).toMatch(/^\$argon2id\$/);
+    expect(stored.password_hash).not.toContain(DEFAULT_PASSWORD);
+  });
+
+  it('mails the verification link', async () => {
+    const email = uniqueEmail('mail');
+    await ctx.register({ email });
+    const mail = await ctx.mailbox.waitFor(email, { subject: /verify/i });
+    expect(mail.text).toContain(`${ctx.config.appUrl}/email/verify/`);
+  });
+
+  it('stores the email trimmed and lowercased, and refuses it again in any case', async () => {
+    const email = uniqueEmail('Mixed.Case');
+    const response = await ctx.register({ email: `  ${email.toUpperCase()}  ` });
+    expect(response.statusCode).toBe(201);
+    expect(response.json().user.email).toBe(email.toLowerCase());
+
+    const again = await ctx.register({ email: email.toLowerCase() });
+    expect(again.statusCode).toBe(422);
+    expect(again.json()).toEqual({
+      message: 'The email has already been taken.',
+      errors: { email: ['The email has already been taken.'] },
+    });
+  });
+
+  it('trims the names', async () => {
+    const response = await ctx.register({ firstname: '  Ada ', lastname: ' Byron  ' });
+    expect(response.json().user).toMatchObject({ firstname: 'Ada', lastname: 'Byron', name: 'Ada Byron' });
+  });
+
+  it('accepts unicode names and keeps them intact', async () => {
+    const response = await ctx.register({ firstname: 'Zoë 🚀', lastname: 'Ñúñez-Østergård' });
+    expect(response.statusCode).toBe(201);
+    expect(response.json().user.name).toBe('Zoë 🚀 Ñúñez-Østergård');
+  });
+
+  it('names every missing field when the body is empty or absent', async () => {
+    for (const body of [{}, undefined]) {
+      const response = await ctx.inject('POST', '/register', { body });
+      expect(response.statusCode).toBe(422);
+      expect(response.json()).toEqual({
+        message: 'The firstname field is required.',
+        errors: {
+          firstname: ['The firstname field is required.'],
+          lastname: ['The lastname field is required.'],
+          email: ['The email field is required.'],
+          password: ['The password field is required.'],
+        },
+      });
+    }
+  });
+
+  it.each([
+    ['firstname', { firstname: '   ' }, 'The firstname field is required.'],
+    ['lastname', { lastname: null }, 'The lastname field is required.'],
+    ['firstname', { firstname: 42 }, 'The firstname field must be a string.'],
+    ['lastname', { lastname: 'x'.repeat(256) }, 'The lastname field must not be greater than 255 characters.'],
+    ['firstname', { firstname: 'Ada\u0000' }, 'The firstname field contains an invalid character.'],
+    ['email', { email: 'ada at example' }, 'Invalid email'],
+    ['email', { email: 'ada@' }, 'Invalid email'],
+    ['email', { email: ['ada@example.org'] }, 'The email field must be a string.'],
+    ['email', { email: `${'a'.repeat(250)}@example.org` }, 'The email field must not be greater than 255 characters.'],
+    ['password', { password: 'short', password_confirmation: 'short' }, 'The password field must be at least 8 characters.'],
+    ['password', { password: 'x'.repeat(1025), password_confirmation: 'x'.repeat(1025) }, 'The password field must not be greater than 1024 characters.'],
+    ['password', { password: 12345678 }, 'The password field must be a string.'],
+    ['password', { password_confirmation: 'something else' }, 'The password confirmation does not match.'],
+    ['password', { password_confirmation: undefined }, 'The password confirmation does not match.'],
+  ])('refuses a bad %s: %j', async (field, fields, message) => {
+    const response = await ctx.register(fields);
+    expect(response.statusCode).toBe(422);
+    const body = response.json();
+    expect(body.errors[field]).toContain(message);
+    expect(Object.keys(body.errors)).toEqual([field]);
+    expect(body.message).toBe(message);
+  });
+
+  it('reports a short password and a mismatched confirmation together', async () => {
+    const response = await ctx.register({ password: 'short', password_confirmation: 'different' });
+    expect(response.statusCode).toBe(422);
+    expect(response.json().errors).toEqual({
+      password: ['The password field must be at least 8 characters.', 'The password confirmation does not match.'],
+    });
+  });
+
+  it('does not create anything on a validation error', async () => {
+    const email = uniqueEmail('invalid');
+    await ctx.register({ email, password: 'short' });
+    const stored = await ctx.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+    expect(stored).toBeUndefined();
+  });
+});
+
+describe('registration throttling', () => {
+  let throttled: TestContext;
+  beforeAll(async () => {
+    throttled = await createTestContext({
+      config: { rateLimits: { ...DEFAULT_RATE_LIMITS, register: { max: 2, windowSeconds: 3600 } } },
+    });
+  });
+  afterAll(() => throttled?.close());
+
+  it('answers 429 with Retry-After once the address has registered too often', async () => {
+    expect((await throttled.register()).statusCode).toBe(201);
+    expect((await throttled.register()).statusCode).toBe(201);
+    const refused = await throttled.register();
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3500);
+    expect(refused.json().message).toMatch(/^Too many attempts\. Try again in \d+ seconds\.$/);
+  });
+});
