@@ -1,0 +1,270 @@
+import type { AuthProvider, UserIdentity } from 'react-admin';
+import { type HttpClient, tokenStore } from './httpClient';
+import type { User } from './types';
+import { gravatarUrl } from './utils/gravatar';
+
+/** Spec §4: 0 = email not verified, 1 = policy not accepted, 2 = fully set up. */
+export type OnboardingStep = 0 | 1 | 2;
+
+export const onboardingStep = (user: Pick<User, 'email_verified_at' | 'aup_accepted_at'>): OnboardingStep => {
+  if (!user.email_verified_at) return 0;
+  if (!user.aup_accepted_at) return 1;
+  return 2;
+};
+
+export type SessionState =
+  | { status: 'anonymous' }
+  | { status: 'loading' }
+  | { status: 'authenticated'; user: User; step: OnboardingStep };
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+export interface Registration {
+  firstname: string;
+  lastname: string;
+  email: string;
+  password: string;
+  password_confirmation: string;
+}
+
+export interface MessageAnswer {
+  message: string;
+  [key: string]: unknown;
+}
+
+/**
+ * react-admin's AuthProvider for the Laravel-style API, plus the session store that the
+ * console's gate subscribes to (login, logout, verification and policy acceptance re-render it
+ * without a page reload), plus the account calls of the logged-out area and onboarding.
+ */
+export interface TestbedAuthProvider extends AuthProvider {
+  login(params: Credentials): Promise<void>;
+  logout(params?: { redirectTo?: string }): Promise<string | false>;
+
+  /** The current session; a stable object until the session changes (useSyncExternalStore). */
+  getSession(): SessionState;
+  subscribe(listener: () => void): () => void;
+  /** (Re)loads the user from GET /user. A failure clears the token (spec §4). */
+  loadUser(): Promise<User | null>;
+  /**
+   * Reloads the user of a running session (after verification, on focus in the wizard). Only
+   * a 401 ends the session (the HTTP client clears the token); other failures keep the user.
+   */
+  refreshUser(): Promise<User | null>;
+  /** Replaces the user after a call that returned it (PATCH /user, POST /aup/accept). */
+  setUser(user: User): void;
+
+  register(data: Registration): Promise<MessageAnswer>;
+  sendVerificationEmail(): Promise<MessageAnswer>;
+  verifyEmail(id: string, hash: string, search: string): Promise<MessageAnswer>;
+  requestPasswordReset(email: string): Promise<MessageAnswer>;
+  resetPassword(id: string, signature: string, data: { password: string; password_confirmation: string }): Promise<MessageAnswer>;
+  acceptPolicy(): Promise<User>;
+  updateProfile(data: { firstname: string; lastname: string }): Promise<User>;
+}
+
+export const fullName = (user: Pick<User, 'firstname' | 'lastname' | 'name'>): string =>
+  user.name?.trim() || [user.firstname, user.lastname].filter(Boolean).join(' ');
+
+const isAdminResource = (resource: string | undefined): boolean => !!resource && /^admin([./]|$)/.test(resource);
+
+export const createAuthProvider = (http: HttpClient): TestbedAuthProvider => {
+  let user: User | null = null;
+  let snapshot: SessionState = { status: 'anonymous' };
+  let inFlight: { token: string; promise: Promise<User | null> } | null = null;
+  const listeners = new Set<() => void>();
+
+  const computeSnapshot = (): SessionState => {
+    const token = tokenStore.get();
+    if (!token) return { status: 'anonymous' };
+    if (!user) return { status: 'loading' };
+    return { status: 'authenticated', user, step: onboardingStep(user) };
+  };
+
+  const notify = () => {
+    const next = computeSnapshot();
+    const same =
+      next.status === snapshot.status &&
+      (next.status !== 'authenticated' || (snapshot.status === 'authenticated' && snapshot.user === next.user));
+    if (!same) snapshot = next;
+    listeners.forEach((listener) => listener());
+  };
+
+  snapshot = computeSnapshot();
+
+  tokenStore.subscribe((token) => {
+    if (!token) user = null;
+    notify();
+  });
+
+  const loadUser = (): Promise<User | null> => {
+    const token = tokenStore.get();
+    if (!token) {
+      user = null;
+      notify();
+      return Promise.resolve(null);
+    }
+    if (inFlight && inFlight.token === token) return inFlight.promise;
+    const promise = http<User>('/user')
+      .then(({ json }) => {
+        if (tokenStore.get() !== token) return null; // logged out or switched meanwhile
+        user = json;
+        notify();
+        return json;
+      })
+      .catch(() => {
+        if (tokenStore.get() === token) {
+          user = null;
+          tokenStore.clear();
+        }
+        notify();
+        return null;
+      })
+      .finally(() => {
+        if (inFlight?.promise === promise) inFlight = null;
+      });
+    inFlight = { token, promise };
+    return promise;
+  };
+
+  const refreshUser = async (): Promise<User | null> => {
+    const token = tokenStore.get();
+    if (!token) return null;
+    if (!user) return loadUser();
+    try {
+      const { json } = await http<User>('/user');
+      if (tokenStore.get() !== token) return null;
+      user = json;
+      notify();
+      return json;
+    } catch {
+      return user;
+    }
+  };
+
+  const currentUser = async (): Promise<User | null> => user ?? (await loadUser());
+
+  const provider: TestbedAuthProvider = {
+    async login({ email, password }) {
+      const { json } = await http<{ token: string }>('/login', { method: 'POST', body: { email, password } });
+      if (!json?.token) throw new Error('app.error.no_token');
+      // Load the user with the new token before storing it: the session switches in one step
+      // from logged out to loaded, and a failure leaves nothing behind.
+      const { json: loaded } = await http<User>('/user', { headers: { Authorization: `Bearer ${json.token}` } });
+      user = loaded;
+      tokenStore.set(json.token);
+    },
+
+    async logout(params) {
+      if (tokenStore.get()) {
+        try {
+          await http('/logout', { method: 'POST' });
+        } catch {
+          // The token is forgotten here whatever the server says.
+        }
+      }
+      user = null;
+      tokenStore.clear();
+      notify();
+      // No redirect by default: a session that ends keeps the URL, and the login page shows there.
+      return params?.redirectTo ?? false;
+    },
+
+    async checkAuth() {
+      if (!tokenStore.get()) throw { message: false };
+    },
+
+    async checkError(error) {
+      const status = error?.status;
+      if (status === 401) {
+        tokenStore.clear();
+        throw { message: false };
+      }
+      if (status === 403 && error?.body?.onboarding) {
+        // The account is not (or no longer) fully set up: reload it so the wizard shows.
+        void refreshUser();
+        throw { logoutUser: false, message: false };
+      }
+    },
+
+    async getIdentity(): Promise<UserIdentity> {
+      const current = await currentUser();
+      if (!current) throw new Error('app.error.user_load');
+      return {
+        id: current.id,
+        fullName: fullName(current),
+        avatar: await gravatarUrl(current.email),
+        email: current.email,
+      };
+    },
+
+    async getPermissions() {
+      const current = await currentUser();
+      return { admin: !!current?.admin };
+    },
+
+    async canAccess({ resource }) {
+      if (!isAdminResource(resource)) return true;
+      const current = await currentUser();
+      return !!current?.admin;
+    },
+
+    getSession: () => snapshot,
+
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+
+    loadUser,
+    refreshUser,
+
+    setUser(next) {
+      if (!tokenStore.get()) return;
+      user = next;
+      notify();
+    },
+
+    async register(data) {
+      return (await http<MessageAnswer>('/register', { method: 'POST', body: data })).json;
+    },
+
+    async sendVerificationEmail() {
+      return (await http<MessageAnswer>('/email/verification', { method: 'POST' })).json;
+    },
+
+    async verifyEmail(id, hash, search) {
+      const query = search && !search.startsWith('?') ? `?${search}` : search;
+      const path = `/api/email/verify/${encodeURIComponent(id)}/${encodeURIComponent(hash)}${query ?? ''}`;
+      return (await http<MessageAnswer>(path)).json;
+    },
+
+    async requestPasswordReset(email) {
+      return (await http<MessageAnswer>('/password/link', { method: 'POST', body: { email } })).json;
+    },
+
+    async resetPassword(id, signature, data) {
+      const path = `/password/reset/${encodeURIComponent(id)}/${encodeURIComponent(signature)}`;
+      return (await http<MessageAnswer>(path, { method: 'POST', body: data })).json;
+    },
+
+    async acceptPolicy() {
+      const { json } = await http<User>('/aup/accept', { method: 'POST' });
+      if (json && typeof json === 'object' && 'id' in json) provider.setUser(json);
+      else await refreshUser();
+      return user as User;
+    },
+
+    async updateProfile(data) {
+      const { json } = await http<User>('/user', { method: 'PATCH', body: data });
+      if (json && typeof json === 'object' && 'id' in json) provider.setUser(json);
+      else await refreshUser();
+      return user as User;
+    },
+  };
+
+  return provider;
+};

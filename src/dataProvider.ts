@@ -1,0 +1,209 @@
+import type {
+  CreateParams,
+  DataProvider,
+  DeleteManyParams,
+  DeleteParams,
+  GetListParams,
+  GetListResult,
+  GetManyReferenceParams,
+  Identifier,
+  RaRecord,
+  UpdateManyParams,
+  UpdateParams,
+} from 'react-admin';
+import type { HttpClient, QueryValue } from './httpClient';
+
+/**
+ * How a react-admin resource maps onto the Laravel-style API. Later issues add teams,
+ * workspaces, requests, nodes and the admin lists here.
+ */
+export interface ResourceEndpoint {
+  /** Collection path, e.g. '/api/tokens'. Records live at `${path}/${id}`. */
+  path: string;
+  /**
+   * 'client': the endpoint returns the whole list as an array; sort, filter and paginate here.
+   * 'server': send page, per_page, sort, order, q, filter[...] and expect the Laravel paginator
+   * (a plain array answer is still accepted and handled on the client).
+   */
+  pagination?: 'client' | 'server';
+  /** Path of one record, when it is not `${path}/${id}` (tokens are deleted by name). */
+  recordPath?: (id: Identifier, previousData?: RaRecord) => string;
+  /** Turns a create answer into the created record. */
+  fromCreate?: (json: any) => RaRecord;
+  /** Turns one record of the API into a react-admin record (must have an id). */
+  toRecord?: (raw: any) => RaRecord;
+}
+
+export const endpoints: Record<string, ResourceEndpoint> = {
+  tokens: {
+    path: '/api/tokens',
+    pagination: 'client',
+    recordPath: (id, previousData) => `/api/tokens/${encodeURIComponent(String(previousData?.name ?? id))}`,
+    // 201 {"token": {"accessToken": {...}, "plainTextToken": "ID|SECRET"}}
+    fromCreate: (json) => ({ ...json.token.accessToken, plainTextToken: json.token.plainTextToken }),
+  },
+  // Extension point: teams (/api/tenants), workspaces (/api/subnamespaces), requests
+  // (/api/requests), nodes (/api/nodes), admin lists (/api/admin/...) arrive with their issues.
+};
+
+type AnyRecord = Record<string, any>;
+
+/** Value at a dotted path ('team.name'). */
+export const valueAt = (record: AnyRecord, path: string): unknown =>
+  path.split('.').reduce<any>((value, key) => (value == null ? undefined : value[key]), record);
+
+const compareValues = (a: unknown, b: unknown): number => {
+  if (a == null && b == null) return 0;
+  if (a == null) return -1;
+  if (b == null) return 1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  return String(a).localeCompare(String(b), undefined, { numeric: true, sensitivity: 'base' });
+};
+
+const matchesText = (value: unknown, needle: string): boolean => {
+  if (value == null) return false;
+  if (typeof value === 'object') return Object.values(value).some((item) => matchesText(item, needle));
+  return String(value).toLowerCase().includes(needle);
+};
+
+const matchesFilter = (record: AnyRecord, filter: AnyRecord): boolean =>
+  Object.entries(filter).every(([key, expected]) => {
+    if (expected === undefined || expected === '' || expected === null) return true;
+    if (key === 'q') return matchesText(record, String(expected).toLowerCase());
+    const actual = valueAt(record, key);
+    if (Array.isArray(expected)) return expected.some((item) => String(item) === String(actual));
+    if (Array.isArray(actual)) return actual.some((item) => String(item) === String(expected));
+    return String(actual) === String(expected);
+  });
+
+/** Sort, filter and paginate a whole list in the browser; total = filtered length. */
+export const listOnClient = <T extends RaRecord>(records: T[], params: Partial<GetListParams>): GetListResult<T> => {
+  const filtered = records.filter((record) => matchesFilter(record, params.filter ?? {}));
+  const { field, order } = params.sort ?? { field: '', order: 'ASC' };
+  if (field) {
+    const direction = String(order).toUpperCase() === 'DESC' ? -1 : 1;
+    filtered.sort((a, b) => direction * compareValues(valueAt(a, field), valueAt(b, field)));
+  }
+  const { page, perPage } = params.pagination ?? { page: 1, perPage: filtered.length };
+  const start = Math.max(0, (page - 1) * perPage);
+  return { data: filtered.slice(start, start + perPage), total: filtered.length };
+};
+
+/** Laravel paginator query: page, per_page, sort, order, q, filter[field]. */
+export const paginatorQuery = (params: Partial<GetListParams>): Record<string, QueryValue | QueryValue[]> => {
+  const query: Record<string, QueryValue | QueryValue[]> = {};
+  if (params.pagination) {
+    query.page = params.pagination.page;
+    query.per_page = params.pagination.perPage;
+  }
+  if (params.sort?.field) {
+    query.sort = params.sort.field;
+    query.order = String(params.sort.order).toLowerCase();
+  }
+  for (const [key, value] of Object.entries(params.filter ?? {})) {
+    if (value === undefined || value === null || value === '') continue;
+    if (key === 'q') query.q = String(value);
+    else query[`filter[${key}]`] = Array.isArray(value) ? value.map(String) : (value as QueryValue);
+  }
+  return query;
+};
+
+/** Laravel API resources may wrap a record in {data: ...}. */
+const unwrap = (json: any): any =>
+  json && typeof json === 'object' && !Array.isArray(json) && 'data' in json && !('id' in json) ? json.data : json;
+
+export const createDataProvider = (http: HttpClient, map: Record<string, ResourceEndpoint> = endpoints): DataProvider => {
+  const endpoint = (resource: string): ResourceEndpoint => {
+    const found = map[resource];
+    if (!found) throw new Error(`Unknown resource "${resource}": add it to the endpoints of src/dataProvider.ts`);
+    return found;
+  };
+  const toRecord = (config: ResourceEndpoint, raw: any): any => (config.toRecord ? config.toRecord(raw) : raw);
+  const recordPath = (config: ResourceEndpoint, id: Identifier, previousData?: RaRecord): string =>
+    config.recordPath ? config.recordPath(id, previousData) : `${config.path}/${encodeURIComponent(String(id))}`;
+
+  const getList = async (resource: string, params: Partial<GetListParams>): Promise<GetListResult> => {
+    const config = endpoint(resource);
+    const query = config.pagination === 'server' ? paginatorQuery(params) : undefined;
+    const { json } = await http(config.path, { query, signal: params.signal });
+    if (Array.isArray(json)) return listOnClient(json.map((raw) => toRecord(config, raw)), params);
+    if (json && Array.isArray(json.data)) {
+      const data = json.data.map((raw: any) => toRecord(config, raw));
+      const total = json.meta?.total ?? json.total ?? data.length;
+      return { data, total: Number(total) };
+    }
+    throw new Error(`Unexpected list answer for "${resource}"`);
+  };
+
+  const provider: DataProvider = {
+    getList,
+
+    async getOne(resource, params) {
+      const config = endpoint(resource);
+      const { json } = await http(recordPath(config, params.id), { signal: params.signal });
+      return { data: toRecord(config, unwrap(json)) };
+    },
+
+    async getMany(resource, params) {
+      const config = endpoint(resource);
+      if (config.pagination !== 'server') {
+        const { data } = await getList(resource, { signal: params.signal });
+        const ids = new Set(params.ids.map(String));
+        return { data: data.filter((record) => ids.has(String(record.id))) };
+      }
+      const data = await Promise.all(
+        params.ids.map(async (id) => toRecord(config, unwrap((await http(recordPath(config, id))).json))),
+      );
+      return { data };
+    },
+
+    async getManyReference(resource, params: GetManyReferenceParams) {
+      return getList(resource, { ...params, filter: { ...params.filter, [params.target]: params.id } });
+    },
+
+    async create(resource, params: CreateParams) {
+      const config = endpoint(resource);
+      const { json } = await http(config.path, { method: 'POST', body: params.data });
+      const raw = config.fromCreate ? config.fromCreate(json) : unwrap(json);
+      return { data: toRecord(config, raw) };
+    },
+
+    async update(resource, params: UpdateParams) {
+      const config = endpoint(resource);
+      const { json } = await http(recordPath(config, params.id, params.previousData), {
+        method: 'PATCH',
+        body: params.data,
+      });
+      const raw = unwrap(json);
+      return { data: raw && typeof raw === 'object' ? toRecord(config, raw) : { ...params.previousData, ...params.data, id: params.id } };
+    },
+
+    async updateMany(resource, params: UpdateManyParams) {
+      const config = endpoint(resource);
+      await Promise.all(
+        params.ids.map((id) => http(recordPath(config, id), { method: 'PATCH', body: params.data })),
+      );
+      return { data: params.ids };
+    },
+
+    async delete(resource, params: DeleteParams) {
+      const config = endpoint(resource);
+      await http(recordPath(config, params.id, params.previousData), { method: 'DELETE' });
+      return { data: (params.previousData ?? { id: params.id }) as any };
+    },
+
+    async deleteMany(resource, params: DeleteManyParams) {
+      const config = endpoint(resource);
+      // Record paths built from the record itself (tokens by name) need the records first.
+      const records = config.recordPath
+        ? new Map((await provider.getMany(resource, { ids: params.ids })).data.map((record) => [String(record.id), record]))
+        : new Map<string, RaRecord>();
+      await Promise.all(
+        params.ids.map((id) => http(recordPath(config, id, records.get(String(id))), { method: 'DELETE' })),
+      );
+      return { data: params.ids };
+    },
+  };
+  return provider;
+};

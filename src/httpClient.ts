@@ -1,0 +1,176 @@
+import { HttpError } from 'react-admin';
+import type { LaravelErrors } from './types';
+
+/** Local storage key of the bearer token (spec §7, §9). */
+export const TOKEN_KEY = 'authentication_token';
+
+type TokenListener = (token: string | null) => void;
+const tokenListeners = new Set<TokenListener>();
+
+const readToken = (): string | null => {
+  try {
+    return window.localStorage.getItem(TOKEN_KEY) || null;
+  } catch {
+    return null;
+  }
+};
+
+/** The stored bearer token, with change notifications (this tab and other tabs). */
+export const tokenStore = {
+  get: readToken,
+  set(token: string): void {
+    window.localStorage.setItem(TOKEN_KEY, token);
+    tokenListeners.forEach((listener) => listener(token));
+  },
+  clear(): void {
+    const had = readToken() !== null;
+    window.localStorage.removeItem(TOKEN_KEY);
+    if (had) tokenListeners.forEach((listener) => listener(null));
+  },
+  subscribe(listener: TokenListener): () => void {
+    tokenListeners.add(listener);
+    return () => tokenListeners.delete(listener);
+  },
+};
+
+if (typeof window !== 'undefined') {
+  // Logging in or out in another tab changes the session here too.
+  window.addEventListener('storage', (event) => {
+    if (event.key === TOKEN_KEY || event.key === null) {
+      const token = readToken();
+      tokenListeners.forEach((listener) => listener(token));
+    }
+  });
+}
+
+export type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Sent as JSON. */
+  body?: unknown;
+  query?: Record<string, QueryValue | QueryValue[]>;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export interface HttpResponse<T = any> {
+  status: number;
+  headers: Headers;
+  json: T;
+}
+
+export type HttpClient = <T = any>(path: string, options?: RequestOptions) => Promise<HttpResponse<T>>;
+
+/** Message key used when the server cannot be reached at all. */
+export const NETWORK_ERROR = 'app.error.network';
+/** Message key used when the server answered an error without a message. */
+export const HTTP_ERROR = 'ra.notification.http_error';
+
+/**
+ * Laravel validation errors `{field: ["a", "b"]}` → `{field: "a b"}`, the shape react-admin
+ * forms show under the matching fields.
+ */
+export const joinFieldErrors = (errors: unknown): Record<string, string> | undefined => {
+  if (typeof errors !== 'object' || errors === null || Array.isArray(errors)) return undefined;
+  const joined: Record<string, string> = {};
+  for (const [field, messages] of Object.entries(errors as LaravelErrors)) {
+    if (Array.isArray(messages)) joined[field] = messages.map(String).join(' ');
+    else if (messages != null) joined[field] = String(messages);
+  }
+  return joined;
+};
+
+const buildUrl = (baseUrl: string, path: string, query?: RequestOptions['query']): string => {
+  const url = /^https?:\/\//.test(path)
+    ? new URL(path)
+    : new URL(`${baseUrl}${path}`, window.location.origin);
+  if (query) {
+    for (const [key, value] of Object.entries(query)) {
+      const values = Array.isArray(value) ? value : [value];
+      for (const item of values) {
+        if (item === undefined || item === null || item === '') continue;
+        url.searchParams.append(key, String(item));
+      }
+    }
+  }
+  return url.toString();
+};
+
+export interface HttpClientOptions {
+  /** Prefix of every path (settings.apiUrl); '' = same origin. */
+  baseUrl?: string;
+  fetch?: typeof fetch;
+}
+
+/**
+ * fetch wrapper for the Laravel-style API: bearer token, JSON in and out, react-admin
+ * `HttpError(message, status, body)` on any non-2xx answer, a 401 clears the session.
+ */
+export const createHttpClient = ({ baseUrl = '', fetch: fetchImpl }: HttpClientOptions = {}): HttpClient => {
+  const base = baseUrl.replace(/\/+$/, '');
+  return async <T = any>(path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> => {
+    const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+    // The stored token, unless the caller sends its own (login checks a new token first).
+    const token = headers.Authorization ? null : tokenStore.get();
+    if (token) headers.Authorization = `Bearer ${token}`;
+    const init: RequestInit = { method: options.method ?? 'GET', headers, signal: options.signal };
+    if (options.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      init.body = JSON.stringify(options.body);
+    }
+
+    let response: Response;
+    try {
+      response = await (fetchImpl ?? fetch)(buildUrl(base, path, options.query), init);
+    } catch (error) {
+      if ((error as Error)?.name === 'AbortError') throw error;
+      throw new HttpError(NETWORK_ERROR, 0, { message: NETWORK_ERROR });
+    }
+
+    const text = await response.text();
+    let json: any = undefined;
+    if (text) {
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = text;
+      }
+    }
+
+    if (response.status < 200 || response.status >= 300) {
+      // Only the token this request carried is cleared: a late 401 must not end a newer session.
+      if (response.status === 401 && token && tokenStore.get() === token) tokenStore.clear();
+      const body = typeof json === 'object' && json !== null ? { ...json } : { message: undefined };
+      const errors = joinFieldErrors(body.errors);
+      if (errors) body.errors = errors;
+      const message =
+        (typeof body.message === 'string' && body.message) ||
+        (errors && Object.values(errors)[0]) ||
+        response.statusText ||
+        HTTP_ERROR;
+      throw new HttpError(message, response.status, body);
+    }
+
+    return { status: response.status, headers: response.headers, json: json as T };
+  };
+};
+
+/** The message of any error thrown by the client (or anything else), for display. */
+export const errorMessage = (error: unknown, fallback = HTTP_ERROR): string => {
+  if (typeof error === 'string') return error;
+  if (error && typeof error === 'object' && 'message' in error && typeof error.message === 'string' && error.message) {
+    return error.message;
+  }
+  return fallback;
+};
+
+/** Field errors of a 422 answer, ready for a react-admin form's onSubmit return value. */
+export const fieldErrors = (error: unknown): Record<string, string> | undefined => {
+  if (error instanceof HttpError || (error && typeof error === 'object' && 'body' in error)) {
+    const body = (error as HttpError).body;
+    const errors = body?.errors;
+    if (errors && typeof errors === 'object' && Object.keys(errors).length > 0) return errors;
+  }
+  return undefined;
+};

@@ -1,0 +1,34 @@
+import ScienceOutlinedIcon from '@mui/icons-material/ScienceOutlined';
+import { Box, Chip, Tooltip, Typography } from '@mui/material';
+import { AppBar as RaAppBar, TitlePortal, useTranslate } from 'react-admin';
+import { useSettings } from '../settings';
+import { UserMenu } from './UserMenu';
+
+/** App name, page title, a discreet 'Sandbox cluster' chip in sandbox mode, the user menu. */
+export const AppBar = () => {
+  const translate = useTranslate();
+  const { appName, sandbox } = useSettings();
+  return (
+    <RaAppBar userMenu={<UserMenu />}>
+      <Typography variant="h6" component="span" noWrap sx={{ fontWeight: 600, mr: 1.5, display: { xs: 'none', sm: 'block' } }}>
+        {appName}
+      </Typography>
+      <Box
+        aria-hidden
+        sx={{ display: { xs: 'none', sm: 'block' }, width: '1px', height: 22, bgcolor: 'rgba(255,255,255,0.3)', mr: 1.5 }}
+      />
+      <TitlePortal variant="subtitle1" />
+      {sandbox && (
+        <Tooltip title={translate('app.sandbox_hint')}>
+          <Chip
+            icon={<ScienceOutlinedIcon />}
+            label={translate('app.sandbox')}
+            size="small"
+            variant="outlined"
+            sx={{ mx: 1, color: 'inherit', borderColor: 'rgba(255,255,255,0.45)', '& .MuiChip-icon': { color: 'inherit' } }}
+          />
+        </Tooltip>
+      )}
+    </RaAppBar>
+  );
+};

@@ -1,0 +1,81 @@
+import MarkEmailReadOutlinedIcon from '@mui/icons-material/MarkEmailReadOutlined';
+import { Alert, AlertTitle, Box, Stack, Typography } from '@mui/material';
+import { useState } from 'react';
+import { Form, PasswordInput, TextInput, useTranslate } from 'react-admin';
+import type { Registration } from '../../authProvider';
+import { SubmitButton } from '../../components/SubmitButton';
+import { useTestbedAuth } from '../../hooks';
+import { errorMessage, fieldErrors } from '../../httpClient';
+import { validateEmail, validateRequired } from '../../utils/validators';
+import { FormError } from './FormError';
+import { LoggedOutLayout } from './LoggedOutLayout';
+
+/** /registration: create an account; on success a thank-you message (spec §2). */
+export const RegistrationPage = () => {
+  const translate = useTranslate();
+  const auth = useTestbedAuth();
+  const [error, setError] = useState<string | null>(null);
+  const [registered, setRegistered] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  const onSubmit = async (values: Record<string, any>) => {
+    setError(null);
+    setSubmitting(true);
+    const data: Registration = {
+      firstname: String(values.firstname ?? '').trim(),
+      lastname: String(values.lastname ?? '').trim(),
+      email: String(values.email ?? '').trim(),
+      password: values.password ?? '',
+      password_confirmation: values.password_confirmation ?? '',
+    };
+    try {
+      await auth.register(data);
+      setRegistered(data.email);
+      return undefined;
+    } catch (failure) {
+      const errors = fieldErrors(failure);
+      // Field errors show under their fields; anything else (429, network) above the form.
+      if (!errors) setError(errorMessage(failure));
+      return errors;
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  if (registered) {
+    return (
+      <LoggedOutLayout title="auth.registration.success_title">
+        <Alert severity="success" icon={<MarkEmailReadOutlinedIcon />} role="status">
+          <AlertTitle>{translate('auth.registration.success_title')}</AlertTitle>
+          {translate('auth.registration.success_body', { email: registered })}
+        </Alert>
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
+          {translate('auth.registration.spam_hint')}
+        </Typography>
+      </LoggedOutLayout>
+    );
+  }
+
+  return (
+    <LoggedOutLayout title="auth.registration.title" subtitle="auth.registration.subtitle">
+      <FormError message={error} />
+      <Form onSubmit={onSubmit} noValidate disableInvalidFormNotification>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 0, sm: 2 }}>
+          <TextInput source="firstname" label="auth.fields.firstname" autoComplete="given-name" validate={validateRequired} autoFocus />
+          <TextInput source="lastname" label="auth.fields.lastname" autoComplete="family-name" validate={validateRequired} />
+        </Stack>
+        <TextInput source="email" label="auth.fields.email" type="email" autoComplete="email" validate={validateEmail} />
+        <PasswordInput source="password" label="auth.fields.password" autoComplete="new-password" validate={validateRequired} />
+        <PasswordInput
+          source="password_confirmation"
+          label="auth.fields.password_confirmation"
+          autoComplete="new-password"
+          validate={validateRequired}
+        />
+        <Box sx={{ mt: 2 }}>
+          <SubmitButton label="auth.registration.submit" loading={submitting} fullWidth size="large" />
+        </Box>
+      </Form>
+    </LoggedOutLayout>
+  );
+};

@@ -1,0 +1,93 @@
+import { Alert, AlertTitle, Box, Button, Stack } from '@mui/material';
+import { useState } from 'react';
+import { Form, PasswordInput, useTranslate } from 'react-admin';
+import { Link as RouterLink, useParams } from 'react-router-dom';
+import { SubmitButton } from '../../components/SubmitButton';
+import { useTestbedAuth } from '../../hooks';
+import { errorMessage, fieldErrors } from '../../httpClient';
+import { validateRequired } from '../../utils/validators';
+import { FormError } from './FormError';
+import { LoggedOutLayout } from './LoggedOutLayout';
+
+type Outcome = { kind: 'updated'; message: string } | { kind: 'invalid'; message: string };
+
+/** /password/reset/:id/:signature: choose a new password (spec §2). */
+export const ResetPasswordPage = () => {
+  const translate = useTranslate();
+  const auth = useTestbedAuth();
+  const { id = '', signature = '' } = useParams();
+  const [error, setError] = useState<string | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  const onSubmit = async (values: Record<string, any>) => {
+    setError(null);
+    setSubmitting(true);
+    try {
+      const answer = await auth.resetPassword(id, signature, {
+        password: values.password ?? '',
+        password_confirmation: values.password_confirmation ?? '',
+      });
+      setOutcome({ kind: 'updated', message: answer?.message || 'auth.reset.success' });
+      return undefined;
+    } catch (failure) {
+      const errors = fieldErrors(failure);
+      if (errors) return errors;
+      if ((failure as { status?: number })?.status === 403) {
+        setOutcome({ kind: 'invalid', message: errorMessage(failure) });
+      } else {
+        setError(errorMessage(failure));
+      }
+      return undefined;
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  if (outcome?.kind === 'updated') {
+    return (
+      <LoggedOutLayout title="auth.reset.success_title" backToLogin={false}>
+        <Alert severity="success" role="status">
+          <AlertTitle>{translate('auth.reset.success_title')}</AlertTitle>
+          {translate(outcome.message, { _: outcome.message })}
+        </Alert>
+        <Button component={RouterLink} to="/" variant="contained" size="large" fullWidth sx={{ mt: 3 }}>
+          {translate('auth.reset.login')}
+        </Button>
+      </LoggedOutLayout>
+    );
+  }
+
+  if (outcome?.kind === 'invalid') {
+    return (
+      <LoggedOutLayout title="auth.reset.title">
+        <Alert severity="error" role="alert">
+          {translate(outcome.message, { _: outcome.message })}
+        </Alert>
+        <Stack sx={{ mt: 3 }}>
+          <Button component={RouterLink} to="/password" variant="contained">
+            {translate('auth.reset.request_new')}
+          </Button>
+        </Stack>
+      </LoggedOutLayout>
+    );
+  }
+
+  return (
+    <LoggedOutLayout title="auth.reset.title" subtitle="auth.reset.subtitle">
+      <FormError message={error} />
+      <Form onSubmit={onSubmit} noValidate disableInvalidFormNotification>
+        <PasswordInput source="password" label="auth.fields.password" autoComplete="new-password" validate={validateRequired} autoFocus />
+        <PasswordInput
+          source="password_confirmation"
+          label="auth.fields.password_confirmation"
+          autoComplete="new-password"
+          validate={validateRequired}
+        />
+        <Box sx={{ mt: 2 }}>
+          <SubmitButton label="auth.reset.submit" loading={submitting} fullWidth size="large" />
+        </Box>
+      </Form>
+    </LoggedOutLayout>
+  );
+};

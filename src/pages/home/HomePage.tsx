@@ -1,0 +1,95 @@
+import DevicesOtherOutlinedIcon from '@mui/icons-material/DevicesOtherOutlined';
+import GroupsOutlinedIcon from '@mui/icons-material/GroupsOutlined';
+import WorkspacesOutlinedIcon from '@mui/icons-material/WorkspacesOutlined';
+import {
+  Box,
+  Card,
+  CardContent,
+  CardHeader,
+  List,
+  ListItem,
+  ListItemText,
+  Typography,
+} from '@mui/material';
+import type { ReactNode } from 'react';
+import { Title, useTranslate } from 'react-admin';
+import { fullName } from '../../authProvider';
+import { EmptyState } from '../../components/EmptyState';
+import { RoleChip } from '../../components/RoleChip';
+import { useCurrentUser, usePendingRequestsCount } from '../../hooks';
+import { ResponsiveColumns } from '../../layout/ResponsiveColumns';
+import { PendingRequestsAlert } from './PendingRequestsAlert';
+
+const HomeCard = ({ title, icon, children }: { title: string; icon: ReactNode; children: ReactNode }) => {
+  const translate = useTranslate();
+  const id = `home-card-${title.replace(/\W+/g, '-')}`;
+  return (
+    <Card component="section" aria-labelledby={id} sx={{ height: '100%' }}>
+      <CardHeader
+        avatar={icon}
+        title={
+          <Typography id={id} variant="h6" component="h2">
+            {translate(title)}
+          </Typography>
+        }
+        sx={{ pb: 0, '& .MuiCardHeader-avatar svg': { color: 'primary.main' } }}
+      />
+      <CardContent>{children}</CardContent>
+    </Card>
+  );
+};
+
+/** The dashboard (/): pending-requests alert and the user's workspaces, nodes and teams. */
+export const HomePage = () => {
+  const translate = useTranslate();
+  const user = useCurrentUser();
+  const pending = usePendingRequestsCount();
+  if (!user) return null;
+  const workspaces = user.workspaces ?? [];
+  const teams = user.teams ?? [];
+
+  return (
+    <Box sx={{ py: 2 }}>
+      <Title title="home.title" />
+      <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
+        {translate('home.welcome', { name: fullName(user) })}
+      </Typography>
+      <PendingRequestsAlert count={pending} />
+      <ResponsiveColumns>
+        <HomeCard title="home.workspaces.title" icon={<WorkspacesOutlinedIcon />}>
+          {workspaces.length === 0 ? (
+            <EmptyState title={translate('home.workspaces.empty')} body={translate('home.workspaces.later')} />
+          ) : (
+            <List dense disablePadding>
+              {workspaces.map((workspace) => (
+                <ListItem key={workspace.id} disableGutters secondaryAction={<RoleChip role={workspace.role} />}>
+                  <ListItemText
+                    primary={workspace.label || workspace.name}
+                    secondary={workspace.team?.fullname || workspace.team?.name || workspace.namespace || undefined}
+                  />
+                </ListItem>
+              ))}
+            </List>
+          )}
+        </HomeCard>
+        <HomeCard title="home.nodes.title" icon={<DevicesOtherOutlinedIcon />}>
+          {/* Extension point (nodes issue): the user's nodes from GET /api/nodes and 'Add a Node'. */}
+          <EmptyState title={translate('home.nodes.empty')} body={translate('home.nodes.later')} />
+        </HomeCard>
+        <HomeCard title="home.teams.title" icon={<GroupsOutlinedIcon />}>
+          {teams.length === 0 ? (
+            <EmptyState title={translate('home.teams.empty')} body={translate('home.teams.later')} />
+          ) : (
+            <List dense disablePadding>
+              {teams.map((team) => (
+                <ListItem key={team.id} disableGutters secondaryAction={<RoleChip role={team.role} />}>
+                  <ListItemText primary={team.fullname || team.name} secondary={team.shortname || undefined} />
+                </ListItem>
+              ))}
+            </List>
+          )}
+        </HomeCard>
+      </ResponsiveColumns>
+    </Box>
+  );
+};

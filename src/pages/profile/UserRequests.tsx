@@ -1,0 +1,52 @@
+import AssignmentOutlinedIcon from '@mui/icons-material/AssignmentOutlined';
+import { Box, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
+import { useTranslate } from 'react-admin';
+import { EmptyState } from '../../components/EmptyState';
+import { RequestStatusChip } from '../../components/RequestStatusChip';
+import type { UserRequest } from '../../types';
+import { formatDateTime } from '../../utils/dates';
+
+/** What a request is about: a team's full and short names, or a workspace's label (or name). */
+export const requestObject = (request: UserRequest): string => {
+  const object = request.object;
+  if (!object) return '';
+  if (object.fullname || object.shortname) {
+    return object.fullname && object.shortname ? `${object.fullname} (${object.shortname})` : String(object.fullname || object.shortname);
+  }
+  return object.label || object.name || '';
+};
+
+/** The user's own requests (from user.requests): type, object, status badge, date. */
+export const UserRequests = ({ requests }: { requests: UserRequest[] }) => {
+  const translate = useTranslate();
+  if (requests.length === 0) {
+    return <EmptyState icon={<AssignmentOutlinedIcon />} title={translate('profile.requests.empty')} />;
+  }
+  const sorted = [...requests].sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)));
+  return (
+    <Box sx={{ overflowX: 'auto' }}>
+      <Table size="small" sx={{ minWidth: 800 }} aria-label={translate('profile.requests.title')}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{translate('profile.requests.type')}</TableCell>
+            <TableCell>{translate('profile.requests.object')}</TableCell>
+            <TableCell>{translate('profile.requests.status')}</TableCell>
+            <TableCell>{translate('profile.requests.created_at')}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {sorted.map((request) => (
+            <TableRow key={request.id}>
+              <TableCell>{translate(`requests.type.${request.type}`, { _: request.type })}</TableCell>
+              <TableCell>{requestObject(request)}</TableCell>
+              <TableCell>
+                <RequestStatusChip status={request.status} />
+              </TableCell>
+              <TableCell>{formatDateTime(request.created_at)}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </Box>
+  );
+};

@@ -1,0 +1,72 @@
+import { createContext, useContext } from 'react';
+
+/** Runtime settings, read from `GET /api/settings` at start (docs/api-contract.md). */
+export interface RealtimeSettings {
+  key: string;
+  host: string;
+  port: number;
+  forceTLS: boolean;
+}
+
+export interface Settings {
+  appName: string;
+  /** Prefix of every API path; '' = the console's own origin. */
+  apiUrl: string;
+  /** The cluster is the built-in sandbox double: labelled as such in the console. */
+  sandbox: boolean;
+  cluster?: string;
+  realtime: RealtimeSettings;
+}
+
+export const defaultSettings = (): Settings => ({
+  appName: 'Testbed Console',
+  apiUrl: '',
+  sandbox: false,
+  realtime: {
+    key: 'testbed',
+    host: typeof location !== 'undefined' ? location.hostname : 'localhost',
+    port: 8080,
+    forceTLS: false,
+  },
+});
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Merges what the server sent over the defaults, ignoring values of the wrong type. */
+export const mergeSettings = (raw: unknown): Settings => {
+  const defaults = defaultSettings();
+  if (!isObject(raw)) return defaults;
+  const realtime = isObject(raw.realtime) ? raw.realtime : {};
+  return {
+    appName: typeof raw.appName === 'string' && raw.appName ? raw.appName : defaults.appName,
+    apiUrl: typeof raw.apiUrl === 'string' ? raw.apiUrl.replace(/\/+$/, '') : defaults.apiUrl,
+    sandbox: typeof raw.sandbox === 'boolean' ? raw.sandbox : defaults.sandbox,
+    cluster: typeof raw.cluster === 'string' ? raw.cluster : undefined,
+    realtime: {
+      key: typeof realtime.key === 'string' ? realtime.key : defaults.realtime.key,
+      host: typeof realtime.host === 'string' && realtime.host ? realtime.host : defaults.realtime.host,
+      port: typeof realtime.port === 'number' ? realtime.port : defaults.realtime.port,
+      forceTLS: typeof realtime.forceTLS === 'boolean' ? realtime.forceTLS : defaults.realtime.forceTLS,
+    },
+  };
+};
+
+/**
+ * Loads the settings from the console's own origin. Any failure (another Laravel-style server
+ * without this endpoint, network error) falls back to the defaults so the console still starts.
+ */
+export const loadSettings = async (fetchImpl: typeof fetch = fetch): Promise<Settings> => {
+  try {
+    const url = new URL('/api/settings', window.location.origin).toString();
+    const response = await fetchImpl(url, { headers: { Accept: 'application/json' } });
+    if (!response.ok) return defaultSettings();
+    return mergeSettings(await response.json());
+  } catch {
+    return defaultSettings();
+  }
+};
+
+export const SettingsContext = createContext<Settings>(defaultSettings());
+
+export const useSettings = (): Settings => useContext(SettingsContext);

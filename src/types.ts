@@ -1,0 +1,64 @@
+/** Shapes of the Laravel-style API (docs/api-contract.md). */
+
+export type TeamRole = 'owner' | 'manager' | 'member' | (string & {});
+export type WorkspaceRole = 'manager' | 'member' | (string & {});
+
+export interface UserTeam {
+  id: number;
+  name: string;
+  fullname?: string | null;
+  shortname?: string | null;
+  role?: TeamRole | null;
+}
+
+export interface UserWorkspace {
+  id: number;
+  name: string;
+  label?: string | null;
+  namespace?: string | null;
+  team?: { id: number; name: string; fullname?: string | null } | null;
+  role?: WorkspaceRole | null;
+}
+
+export type RequestType = 'CreateTeam' | 'CreateWorkspace' | 'JoinTeam' | 'JoinWorkspace';
+export type RequestStatus = 'Pending' | 'Approved' | 'Denied' | 'Error';
+
+export interface UserRequest {
+  id: number;
+  type: RequestType | (string & {});
+  status: RequestStatus | (string & {});
+  created_at: string;
+  message?: string | null;
+  data?: Record<string, unknown> | null;
+  user?: { id?: number; firstname?: string; lastname?: string } | null;
+  object?: { id?: number; name?: string | null; label?: string | null; fullname?: string | null; shortname?: string | null } | null;
+}
+
+export interface User {
+  id: number;
+  firstname: string;
+  lastname: string;
+  name?: string;
+  email: string;
+  email_verified_at: string | null;
+  aup_accepted_at: string | null;
+  admin: boolean;
+  enabled: boolean;
+  authority?: unknown;
+  created_at?: string;
+  teams?: UserTeam[];
+  workspaces?: UserWorkspace[];
+  requests?: UserRequest[];
+}
+
+export interface Token {
+  id: number;
+  name: string;
+  abilities: string[];
+  created_at: string;
+  expires_at: string | null;
+  last_used_at?: string | null;
+}
+
+/** Field errors as Laravel sends them: `{field: ["msg", ...]}`. */
+export type LaravelErrors = Record<string, string[] | string>;

@@ -1,0 +1,37 @@
+import type { Token, User } from '../../src/types';
+import { makeUser, PASSWORD, SESSION_TOKEN } from './fixtures';
+
+/**
+ * In-memory state behind the msw handlers: what a Laravel-style server would hold. Reset before
+ * every test (tests/setup.ts); tests arrange it directly.
+ */
+export interface MockDb {
+  user: User;
+  password: string;
+  /** Bearer tokens that GET /user etc. accept. */
+  sessions: Set<string>;
+  tokens: Token[];
+  nextTokenId: number;
+  /** Every request the handlers saw, for assertions on paths, headers and bodies. */
+  requests: { method: string; url: URL; headers: Headers; body: unknown }[];
+}
+
+export const db: MockDb = {} as MockDb;
+
+export const resetDb = () => {
+  db.user = makeUser();
+  db.password = PASSWORD;
+  db.sessions = new Set([SESSION_TOKEN]);
+  db.tokens = [];
+  db.nextTokenId = 100;
+  db.requests = [];
+};
+
+resetDb();
+
+export const requestsTo = (method: string, pathname: string | RegExp) =>
+  db.requests.filter(
+    (request) =>
+      request.method === method &&
+      (typeof pathname === 'string' ? request.url.pathname === pathname : pathname.test(request.url.pathname)),
+  );

@@ -1,0 +1,37 @@
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { memoryStore } from 'react-admin';
+import { MemoryRouter, useLocation } from 'react-router-dom';
+import { ConsoleApp, createProviders } from '../src/App';
+import { tokenStore } from '../src/httpClient';
+import { defaultSettings, type Settings } from '../src/settings';
+import { SESSION_TOKEN } from './mocks/fixtures';
+
+let currentPath = '';
+const LocationSpy = () => {
+  const location = useLocation();
+  currentPath = `${location.pathname}${location.search}`;
+  return null;
+};
+
+export interface RenderAppOptions {
+  path?: string;
+  /** Start logged in with the mock session token. */
+  loggedIn?: boolean;
+  settings?: Partial<Settings>;
+}
+
+/** Renders the whole console at `path`, against the msw handlers. */
+export const renderApp = ({ path = '/', loggedIn = false, settings = {} }: RenderAppOptions = {}) => {
+  if (loggedIn) tokenStore.set(SESSION_TOKEN);
+  const finalSettings = { ...defaultSettings(), ...settings };
+  const providers = createProviders(finalSettings);
+  const user = userEvent.setup();
+  const view = render(
+    <MemoryRouter initialEntries={[path]}>
+      <ConsoleApp settings={finalSettings} providers={providers} store={memoryStore()} />
+      <LocationSpy />
+    </MemoryRouter>,
+  );
+  return { ...view, user, providers, path: () => currentPath };
+};
