@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { activityRoutes } from './activity/routes.js';
+import { adminRoutes } from './admin/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { BackgroundTasks } from './background.js';
 import type { Config } from './config.js';
@@ -16,9 +17,12 @@ import { installRateLimiting } from './http/rateLimit.js';
 import { installSecurityHeaders } from './http/security.js';
 import { installConsole } from './http/static.js';
 import type { Mailer } from './mail/mailer.js';
+import { requestRoutes } from './requests/routes.js';
 import { settingsRoutes } from './settings/routes.js';
+import { teamRoutes } from './teams/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
 import { userRoutes } from './users/routes.js';
+import { workspaceRoutes } from './workspaces/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -39,7 +43,17 @@ export interface BuildAppOptions {
  * Each domain's routes, as a plugin made from the shared context. A new domain (teams,
  * workspaces, requests, nodes…) adds its folder and one entry here.
  */
-const domains = [authRoutes, userRoutes, tokenRoutes, activityRoutes, settingsRoutes];
+const domains = [
+  authRoutes,
+  userRoutes,
+  tokenRoutes,
+  activityRoutes,
+  settingsRoutes,
+  teamRoutes,
+  workspaceRoutes,
+  requestRoutes,
+  adminRoutes,
+];
 
 /** The whole server, ready but not listening: tests inject into it or listen on port 0. */
 export async function buildApp({ config, db, mailer, logger }: BuildAppOptions): Promise<FastifyInstance> {

@@ -64,13 +64,100 @@ export interface ActivityLogTable {
   created_at: Timestamp;
 }
 
+export type TeamRole = 'owner' | 'manager' | 'member';
+export type WorkspaceRole = 'manager' | 'member';
+
+export interface TeamsTable {
+  id: Generated<number>;
+  /** Derived from the short name (lowercase letters and digits); unique. */
+  name: string;
+  fullname: string;
+  shortname: string;
+  affiliation: string | null;
+  city: string | null;
+  country: string | null;
+  url: string | null;
+  joining_reason: string | null;
+  joining_category: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TeamMembersTable {
+  id: Generated<number>;
+  team_id: number;
+  user_id: number;
+  role: TeamRole;
+  /** A disabled membership (0) gives no rights in the team. */
+  enabled: Flag;
+  created_at: Timestamp;
+}
+
+export interface WorkspacesTable {
+  id: Generated<number>;
+  team_id: number;
+  /** Unique in the team; `^[a-z0-9][a-z0-9-]*[a-z0-9]$`. */
+  name: string;
+  label: string;
+  description: string | null;
+  /** `{team name}-{workspace name}`, at most 63 characters; unique. The cluster namespace. */
+  namespace: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WorkspaceMembersTable {
+  id: Generated<number>;
+  workspace_id: number;
+  user_id: number;
+  role: WorkspaceRole;
+  created_at: Timestamp;
+}
+
+export type RequestType = 'CreateTeam' | 'JoinTeam' | 'CreateWorkspace' | 'JoinWorkspace';
+export type RequestStatus = 'Pending' | 'Approved' | 'Denied' | 'Error';
+
+export interface RequestsTable {
+  id: Generated<number>;
+  type: RequestType;
+  status: RequestStatus;
+  /** The requester. */
+  user_id: number;
+  /** The team concerned (CreateTeam: the created team, once approved). */
+  team_id: number | null;
+  /** The workspace concerned (CreateWorkspace: the created workspace, once approved). */
+  workspace_id: number | null;
+  /** The team or workspace name asked for. */
+  object_name: string;
+  /** Two pending requests with the same key are duplicates (partial unique index). */
+  dedupe_key: string;
+  /** JSON object: the submitted fields. */
+  data: JsonText;
+  message: string | null;
+  decision_message: string | null;
+  decided_by: number | null;
+  decided_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   access_tokens: AccessTokensTable;
   password_resets: PasswordResetsTable;
   activity_log: ActivityLogTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  workspaces: WorkspacesTable;
+  workspace_members: WorkspaceMembersTable;
+  requests: RequestsTable;
 }
 
 export type User = Selectable<UsersTable>;
 export type AccessToken = Selectable<AccessTokensTable>;
 export type ActivityEntry = Selectable<ActivityLogTable>;
+export type Team = Selectable<TeamsTable>;
+export type TeamMember = Selectable<TeamMembersTable>;
+export type Workspace = Selectable<WorkspacesTable>;
+export type WorkspaceMember = Selectable<WorkspaceMembersTable>;
+export type Request = Selectable<RequestsTable>;

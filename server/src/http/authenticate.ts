@@ -64,3 +64,11 @@ export async function requireOnboarded(request: FastifyRequest): Promise<void> {
   const step = pendingOnboardingStep(user);
   if (step) throw new HttpError(403, onboardingMessages[step], { body: { onboarding: step } });
 }
+
+export const FORBIDDEN = 'This action is unauthorized.';
+
+/** Route hook (after the onboarding gate): 403 unless the user is a platform admin. */
+export async function requireAdmin(request: FastifyRequest): Promise<void> {
+  const user = currentUser(request);
+  if (user.admin !== 1) throw new HttpError(403, FORBIDDEN);
+}

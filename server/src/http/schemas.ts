@@ -70,3 +70,35 @@ export const messageSchema = z.object({ message: z.string() });
 
 /** For the OpenAPI document: routes that need `Authorization: Bearer <token>`. */
 export const bearerAuth = [{ bearerAuth: [] }];
+
+/** An optional free text field (a message to the decider, a description); empty = absent. */
+export const optionalText = (field: string, max = 2000) =>
+  stringOf(field)
+    .trim()
+    .max(max, `The ${field} field must not be greater than ${max} characters.`)
+    .refine((value) => !NUL.test(value), `The ${field} field contains an invalid character.`)
+    .nullish()
+    .transform((value) => (value ? value : null));
+
+/** The largest id a column holds on both databases (PostgreSQL `integer`). */
+export const MAX_ID = 2_147_483_647;
+
+/**
+ * A reference to a record by id, as a number or a string of digits (form selects send
+ * strings). Anything else is a 422 on the field, never a database error.
+ */
+export const idField = (field: string) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && /^\s*\d{1,10}\s*$/.test(value) ? Number(value) : value),
+    z
+      .number({
+        error: (issue) =>
+          issue.input === undefined || issue.input === null ? `The ${field} field is required.` : `The ${field} field must be an integer.`,
+      })
+      .int(`The ${field} field must be an integer.`)
+      .min(1, `The selected ${field} is invalid.`)
+      .max(MAX_ID, `The selected ${field} is invalid.`),
+  );
+
+/** A numeric id in a path: anything else names nothing (the error handler answers 404). */
+export const idParam = () => z.string().regex(/^\d{1,9}$/).transform(Number);

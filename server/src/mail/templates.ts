@@ -57,3 +57,48 @@ export function passwordResetMail(options: { firstname: string; link: string; va
     }),
   };
 }
+
+/** To each person who may decide a new request. `what` reads "join the team “Edge Lab”". */
+export function requestCreatedMail(options: {
+  firstname: string;
+  requesterName: string;
+  what: string;
+  message: string | null;
+  link: string;
+}): MailContent {
+  const greeting = `Hello ${options.firstname},`;
+  const intro = `${options.requesterName} asks to ${options.what}. You are one of the people who may approve or deny this request.`;
+  const note = options.message ? [`Their message: ${options.message}`] : [];
+  const outro = 'Open the requests page of the console to decide.';
+  return {
+    subject: `New request: ${options.requesterName} asks to ${options.what}`,
+    text: [greeting, '', intro, ...note.flatMap((line) => ['', line]), '', outro, options.link, '', APP_NAME].join('\n'),
+    html: htmlMail({
+      greeting,
+      paragraphs: [intro, ...note],
+      action: { label: 'Review the request', url: options.link },
+      after: [],
+    }),
+  };
+}
+
+/** To the requester once their request is approved or denied. */
+export function requestDecidedMail(options: {
+  firstname: string;
+  what: string;
+  approved: boolean;
+  deciderName: string | null;
+  decisionMessage: string | null;
+  link: string;
+}): MailContent {
+  const verdict = options.approved ? 'approved' : 'denied';
+  const greeting = `Hello ${options.firstname},`;
+  const intro = `Your request to ${options.what} was ${verdict}${options.deciderName ? ` by ${options.deciderName}` : ''}.`;
+  const note = options.decisionMessage ? [`Message: ${options.decisionMessage}`] : [];
+  const label = options.approved ? 'Open it in the console' : 'See your requests';
+  return {
+    subject: `Your request was ${verdict}: ${options.what}`,
+    text: [greeting, '', intro, ...note.flatMap((line) => ['', line]), '', options.link, '', APP_NAME].join('\n'),
+    html: htmlMail({ greeting, paragraphs: [intro, ...note], action: { label, url: options.link }, after: [] }),
+  };
+}

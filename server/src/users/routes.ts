@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { currentUser, requireUser } from '../http/authenticate.js';
 import { bearerAuth, requiredText } from '../http/schemas.js';
-import { presentUser, userSchema } from './presenter.js';
+import { presentUserWithRelations, userSchema } from './presenter.js';
 import { acceptPolicy, updateProfile } from './users.js';
 
 const tags = ['accounts'];
@@ -15,7 +15,7 @@ export function userRoutes({ db }: AppContext): FastifyPluginAsyncZod {
     app.get(
       '/user',
       { schema: { tags, summary: 'The current user', security, response: { 200: userSchema } }, onRequest: requireUser },
-      async (request) => presentUser(currentUser(request)),
+      async (request) => presentUserWithRelations(db, currentUser(request)),
     );
 
     app.patch(
@@ -30,7 +30,7 @@ export function userRoutes({ db }: AppContext): FastifyPluginAsyncZod {
         },
         onRequest: requireUser,
       },
-      async (request) => presentUser(await updateProfile(db, currentUser(request), request.body)),
+      async (request) => presentUserWithRelations(db, await updateProfile(db, currentUser(request), request.body)),
     );
 
     app.post(
@@ -39,7 +39,7 @@ export function userRoutes({ db }: AppContext): FastifyPluginAsyncZod {
         schema: { tags, summary: 'Accept the acceptable use policy', security, response: { 200: userSchema } },
         onRequest: requireUser,
       },
-      async (request) => presentUser(await acceptPolicy(db, currentUser(request))),
+      async (request) => presentUserWithRelations(db, await acceptPolicy(db, currentUser(request))),
     );
   };
 }

@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as accounts from './0001_accounts.js';
+import * as teams from './0002_teams.js';
 
 /**
  * Every migration, by name; they run in name order. Add new ones at the end with the next
@@ -7,4 +8,5 @@ import * as accounts from './0001_accounts.js';
  */
 export const migrations: Record<string, Migration> = {
   '0001_accounts': accounts,
+  '0002_teams': teams,
 };

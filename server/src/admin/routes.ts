@@ -1,0 +1,106 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../context.js';
+import { requireAdmin } from '../http/authenticate.js';
+import { listSchema, paginated } from '../http/pagination.js';
+import { bearerAuth } from '../http/schemas.js';
+import { listActivity, listTeams, listUsers, listWorkspaces } from './lists.js';
+import {
+  adminActivityQuery,
+  adminActivitySchema,
+  adminTeamSchema,
+  adminTeamsQuery,
+  adminUserSchema,
+  adminUsersQuery,
+  adminWorkspaceSchema,
+  adminWorkspacesQuery,
+} from './schemas.js';
+
+const tags = ['admin'];
+const security = bearerAuth;
+
+/** An array, or the paginator when the query named a page. */
+const answer = <T>(query: { page?: number; per_page: number }, result: { rows: T[]; total: number }) =>
+  query.page === undefined ? result.rows : paginated(result.rows, result.total, { page: query.page, perPage: query.per_page });
+
+/** The platform admins' lists (403 for everyone else; behind the onboarding gate first). */
+export function adminRoutes({ db }: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/admin/teams',
+      {
+        schema: { tags, summary: 'Every team with its users and workspaces', security, querystring: adminTeamsQuery, response: { 200: listSchema(adminTeamSchema) } },
+        onRequest: requireAdmin,
+      },
+      async (request) => {
+        const { query } = request;
+        return answer(query, await listTeams(db, { ...query, perPage: query.per_page }));
+      },
+    );
+
+    app.get(
+      '/api/admin/workspaces',
+      {
+        schema: {
+          tags,
+          summary: 'Every workspace with its team and users',
+          security,
+          querystring: adminWorkspacesQuery,
+          response: { 200: listSchema(adminWorkspaceSchema) },
+        },
+        onRequest: requireAdmin,
+      },
+      async (request) => {
+        const { query } = request;
+        return answer(query, await listWorkspaces(db, { ...query, perPage: query.per_page, teamId: query['filter[team_id]'] }));
+      },
+    );
+
+    app.get(
+      '/api/admin/users',
+      {
+        schema: {
+          tags,
+          summary: 'Every user with their teams and workspaces',
+          security,
+          querystring: adminUsersQuery,
+          response: { 200: listSchema(adminUserSchema) },
+        },
+        onRequest: requireAdmin,
+      },
+      async (request) => {
+        const { query } = request;
+        return answer(
+          query,
+          await listUsers(db, { ...query, perPage: query.per_page, admin: query['filter[admin]'], enabled: query['filter[enabled]'] }),
+        );
+      },
+    );
+
+    app.get(
+      '/api/admin/activity',
+      {
+        schema: {
+          tags,
+          summary: 'The audit log, newest first',
+          security,
+          querystring: adminActivityQuery,
+          response: { 200: listSchema(adminActivitySchema) },
+        },
+        onRequest: requireAdmin,
+      },
+      async (request) => {
+        const { query } = request;
+        return answer(
+          query,
+          await listActivity(db, {
+            ...query,
+            perPage: query.per_page,
+            severity: query['filter[severity]'],
+            subjectType: query['filter[subject_type]'],
+            causerId: query['filter[causer_id]'],
+          }),
+        );
+      },
+    );
+  };
+}

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { paginationQuery } from '../http/pagination.js';
+import { MAX_ID } from '../http/schemas.js';
+
+// Query strings of the admin lists. `sort` takes only the listed columns and each filter only
+// sensible values, so odd input is a 422 with a field message, never a database error.
+
+const sortField = <T extends readonly [string, ...string[]]>(columns: T) =>
+  z.enum(columns, { error: `The selected sort is invalid. Sort by ${columns.join(', ')}.` });
+
+const common = {
+  ...paginationQuery,
+  order: z.enum(['asc', 'desc'], { error: 'The order field must be asc or desc.' }).optional(),
+  q: z
+    .string({ error: 'The q field must be a string.' })
+    .trim()
+    .max(255, 'The q field must not be greater than 255 characters.')
+    .refine((value) => !value.includes('\u0000'), 'The q field contains an invalid character.')
+    .optional(),
+};
+
+const flagFilter = (field: string) =>
+  z
+    .enum(['1', '0', 'true', 'false'], { error: `The ${field} filter must be true or false.` })
+    .transform((value) => value === '1' || value === 'true')
+    .optional();
+
+const idFilter = (field: string) =>
+  z
+    .string({ error: `The ${field} filter must be an id.` })
+    .regex(/^\d{1,10}$/, `The ${field} filter must be an id.`)
+    .transform(Number)
+    .refine((value) => value <= MAX_ID, `The ${field} filter must be an id.`)
+    .optional();
+
+export const TEAM_SORTS = ['name', 'fullname', 'created_at'] as const;
+export const WORKSPACE_SORTS = ['name', 'label', 'namespace', 'created_at'] as const;
+export const USER_SORTS = ['name', 'email', 'created_at'] as const;
+export const ACTIVITY_SORTS = ['created_at', 'description'] as const;
+
+export const adminTeamsQuery = z.object({ ...common, sort: sortField(TEAM_SORTS).default('name') });
+
+export const adminWorkspacesQuery = z.object({
+  ...common,
+  sort: sortField(WORKSPACE_SORTS).default('name'),
+  'filter[team_id]': idFilter('team_id'),
+});
+
+export const adminUsersQuery = z.object({
+  ...common,
+  sort: sortField(USER_SORTS).default('name'),
+  'filter[admin]': flagFilter('admin'),
+  'filter[enabled]': flagFilter('enabled'),
+});
+
+export const adminActivityQuery = z.object({
+  ...common,
+  sort: sortField(ACTIVITY_SORTS).default('created_at'),
+  'filter[severity]': z.enum(['info', 'warning', 'error'], { error: 'The severity filter must be info, warning or error.' }).optional(),
+  'filter[subject_type]': z.string().max(255, 'The subject_type filter is too long.').optional(),
+  'filter[causer_id]': idFilter('causer_id'),
+});
+
+const member = z.object({ id: z.number(), name: z.string(), role: z.string() });
+
+export const adminTeamSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  fullname: z.string(),
+  shortname: z.string(),
+  country: z.string().nullable(),
+  created_at: z.string(),
+  users: z.array(member),
+  workspaces: z.array(z.object({ id: z.number(), name: z.string() })),
+});
+
+export const adminWorkspaceSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  label: z.string(),
+  namespace: z.string(),
+  created_at: z.string(),
+  team: z.object({ id: z.number(), name: z.string() }),
+  users: z.array(member),
+});
+
+export const adminUserSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  firstname: z.string(),
+  lastname: z.string(),
+  email: z.string(),
+  admin: z.boolean(),
+  enabled: z.boolean(),
+  email_verified_at: z.string().nullable(),
+  created_at: z.string(),
+  teams: z.array(member),
+  workspaces: z.array(member),
+});
+
+export const adminActivitySchema = z.object({
+  id: z.number(),
+  causer: z.object({ id: z.number(), name: z.string() }).nullable(),
+  description: z.string(),
+  subject: z.object({ id: z.number(), name: z.string() }).nullable(),
+  subject_type: z.string().nullable(),
+  subject_id: z.number().nullable(),
+  properties: z.looseObject({ severity: z.enum(['info', 'warning', 'error']) }),
+  created_at: z.string(),
+});

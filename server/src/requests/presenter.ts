@@ -1,0 +1,99 @@
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { Database, Request } from '../db/schema.js';
+import type { Access } from '../teams/access.js';
+import { mayDecide } from './routing.js';
+
+/** A request as the console sees it (docs/api-contract.md, "Request"). */
+export const requestSchema = z.object({
+  id: z.number(),
+  type: z.enum(['CreateTeam', 'JoinTeam', 'CreateWorkspace', 'JoinWorkspace']),
+  status: z.enum(['Pending', 'Approved', 'Denied', 'Error']),
+  message: z.string().nullable(),
+  data: z.record(z.string(), z.unknown()),
+  user: z.object({ id: z.number(), firstname: z.string(), lastname: z.string(), name: z.string() }).nullable(),
+  object: z.object({
+    id: z.number().optional(),
+    name: z.string(),
+    fullname: z.string().optional(),
+    shortname: z.string().optional(),
+    label: z.string().optional(),
+  }),
+  team: z.object({ id: z.number(), name: z.string(), fullname: z.string() }).nullable(),
+  decided_by: z.object({ id: z.number(), name: z.string() }).nullable(),
+  decided_at: z.string().nullable(),
+  decision_message: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  can_decide: z.boolean(),
+});
+
+export type PresentedRequest = z.infer<typeof requestSchema>;
+
+const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
+const unique = (values: (number | null)[]) => [...new Set(values.filter((value): value is number => value !== null))];
+
+/**
+ * Presents requests with their requester, decider, team and workspace: one query per kind of
+ * relation, whatever the number of requests. `access` (the viewer) fills `can_decide`.
+ */
+export async function presentRequests(db: Kysely<Database>, requests: Request[], access: Access | null): Promise<PresentedRequest[]> {
+  if (requests.length === 0) return [];
+  const userIds = unique(requests.flatMap((request) => [request.user_id, request.decided_by]));
+  const teamIds = unique(requests.map((request) => request.team_id));
+  const workspaceIds = unique(requests.map((request) => request.workspace_id));
+  const [users, teams, workspaces] = await Promise.all([
+    db.selectFrom('users').select(['id', 'firstname', 'lastname']).where('id', 'in', userIds).execute(),
+    teamIds.length
+      ? db.selectFrom('teams').select(['id', 'name', 'fullname', 'shortname']).where('id', 'in', teamIds).execute()
+      : Promise.resolve([]),
+    workspaceIds.length
+      ? db.selectFrom('workspaces').select(['id', 'name', 'label']).where('id', 'in', workspaceIds).execute()
+      : Promise.resolve([]),
+  ]);
+  const usersById = byId(users);
+  const teamsById = byId(teams);
+  const workspacesById = byId(workspaces);
+  const fullName = (user: { firstname: string; lastname: string }) => `${user.firstname} ${user.lastname}`;
+
+  return requests.map((request) => {
+    const data = JSON.parse(request.data) as Record<string, unknown>;
+    const text = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : undefined);
+    const requester = usersById.get(request.user_id);
+    const decider = request.decided_by === null ? undefined : usersById.get(request.decided_by);
+    const team = request.team_id === null ? undefined : teamsById.get(request.team_id);
+    const workspace = request.workspace_id === null ? undefined : workspacesById.get(request.workspace_id);
+
+    let object: PresentedRequest['object'];
+    switch (request.type) {
+      case 'CreateTeam':
+      case 'JoinTeam':
+        object = team
+          ? { id: team.id, name: team.name, fullname: team.fullname, shortname: team.shortname }
+          : { name: request.object_name, fullname: text('fullname'), shortname: text('shortname') };
+        break;
+      case 'CreateWorkspace':
+      case 'JoinWorkspace':
+        object = workspace
+          ? { id: workspace.id, name: workspace.name, label: workspace.label }
+          : { name: request.object_name, label: text('label') };
+        break;
+    }
+    return {
+      id: request.id,
+      type: request.type,
+      status: request.status,
+      message: request.message,
+      data,
+      user: requester ? { id: requester.id, firstname: requester.firstname, lastname: requester.lastname, name: fullName(requester) } : null,
+      object,
+      team: team ? { id: team.id, name: team.name, fullname: team.fullname } : null,
+      decided_by: decider ? { id: decider.id, name: fullName(decider) } : null,
+      decided_at: request.decided_at,
+      decision_message: request.decision_message,
+      created_at: request.created_at,
+      updated_at: request.updated_at,
+      can_decide: access !== null && request.status === 'Pending' && mayDecide(access, request),
+    };
+  });
+}

@@ -1,0 +1,146 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../context.js';
+import { currentUser } from '../http/authenticate.js';
+import { listSchema, paginated } from '../http/pagination.js';
+import { bearerAuth } from '../http/schemas.js';
+import { loadAccess } from '../teams/access.js';
+import { notifyRequester } from './notifications.js';
+import { presentRequests, requestSchema } from './presenter.js';
+import {
+  requestsToDecide,
+  requestTeamCreation,
+  requestTeamMembership,
+  requestWorkspaceCreation,
+  requestWorkspaceMembership,
+} from './requests.js';
+import { decideRequest } from './routing.js';
+import {
+  createTeamBody,
+  createWorkspaceBody,
+  decisionBody,
+  joinTeamBody,
+  joinWorkspaceBody,
+  requestIdParams,
+  requestListQuery,
+} from './schemas.js';
+
+const tags = ['requests'];
+const security = bearerAuth;
+
+/** Requests to create or join teams and workspaces, and their decisions. All behind the onboarding gate. */
+export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
+  const { db } = context;
+  return async (app) => {
+    app.post(
+      '/api/requests/teams',
+      {
+        schema: { tags, summary: 'Ask for a new team (platform admins decide)', security, body: createTeamBody, response: { 201: requestSchema } },
+      },
+      async (request, reply) => {
+        const user = currentUser(request);
+        const access = await loadAccess(db, user);
+        const { name: _ignored, ...form } = request.body;
+        const created = await requestTeamCreation(context, user, access, form);
+        return reply.code(201).send((await presentRequests(db, [created], access))[0]);
+      },
+    );
+
+    app.patch(
+      '/api/requests/teams',
+      { schema: { tags, summary: 'Ask to join a team', security, body: joinTeamBody, response: { 201: requestSchema } } },
+      async (request, reply) => {
+        const user = currentUser(request);
+        const access = await loadAccess(db, user);
+        const created = await requestTeamMembership(context, user, access, request.body);
+        return reply.code(201).send((await presentRequests(db, [created], access))[0]);
+      },
+    );
+
+    app.post(
+      '/api/requests/workspaces',
+      {
+        schema: {
+          tags,
+          summary: 'Ask for a new workspace in your team (approved at once for its owner/managers)',
+          security,
+          body: createWorkspaceBody,
+          response: { 201: requestSchema },
+        },
+      },
+      async (request, reply) => {
+        const user = currentUser(request);
+        const access = await loadAccess(db, user);
+        const created = await requestWorkspaceCreation(context, user, access, request.body);
+        return reply.code(201).send((await presentRequests(db, [created], access))[0]);
+      },
+    );
+
+    // The spec's console calls this path with a trailing slash; both spellings work.
+    for (const url of ['/api/requests/workspaces/', '/api/requests/workspaces']) {
+      app.patch(
+        url,
+        {
+          schema: {
+            tags,
+            summary: 'Ask to join a workspace (approved at once for the team owner/managers)',
+            security,
+            hide: !url.endsWith('/'),
+            body: joinWorkspaceBody,
+            response: { 201: requestSchema },
+          },
+        },
+        async (request, reply) => {
+          const user = currentUser(request);
+          const access = await loadAccess(db, user);
+          const created = await requestWorkspaceMembership(context, user, access, request.body);
+          return reply.code(201).send((await presentRequests(db, [created], access))[0]);
+        },
+      );
+    }
+
+    app.get(
+      '/api/requests',
+      {
+        schema: {
+          tags,
+          summary: 'The requests you may decide, newest first (paginated with ?page)',
+          security,
+          querystring: requestListQuery,
+          response: { 200: listSchema(requestSchema) },
+        },
+      },
+      async (request) => {
+        const access = await loadAccess(db, currentUser(request));
+        const { status, page, per_page } = request.query;
+        const { rows, total } = await requestsToDecide(db, access, { status, page, perPage: per_page });
+        const data = await presentRequests(db, rows, access);
+        return page === undefined ? data : paginated(data, total, { page, perPage: per_page });
+      },
+    );
+
+    app.patch(
+      '/api/requests/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Approve or deny a pending request; the requester is mailed',
+          security,
+          params: requestIdParams,
+          body: decisionBody,
+          response: { 200: requestSchema },
+        },
+      },
+      async (request) => {
+        const access = await loadAccess(db, currentUser(request));
+        const decided = await decideRequest(db, {
+          requestId: request.params.id,
+          access,
+          action: request.body.action,
+          message: request.body.message,
+        });
+        notifyRequester(context, decided);
+        return (await presentRequests(db, [decided], access))[0];
+      },
+    );
+  };
+}

@@ -1,0 +1,229 @@
+import type { Kysely } from 'kysely';
+import { recordActivity, type Severity } from '../activity/log.js';
+import { timestamp } from '../db/database.js';
+import type { Database, Request, RequestStatus } from '../db/schema.js';
+import { HttpError, notFound } from '../http/errors.js';
+import { type Access, managesTeam } from '../teams/access.js';
+import { addTeamMember, findTeam, findTeamByName, insertTeam, type NewTeam } from '../teams/teams.js';
+import { addWorkspaceMember, findWorkspaceByName, insertWorkspace } from '../workspaces/workspaces.js';
+
+// Who decides which request, and the decision itself (docs/api-contract.md, "Who decides").
+//   CreateTeam      → platform admins
+//   JoinTeam        → the team's owner/managers
+//   CreateWorkspace → the team's owner/managers
+//   JoinWorkspace   → the workspace's managers and the team's owner/managers
+// Platform admins may decide anything. Nobody decides their own request: a request its
+// requester could decide is approved at once when it is made (see requests.ts).
+
+export type Decision = 'approve' | 'deny';
+
+export const ALREADY_DECIDED = 'This request has already been decided.';
+export const NOT_YOURS_TO_DECIDE = 'You may not decide this request.';
+
+type Routed = Pick<Request, 'type' | 'team_id' | 'workspace_id'>;
+
+/** Whether the user is among the request's deciders, leaving aside who made it. */
+export function isDecider(access: Access, request: Routed): boolean {
+  if (access.admin) return true;
+  switch (request.type) {
+    case 'CreateTeam':
+      return false;
+    case 'JoinTeam':
+    case 'CreateWorkspace':
+      return managesTeam(access, request.team_id);
+    case 'JoinWorkspace':
+      return (
+        managesTeam(access, request.team_id) ||
+        (request.workspace_id !== null && access.workspaceRoles.get(request.workspace_id) === 'manager')
+      );
+  }
+}
+
+/** May decide it: a decider who is not the requester. (Whether it is still Pending is separate.) */
+export const mayDecide = (access: Access, request: Routed & Pick<Request, 'user_id'>) =>
+  request.user_id !== access.userId && isDecider(access, request);
+
+/** Requests are visible to their requester and to those who may decide them. */
+export const maySee = (access: Access, request: Routed & Pick<Request, 'user_id'>) =>
+  request.user_id === access.userId || isDecider(access, request);
+
+export interface Decider {
+  id: number;
+  email: string;
+  firstname: string;
+}
+
+/**
+ * The people to tell about a new request: platform admins for CreateTeam; the team's
+ * owner/managers for the others, plus the workspace's managers for JoinWorkspace. Only
+ * enabled users and enabled team memberships; never the requester.
+ */
+export async function whoMayDecide(db: Kysely<Database>, request: Routed & Pick<Request, 'user_id'>): Promise<Decider[]> {
+  const found: Decider[] = [];
+  if (request.type === 'CreateTeam') {
+    found.push(
+      ...(await db.selectFrom('users').select(['id', 'email', 'firstname']).where('admin', '=', 1).where('enabled', '=', 1).execute()),
+    );
+  } else if (request.team_id !== null) {
+    found.push(
+      ...(await db
+        .selectFrom('team_members as tm')
+        .innerJoin('users as u', 'u.id', 'tm.user_id')
+        .select(['u.id', 'u.email', 'u.firstname'])
+        .where('tm.team_id', '=', request.team_id)
+        .where('tm.role', 'in', ['owner', 'manager'])
+        .where('tm.enabled', '=', 1)
+        .where('u.enabled', '=', 1)
+        .execute()),
+    );
+  }
+  if (request.type === 'JoinWorkspace' && request.workspace_id !== null) {
+    found.push(
+      ...(await db
+        .selectFrom('workspace_members as wm')
+        .innerJoin('users as u', 'u.id', 'wm.user_id')
+        .innerJoin('workspaces as w', 'w.id', 'wm.workspace_id')
+        .leftJoin('team_members as tm', (join) => join.onRef('tm.team_id', '=', 'w.team_id').onRef('tm.user_id', '=', 'wm.user_id'))
+        .select(['u.id', 'u.email', 'u.firstname'])
+        .where('wm.workspace_id', '=', request.workspace_id)
+        .where('wm.role', '=', 'manager')
+        .where('u.enabled', '=', 1)
+        .where((eb) => eb.or([eb('tm.enabled', 'is', null), eb('tm.enabled', '=', 1)]))
+        .execute()),
+    );
+  }
+  const unique = new Map(found.filter((user) => user.id !== request.user_id).map((user) => [user.id, user]));
+  return [...unique.values()];
+}
+
+export const severityOf = (status: RequestStatus): Severity =>
+  status === 'Denied' ? 'warning' : status === 'Error' ? 'error' : 'info';
+
+/**
+ * Decides a request the actor may see: 404 when they may not see it, 403 when they may see
+ * but not decide it, 409 when it is no longer Pending. The decision and its membership
+ * effects happen in one transaction.
+ */
+export async function decideRequest(
+  db: Kysely<Database>,
+  input: { requestId: number; access: Access; action: Decision; message: string | null },
+): Promise<Request> {
+  const request = await db.selectFrom('requests').selectAll().where('id', '=', input.requestId).executeTakeFirst();
+  if (!request || !maySee(input.access, request)) throw notFound();
+  if (!mayDecide(input.access, request)) throw new HttpError(403, NOT_YOURS_TO_DECIDE);
+  if (request.status !== 'Pending') throw new HttpError(409, ALREADY_DECIDED);
+  return db.transaction().execute((trx) =>
+    applyDecision(trx, request, { deciderId: input.access.userId, action: input.action, message: input.message, automatic: false }),
+  );
+}
+
+/**
+ * Inside a transaction: moves the request from Pending to Approved or Denied (conditionally,
+ * so of two concurrent decisions exactly one wins; the other gets 409), applies the effects
+ * of an approval, then `afterDecisionEffects`.
+ */
+export async function applyDecision(
+  trx: Kysely<Database>,
+  request: Request,
+  decision: { deciderId: number; action: Decision; message: string | null; automatic: boolean },
+): Promise<Request> {
+  const now = timestamp();
+  const status: RequestStatus = decision.action === 'approve' ? 'Approved' : 'Denied';
+  let decided = await trx
+    .updateTable('requests')
+    .set({ status, decided_by: decision.deciderId, decided_at: now, decision_message: decision.message, updated_at: now })
+    .where('id', '=', request.id)
+    .where('status', '=', 'Pending')
+    .returningAll()
+    .executeTakeFirst();
+  if (!decided) throw new HttpError(409, ALREADY_DECIDED);
+
+  if (status === 'Approved') {
+    const created = await applyApproval(trx, decided, decision.deciderId);
+    if (created) {
+      decided = await trx.updateTable('requests').set(created).where('id', '=', decided.id).returningAll().executeTakeFirstOrThrow();
+    }
+  }
+  await afterDecisionEffects(trx, decided, { automatic: decision.automatic });
+  return decided;
+}
+
+/** The membership effects of an approval; answers the ids of a team or workspace it created. */
+async function applyApproval(
+  trx: Kysely<Database>,
+  request: Request,
+  deciderId: number,
+): Promise<{ team_id: number } | { workspace_id: number } | null> {
+  const data = JSON.parse(request.data) as Record<string, unknown>;
+  switch (request.type) {
+    case 'CreateTeam': {
+      if (await findTeamByName(trx, request.object_name)) throw new HttpError(409, 'A team with this name already exists.');
+      const team = await insertTeam(trx, teamFromData(request.object_name, data), deciderId);
+      await addTeamMember(trx, { teamId: team.id, userId: request.user_id, role: 'owner', causerId: deciderId });
+      return { team_id: team.id };
+    }
+    case 'JoinTeam':
+      if (request.team_id === null) throw new HttpError(409, 'The team no longer exists.');
+      await addTeamMember(trx, { teamId: request.team_id, userId: request.user_id, role: 'member', causerId: deciderId });
+      return null;
+    case 'CreateWorkspace': {
+      const team = request.team_id === null ? undefined : await findTeam(trx, request.team_id);
+      if (!team) throw new HttpError(409, 'The team no longer exists.');
+      if (await findWorkspaceByName(trx, team.id, request.object_name)) {
+        throw new HttpError(409, 'A workspace with this name already exists in this team.');
+      }
+      const workspace = await insertWorkspace(trx, {
+        team,
+        name: request.object_name,
+        label: typeof data.label === 'string' ? data.label : request.object_name,
+        description: typeof data.description === 'string' ? data.description : null,
+        causerId: deciderId,
+      });
+      await addWorkspaceMember(trx, { workspaceId: workspace.id, userId: request.user_id, role: 'manager', causerId: deciderId });
+      return { workspace_id: workspace.id };
+    }
+    case 'JoinWorkspace':
+      if (request.workspace_id === null) throw new HttpError(409, 'The workspace no longer exists.');
+      await addWorkspaceMember(trx, { workspaceId: request.workspace_id, userId: request.user_id, role: 'member', causerId: deciderId });
+      return null;
+  }
+}
+
+function teamFromData(name: string, data: Record<string, unknown>): NewTeam {
+  const text = (key: string) => (typeof data[key] === 'string' ? (data[key] as string) : null);
+  return {
+    name,
+    fullname: text('fullname') ?? name,
+    shortname: text('shortname') ?? name,
+    affiliation: text('affiliation'),
+    city: text('city'),
+    country: text('country'),
+    url: text('url'),
+    joining_reason: text('joining_reason'),
+    joining_category: text('joining_category'),
+  };
+}
+
+/**
+ * THE hook point for what a decision means outside the database. The cluster gateway and its
+ * reconciler (a later issue) start here: an approved CreateTeam / CreateWorkspace needs its
+ * namespace (`workspaces.namespace`), a JoinTeam / JoinWorkspace its cluster access. For now
+ * it only records the decision in the activity log, inside the decision's transaction.
+ */
+export async function afterDecisionEffects(trx: Kysely<Database>, request: Request, options: { automatic: boolean }): Promise<void> {
+  await recordActivity(trx, {
+    causerId: request.decided_by,
+    description: `request ${request.status.toLowerCase()}`,
+    subject: { type: 'request', id: request.id },
+    severity: severityOf(request.status),
+    properties: {
+      type: request.type,
+      status: request.status,
+      requester_id: request.user_id,
+      team_id: request.team_id,
+      workspace_id: request.workspace_id,
+      object_name: request.object_name,
+      automatic: options.automatic,
+    },
+  });
+}

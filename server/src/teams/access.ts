@@ -1,0 +1,53 @@
+import type { Kysely } from 'kysely';
+import type { Database, TeamRole, User, WorkspaceRole } from '../db/schema.js';
+
+/**
+ * What a user may do in teams and workspaces, loaded once per request (two queries) and then
+ * consulted by the plain permission functions. Only enabled team memberships count; a
+ * disabled team membership also voids the user's workspace roles in that team's workspaces.
+ */
+export interface Access {
+  userId: number;
+  /** Platform admin: may do anything. */
+  admin: boolean;
+  teamRoles: ReadonlyMap<number, TeamRole>;
+  workspaceRoles: ReadonlyMap<number, WorkspaceRole>;
+}
+
+export async function loadAccess(db: Kysely<Database>, user: Pick<User, 'id' | 'admin'>): Promise<Access> {
+  const [teams, workspaces] = await Promise.all([
+    db
+      .selectFrom('team_members')
+      .select(['team_id', 'role'])
+      .where('user_id', '=', user.id)
+      .where('enabled', '=', 1)
+      .execute(),
+    db
+      .selectFrom('workspace_members as wm')
+      .innerJoin('workspaces as w', 'w.id', 'wm.workspace_id')
+      .leftJoin('team_members as tm', (join) => join.onRef('tm.team_id', '=', 'w.team_id').onRef('tm.user_id', '=', 'wm.user_id'))
+      .select(['wm.workspace_id', 'wm.role'])
+      .where('wm.user_id', '=', user.id)
+      .where((eb) => eb.or([eb('tm.enabled', 'is', null), eb('tm.enabled', '=', 1)]))
+      .execute(),
+  ]);
+  return {
+    userId: user.id,
+    admin: user.admin === 1,
+    teamRoles: new Map(teams.map((row) => [row.team_id, row.role])),
+    workspaceRoles: new Map(workspaces.map((row) => [row.workspace_id, row.role])),
+  };
+}
+
+export const isTeamManagerRole = (role: TeamRole | null | undefined) => role === 'owner' || role === 'manager';
+
+/** Owner or manager of the team (the spec's "team admin"). */
+export const managesTeam = (access: Access, teamId: number | null) =>
+  teamId !== null && isTeamManagerRole(access.teamRoles.get(teamId));
+
+/** May see a team's members and its joining reason: enabled members and platform admins. */
+export const seesTeamMembers = (access: Access, teamId: number) => access.admin || access.teamRoles.has(teamId);
+
+/** May manage a workspace: its managers, its team's owner/managers, platform admins. */
+export const managesWorkspace = (access: Access, workspace: { id: number; team_id: number }) =>
+  access.admin || access.workspaceRoles.get(workspace.id) === 'manager' || managesTeam(access, workspace.team_id);

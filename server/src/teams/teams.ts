@@ -1,0 +1,76 @@
+import type { Kysely } from 'kysely';
+import { recordActivity } from '../activity/log.js';
+import { timestamp } from '../db/database.js';
+import type { Database, Team, TeamRole } from '../db/schema.js';
+
+/** A team by id (all digits) or by name, as `/api/tenants/{id-or-name}` addresses it. */
+export function findTeamByIdOrName(db: Kysely<Database>, idOrName: string): Promise<Team | undefined> {
+  const query = db.selectFrom('teams').selectAll();
+  return (/^\d{1,9}$/.test(idOrName) ? query.where('id', '=', Number(idOrName)) : query.where('name', '=', idOrName)).executeTakeFirst();
+}
+
+export function findTeam(db: Kysely<Database>, id: number): Promise<Team | undefined> {
+  return db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findTeamByName(db: Kysely<Database>, name: string): Promise<Team | undefined> {
+  return db.selectFrom('teams').selectAll().where('name', '=', name).executeTakeFirst();
+}
+
+export interface NewTeam {
+  name: string;
+  fullname: string;
+  shortname: string;
+  affiliation: string | null;
+  city: string | null;
+  country: string | null;
+  url: string | null;
+  joining_reason: string | null;
+  joining_category: string | null;
+}
+
+/** Creates a team (pass the decision's transaction). The name must be free (unique index). */
+export async function insertTeam(trx: Kysely<Database>, team: NewTeam, causerId: number): Promise<Team> {
+  const now = timestamp();
+  const created = await trx
+    .insertInto('teams')
+    .values({ ...team, created_at: now, updated_at: now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await recordActivity(trx, { causerId, description: 'team created', subject: { type: 'team', id: created.id }, properties: { name: created.name } });
+  return created;
+}
+
+/**
+ * Makes the user a member of the team with `role`; an existing membership is left as it is
+ * (false). Records the change.
+ */
+export async function addTeamMember(
+  trx: Kysely<Database>,
+  input: { teamId: number; userId: number; role: TeamRole; causerId: number },
+): Promise<boolean> {
+  const existing = await trx
+    .selectFrom('team_members')
+    .select('id')
+    .where('team_id', '=', input.teamId)
+    .where('user_id', '=', input.userId)
+    .executeTakeFirst();
+  if (existing) return false;
+  await trx
+    .insertInto('team_members')
+    .values({ team_id: input.teamId, user_id: input.userId, role: input.role, enabled: 1, created_at: timestamp() })
+    .execute();
+  await recordActivity(trx, {
+    causerId: input.causerId,
+    description: 'team member added',
+    subject: { type: 'team', id: input.teamId },
+    properties: { user_id: input.userId, role: input.role },
+  });
+  return true;
+}
+
+/** Any membership of the user in the team, enabled or not. */
+export async function isTeamMember(db: Kysely<Database>, teamId: number, userId: number): Promise<boolean> {
+  const row = await db.selectFrom('team_members').select('id').where('team_id', '=', teamId).where('user_id', '=', userId).executeTakeFirst();
+  return row !== undefined;
+}
