@@ -43,7 +43,7 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/api/settings`,
     timeout: 240_000,
     reuseExistingServer: false,
-    stdout: 'pipe',
+    stdout: 'ignore',
     stderr: 'pipe',
     env: { E2E_PORT: String(port), E2E_RUNTIME_DIR: e2eRuntimeDir },
   },
