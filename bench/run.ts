@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import pino from 'pino';
 import { buildApp } from '../server/src/app.js';
 import { loadConfig } from '../server/src/config.js';
@@ -54,7 +55,12 @@ async function main() {
     { STORAGE_DIR: workDir, RATE_LIMITS: 'off', DATABASE_URL: process.env.DATABASE_URL, STATIC_DIR: join(workDir, 'none') },
     { envFile: null },
   );
-  const db = createDatabase(config.databaseUrl);
+  // On PostgreSQL the benchmark works in a schema of its own and drops it afterwards.
+  const postgres = config.databaseUrl.startsWith('postgres');
+  const schema = `bench_${process.pid}`;
+  const root = postgres ? createDatabase(config.databaseUrl) : undefined;
+  if (root) await sql`create schema ${sql.id(schema)}`.execute(root);
+  const db = createDatabase(config.databaseUrl, postgres ? { searchPath: schema } : {});
   await migrate(db);
   const logger = pino({ level: 'silent' });
   const app = await buildApp({ config, db, mailer: createMailer(config, logger), logger });
@@ -101,6 +107,10 @@ async function main() {
   bare.close();
   await app.close();
   await db.destroy();
+  if (root) {
+    await sql`drop schema ${sql.id(schema)} cascade`.execute(root);
+    await root.destroy();
+  }
   rmSync(workDir, { recursive: true, force: true });
 }
 
