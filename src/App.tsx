@@ -14,7 +14,7 @@ import {
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
 import { createAuthProvider, type TestbedAuthProvider } from './authProvider';
 import { createDataProvider } from './dataProvider';
-import { useSession } from './hooks';
+import { useCurrentUser, useSession } from './hooks';
 import { createHttpClient, type HttpClient } from './httpClient';
 import { i18nProvider as defaultI18nProvider } from './i18n';
 import { Layout } from './layout/Layout';
@@ -25,7 +25,13 @@ import { VerifyEmailPage } from './pages/auth/VerifyEmailPage';
 import { HomePage } from './pages/home/HomePage';
 import { NotFound } from './pages/NotFound';
 import { ProfilePage } from './pages/profile/ProfilePage';
+import { TeamJoinPage } from './pages/teams/TeamJoinPage';
+import { TeamRegistrationPage } from './pages/teams/TeamRegistrationPage';
+import { adminResources } from './resources/admin';
+import requests from './resources/requests';
+import { TeamShow } from './resources/teams';
 import tokens from './resources/tokens';
+import { WorkspaceShow } from './resources/workspaces';
 import { SessionGate } from './SessionGate';
 import { type Settings, SettingsContext } from './settings';
 import { theme } from './theme';
@@ -54,7 +60,9 @@ const LoggedOutOnly = ({ children }: { children: React.ReactElement }) => {
 };
 
 /** The main console (react-admin's UI), for fully onboarded users. */
-const Console = ({ title }: { title: string }) => (
+const Console = ({ title }: { title: string }) => {
+  const user = useCurrentUser();
+  return (
   <AdminUI
     layout={Layout}
     dashboard={HomePage}
@@ -65,12 +73,20 @@ const Console = ({ title }: { title: string }) => (
     disableTelemetry
   >
     <Resource {...tokens} />
-    {/* Extension point: teams, workspaces, requests, nodes, admin resources (later issues). */}
+    <Resource {...requests} />
+    {/* Admin lists exist only for platform admins: others get the catch-all. */}
+    {user?.admin && adminResources.map((resource) => <Resource key={resource.name} {...resource} />)}
+    {/* Extension point: nodes (later issue). */}
     <CustomRoutes>
       <Route path="/profile" element={<ProfilePage />} />
+      <Route path="/teams/:id" element={<TeamShow />} />
+      <Route path="/workspaces/:id" element={<WorkspaceShow />} />
+      <Route path="/team/registration" element={<TeamRegistrationPage />} />
+      <Route path="/team/join" element={<TeamJoinPage />} />
     </CustomRoutes>
   </AdminUI>
-);
+  );
+};
 
 export interface ConsoleAppProps {
   settings: Settings;

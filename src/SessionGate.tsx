@@ -1,9 +1,12 @@
+import { Alert, Box, Button } from '@mui/material';
 import { useEffect } from 'react';
-import { Loading } from 'react-admin';
+import { Loading, useTranslate } from 'react-admin';
 import { useSession, useTestbedAuth } from './hooks';
 import { LoginPage } from './pages/auth/LoginPage';
 import { OnboardingWizard } from './pages/onboarding/OnboardingWizard';
 import type { ReactNode } from 'react';
+
+const UNREACHABLE_RETRY_MS = 5000;
 
 /**
  * Decides what a console path shows (spec §4): no token → the login page at that path (the
@@ -13,12 +16,32 @@ import type { ReactNode } from 'react';
 export const SessionGate = ({ children }: { children: ReactNode }) => {
   const auth = useTestbedAuth();
   const session = useSession();
+  const translate = useTranslate();
 
   useEffect(() => {
     if (session.status === 'loading') void auth.loadUser();
+    if (session.status !== 'unreachable') return;
+    const retry = setTimeout(() => void auth.loadUser(), UNREACHABLE_RETRY_MS);
+    return () => clearTimeout(retry);
   }, [auth, session.status]);
 
   if (session.status === 'anonymous') return <LoginPage />;
+  if (session.status === 'unreachable') {
+    return (
+      <Box sx={{ maxWidth: 560, mx: 'auto', mt: 12, px: 2 }}>
+        <Alert
+          severity="warning"
+          action={
+            <Button color="inherit" size="small" onClick={() => void auth.loadUser()}>
+              {translate('app.action.retry')}
+            </Button>
+          }
+        >
+          {translate('app.error.network')}
+        </Alert>
+      </Box>
+    );
+  }
   if (session.status === 'loading') {
     return (
       <div style={{ height: '100vh' }}>

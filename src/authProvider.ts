@@ -15,6 +15,8 @@ export const onboardingStep = (user: Pick<User, 'email_verified_at' | 'aup_accep
 export type SessionState =
   | { status: 'anonymous' }
   | { status: 'loading' }
+  /** A token is stored but the server could not be reached to load its user: kept, retried. */
+  | { status: 'unreachable' }
   | { status: 'authenticated'; user: User; step: OnboardingStep };
 
 export interface Credentials {
@@ -47,7 +49,10 @@ export interface TestbedAuthProvider extends AuthProvider {
   /** The current session; a stable object until the session changes (useSyncExternalStore). */
   getSession(): SessionState;
   subscribe(listener: () => void): () => void;
-  /** (Re)loads the user from GET /user. A failure clears the token (spec §4). */
+  /**
+   * (Re)loads the user from GET /user. A refusal by the server clears the token (spec §4); a
+   * request that never got an answer (network down, or cut short by a page reload) keeps it.
+   */
   loadUser(): Promise<User | null>;
   /**
    * Reloads the user of a running session (after verification, on focus in the wizard). Only
@@ -75,12 +80,13 @@ export const createAuthProvider = (http: HttpClient): TestbedAuthProvider => {
   let user: User | null = null;
   let snapshot: SessionState = { status: 'anonymous' };
   let inFlight: { token: string; promise: Promise<User | null> } | null = null;
+  let unreachable = false;
   const listeners = new Set<() => void>();
 
   const computeSnapshot = (): SessionState => {
     const token = tokenStore.get();
     if (!token) return { status: 'anonymous' };
-    if (!user) return { status: 'loading' };
+    if (!user) return unreachable ? { status: 'unreachable' } : { status: 'loading' };
     return { status: 'authenticated', user, step: onboardingStep(user) };
   };
 
@@ -108,6 +114,10 @@ export const createAuthProvider = (http: HttpClient): TestbedAuthProvider => {
       return Promise.resolve(null);
     }
     if (inFlight && inFlight.token === token) return inFlight.promise;
+    if (unreachable) {
+      unreachable = false;
+      notify();
+    }
     const promise = http<User>('/user')
       .then(({ json }) => {
         if (tokenStore.get() !== token) return null; // logged out or switched meanwhile
@@ -115,10 +125,13 @@ export const createAuthProvider = (http: HttpClient): TestbedAuthProvider => {
         notify();
         return json;
       })
-      .catch(() => {
+      .catch((error) => {
         if (tokenStore.get() === token) {
           user = null;
-          tokenStore.clear();
+          // Status 0: no answer at all. Logging the person out for that would punish a reload
+          // or a flaky network; the gate says the server is unreachable and retries instead.
+          if (error?.status === 0) unreachable = true;
+          else tokenStore.clear();
         }
         notify();
         return null;

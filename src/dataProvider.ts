@@ -32,7 +32,14 @@ export interface ResourceEndpoint {
   fromCreate?: (json: any) => RaRecord;
   /** Turns one record of the API into a react-admin record (must have an id). */
   toRecord?: (raw: any) => RaRecord;
+  /**
+   * Filters sent to the server as query parameters even for 'client' lists (e.g. requests'
+   * `status`); they are still applied on the client too.
+   */
+  queryFilters?: string[];
 }
+
+const teamsEndpoint: ResourceEndpoint = { path: '/api/tenants', pagination: 'client' };
 
 export const endpoints: Record<string, ResourceEndpoint> = {
   tokens: {
@@ -42,9 +49,35 @@ export const endpoints: Record<string, ResourceEndpoint> = {
     // 201 {"token": {"accessToken": {...}, "plainTextToken": "ID|SECRET"}}
     fromCreate: (json) => ({ ...json.token.accessToken, plainTextToken: json.token.plainTextToken }),
   },
-  // Extension point: teams (/api/tenants), workspaces (/api/subnamespaces), requests
-  // (/api/requests), nodes (/api/nodes), admin lists (/api/admin/...) arrive with their issues.
+  // The requests the user may decide: GET /api/requests[?status=Pending]; decided with
+  // update → PATCH /api/requests/{id} {action, message}.
+  requests: { path: '/api/requests', pagination: 'client', queryFilters: ['status'] },
+  // Teams: GET /api/tenants, GET /api/tenants/{id-or-name}.
+  tenants: teamsEndpoint,
+  teams: teamsEndpoint,
+  // Workspaces: GET /api/subnamespaces/{id} (getOne only).
+  workspaces: { path: '/api/subnamespaces' },
+  // Admin lists (platform admins only): Laravel paginator.
+  'admin/teams': { path: '/api/admin/teams', pagination: 'server' },
+  'admin/workspaces': { path: '/api/admin/workspaces', pagination: 'server' },
+  'admin/users': { path: '/api/admin/users', pagination: 'server' },
+  'admin/activity': { path: '/api/admin/activity', pagination: 'server' },
+  // Extension point: nodes (/api/nodes) arrive with their issue.
 };
+
+/** The request calls that are not CRUD (docs/api-contract.md "Teams, workspaces and requests"). */
+export interface TestbedCalls {
+  /** POST /api/requests/teams: ask for a new team (goes to the platform admins). */
+  requestTeam(data: Record<string, unknown>): Promise<any>;
+  /** PATCH /api/requests/teams {team_id, message?}: ask to join a team. */
+  joinTeam(data: { team_id: Identifier; message?: string }): Promise<any>;
+  /** POST /api/requests/workspaces {label, name, team_id}: create (or ask for) a workspace. */
+  requestWorkspace(data: { label: string; name: string; team_id: Identifier; description?: string }): Promise<any>;
+  /** PATCH /api/requests/workspaces/ {team_id, name, message?}: ask to join a workspace. */
+  joinWorkspace(data: { team_id: Identifier; name: string; message?: string }): Promise<any>;
+}
+
+export type TestbedDataProvider = DataProvider & TestbedCalls;
 
 type AnyRecord = Record<string, any>;
 
@@ -113,7 +146,7 @@ export const paginatorQuery = (params: Partial<GetListParams>): Record<string, Q
 const unwrap = (json: any): any =>
   json && typeof json === 'object' && !Array.isArray(json) && 'data' in json && !('id' in json) ? json.data : json;
 
-export const createDataProvider = (http: HttpClient, map: Record<string, ResourceEndpoint> = endpoints): DataProvider => {
+export const createDataProvider = (http: HttpClient, map: Record<string, ResourceEndpoint> = endpoints): TestbedDataProvider => {
   const endpoint = (resource: string): ResourceEndpoint => {
     const found = map[resource];
     if (!found) throw new Error(`Unknown resource "${resource}": add it to the endpoints of src/dataProvider.ts`);
@@ -125,7 +158,13 @@ export const createDataProvider = (http: HttpClient, map: Record<string, Resourc
 
   const getList = async (resource: string, params: Partial<GetListParams>): Promise<GetListResult> => {
     const config = endpoint(resource);
-    const query = config.pagination === 'server' ? paginatorQuery(params) : undefined;
+    let query = config.pagination === 'server' ? paginatorQuery(params) : undefined;
+    if (config.queryFilters && config.pagination !== 'server') {
+      for (const key of config.queryFilters) {
+        const value = params.filter?.[key];
+        if (value !== undefined && value !== null && value !== '') query = { ...query, [key]: value as QueryValue };
+      }
+    }
     const { json } = await http(config.path, { query, signal: params.signal });
     if (Array.isArray(json)) return listOnClient(json.map((raw) => toRecord(config, raw)), params);
     if (json && Array.isArray(json.data)) {
@@ -136,8 +175,22 @@ export const createDataProvider = (http: HttpClient, map: Record<string, Resourc
     throw new Error(`Unexpected list answer for "${resource}"`);
   };
 
-  const provider: DataProvider = {
+  const provider: TestbedDataProvider = {
     getList,
+
+    async requestTeam(data) {
+      return (await http('/api/requests/teams', { method: 'POST', body: data })).json;
+    },
+    async joinTeam(data) {
+      return (await http('/api/requests/teams', { method: 'PATCH', body: data })).json;
+    },
+    async requestWorkspace(data) {
+      return (await http('/api/requests/workspaces', { method: 'POST', body: data })).json;
+    },
+    async joinWorkspace(data) {
+      // Trailing slash as in the spec (§7); the server answers both.
+      return (await http('/api/requests/workspaces/', { method: 'PATCH', body: data })).json;
+    },
 
     async getOne(resource, params) {
       const config = endpoint(resource);

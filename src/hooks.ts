@@ -1,7 +1,12 @@
-import { useSyncExternalStore } from 'react';
-import { useAuthProvider } from 'react-admin';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useSyncExternalStore } from 'react';
+import { useAuthProvider, useDataProvider, useGetList } from 'react-admin';
 import type { SessionState, TestbedAuthProvider } from './authProvider';
-import type { User } from './types';
+import type { TestbedDataProvider } from './dataProvider';
+import type { User, UserRequest } from './types';
+
+/** How often counts and lists of requests are refreshed until realtime arrives. */
+export const REQUESTS_REFRESH_MS = 30_000;
 
 /** The console's authProvider, with its session store and account calls. */
 export const useTestbedAuth = (): TestbedAuthProvider => {
@@ -22,8 +27,48 @@ export const useCurrentUser = (): User | null => {
   return session.status === 'authenticated' ? session.user : null;
 };
 
+/** The data provider with the request calls (joinTeam, requestWorkspace…). */
+export const useTestbedDataProvider = (): TestbedDataProvider => useDataProvider<TestbedDataProvider>();
+
+/** Filter and options of the pending requests query, shared by the badge, home and /requests. */
+export const PENDING_FILTER = { status: 'Pending' };
+
 /**
- * Number of requests waiting for the user's decision. Extension point: the requests issue
- * reads them from GET /api/requests (and realtime updates); until then there are none.
+ * Requests waiting for the user's decision: GET /api/requests?status=Pending, refreshed every
+ * 30 s (and after decisions: see useRefreshRequests).
  */
-export const usePendingRequestsCount = (): number => 0;
+export const usePendingRequests = () =>
+  useGetList<UserRequest & { id: number }>(
+    'requests',
+    { filter: PENDING_FILTER, pagination: { page: 1, perPage: 1000 }, sort: { field: 'created_at', order: 'DESC' } },
+    { refetchInterval: REQUESTS_REFRESH_MS },
+  );
+
+/** Number of requests waiting for the user's decision (0 while loading or on failure). */
+export const usePendingRequestsCount = (): number => {
+  const { total, data } = usePendingRequests();
+  return total ?? data?.length ?? 0;
+};
+
+/** The user's own pending requests (from GET /user). */
+export const useOwnPendingRequestsCount = (): number => {
+  const user = useCurrentUser();
+  return (user?.requests ?? []).filter((request) => request.status === 'Pending').length;
+};
+
+/**
+ * After a decision or a new request: refetch every requests query (badge, lists) and the user
+ * (teams, workspaces, own requests), and the team and workspace pages.
+ */
+export const useRefreshRequests = () => {
+  const queryClient = useQueryClient();
+  const auth = useTestbedAuth();
+  return useCallback(async () => {
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['requests'] }),
+      queryClient.invalidateQueries({ queryKey: ['tenants'] }),
+      queryClient.invalidateQueries({ queryKey: ['workspaces'] }),
+      auth.refreshUser(),
+    ]);
+  }, [queryClient, auth]);
+};

@@ -174,3 +174,13 @@ export const fieldErrors = (error: unknown): Record<string, string> | undefined 
   }
   return undefined;
 };
+
+/**
+ * The server's message of a failed call, or `fallback` (a translation key) when the server
+ * said nothing useful (spec §8: 'Error creating team'…). Network failures keep their message.
+ */
+export const serverMessage = (error: unknown, fallback: string): string => {
+  const body = (error as HttpError | undefined)?.body;
+  if (body && typeof body.message === 'string' && body.message) return body.message;
+  return fallback;
+};

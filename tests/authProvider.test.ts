@@ -57,6 +57,19 @@ describe('authProvider', () => {
     expect(localStorage.getItem(TOKEN_KEY)).toBeNull();
   });
 
+  it('a user load that gets no answer keeps the token and reports the server unreachable, then retries', async () => {
+    tokenStore.set(SESSION_TOKEN);
+    server.use(mswHttp.get('/user', () => HttpResponse.error(), { once: true }));
+    const auth = newAuth();
+    expect(await auth.loadUser()).toBeNull();
+    expect(localStorage.getItem(TOKEN_KEY)).toBe(SESSION_TOKEN);
+    expect(auth.getSession()).toEqual({ status: 'unreachable' });
+
+    const user = await auth.loadUser();
+    expect(user?.email).toBe('ada@example.org');
+    expect(auth.getSession().status).toBe('authenticated');
+  });
+
   it('notifies subscribers when the session changes', async () => {
     const auth = newAuth();
     const seen: string[] = [];

@@ -1,10 +1,35 @@
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
+import AssignmentOutlinedIcon from '@mui/icons-material/AssignmentOutlined';
+import GroupsOutlinedIcon from '@mui/icons-material/GroupsOutlined';
+import HistoryOutlinedIcon from '@mui/icons-material/HistoryOutlined';
 import HomeOutlinedIcon from '@mui/icons-material/HomeOutlined';
-import { Badge, Divider } from '@mui/material';
-import { Menu as RaMenu, useTranslate } from 'react-admin';
+import PeopleOutlineIcon from '@mui/icons-material/PeopleOutline';
+import WorkspacesOutlinedIcon from '@mui/icons-material/WorkspacesOutlined';
+import { Badge, Divider, ListSubheader } from '@mui/material';
+import type { ReactElement } from 'react';
+import { Menu as RaMenu, useSidebarState, useTranslate } from 'react-admin';
 import { fullName } from '../authProvider';
-import { useCurrentUser, usePendingRequestsCount } from '../hooks';
+import { useCurrentUser, useOwnPendingRequestsCount, usePendingRequestsCount } from '../hooks';
 import tokens from '../resources/tokens';
+import { WorkspacesTree } from './WorkspacesTree';
+
+/** An icon with a count badge when count > 0. */
+const Counted = ({ count, icon }: { count: number; icon: ReactElement }) =>
+  count > 0 ? (
+    <Badge badgeContent={count} color="error" max={99}>
+      {icon}
+    </Badge>
+  ) : (
+    icon
+  );
+
+const ADMIN_ENTRIES = [
+  { to: '/admin/teams', label: 'app.menu.admin_teams', icon: <GroupsOutlinedIcon /> },
+  { to: '/admin/workspaces', label: 'app.menu.admin_workspaces', icon: <WorkspacesOutlinedIcon /> },
+  { to: '/admin/users', label: 'app.menu.admin_users', icon: <PeopleOutlineIcon /> },
+  // Extension point (nodes issue): { to: '/admin/nodes', ... }.
+  { to: '/admin/activity', label: 'app.menu.admin_activity', icon: <HistoryOutlinedIcon /> },
+];
 
 /**
  * The sidebar (280 px, theme.sidebar.width; collapsible, a drawer on small screens).
@@ -14,39 +39,49 @@ import tokens from '../resources/tokens';
 export const Menu = () => {
   const translate = useTranslate();
   const user = useCurrentUser();
-  const pending = usePendingRequestsCount();
+  const toDecide = usePendingRequestsCount();
+  const pending = useOwnPendingRequestsCount();
+  const [sidebarOpen] = useSidebarState();
   const name = user ? fullName(user) : translate('app.menu.profile');
+  const requestsLabel = translate('app.menu.requests');
 
   return (
     <RaMenu>
       <RaMenu.DashboardItem primaryText="app.menu.home" leftIcon={<HomeOutlinedIcon />} />
 
-      {/* Extension point (requests issue): <RaMenu.Item to="/requests"> with a pending count badge. */}
+      <RaMenu.Item
+        to="/requests"
+        primaryText="app.menu.requests"
+        aria-label={
+          toDecide > 0 ? `${requestsLabel}, ${translate('app.menu.pending_requests', { smart_count: toDecide })}` : requestsLabel
+        }
+        leftIcon={<Counted count={toDecide} icon={<AssignmentOutlinedIcon />} />}
+      />
 
-      {/* Extension point (workspaces issue): the Workspaces tree grouped by team, with
-          'Expand all' / 'Close all' and 'No workspaces' when empty. */}
+      <WorkspacesTree />
 
       {/* Extension point (nodes issue): <RaMenu.ResourceItem name="nodes" />. */}
 
       <RaMenu.ResourceItem name={tokens.name} />
 
-      {/* Extension point (admin issue): the Admin section (Teams, Workspaces, Users, Nodes,
-          Activity), rendered only when canAccess({ resource: 'admin' }) — user.admin. */}
+      {user?.admin && [
+        <Divider key="admin-divider" sx={{ my: 1 }} />,
+        sidebarOpen && (
+          <ListSubheader key="admin-title" component="div" id="sidebar-admin-title" sx={{ bgcolor: 'transparent', lineHeight: 2 }}>
+            {translate('app.menu.admin')}
+          </ListSubheader>
+        ),
+        ...ADMIN_ENTRIES.map((entry) => (
+          <RaMenu.Item key={entry.to} to={entry.to} primaryText={entry.label} leftIcon={entry.icon} />
+        )),
+      ]}
 
       <Divider sx={{ my: 1 }} />
       <RaMenu.Item
         to="/profile"
         primaryText={name}
         aria-label={pending > 0 ? `${name}, ${translate('app.menu.pending_requests', { smart_count: pending })}` : name}
-        leftIcon={
-          pending > 0 ? (
-            <Badge badgeContent={pending} color="error" max={99}>
-              <AccountCircleIcon />
-            </Badge>
-          ) : (
-            <AccountCircleIcon />
-          )
-        }
+        leftIcon={<Counted count={pending} icon={<AccountCircleIcon />} />}
       />
     </RaMenu>
   );

@@ -19,3 +19,5 @@ export const mandatory: Validator = (value, values) => requiredValidator(value, 
 
 export const validateEmail = [mandatory, regex(EMAIL_PATTERN, 'app.validation.invalid_email')];
 export const validateRequired = [mandatory];
+export const validateUrl = [mandatory, regex(URL_PATTERN, 'app.validation.invalid_url')];
+export const validateWorkspaceName = [mandatory, regex(WORKSPACE_NAME_PATTERN, 'app.validation.invalid_name')];

@@ -12,6 +12,15 @@ export interface MockDb {
   sessions: Set<string>;
   tokens: Token[];
   nextTokenId: number;
+  /** Teams as GET /api/tenants/{id-or-name} answers them (the caller's view). */
+  teams: Record<string, any>[];
+  /** Workspaces as GET /api/subnamespaces/{id} answers them. */
+  workspaces: Record<string, any>[];
+  /** The requests the caller may decide (GET /api/requests). */
+  toDecide: Record<string, any>[];
+  /** Rows of the admin lists, by list name (teams, workspaces, users, activity). */
+  admin: Record<string, Record<string, any>[]>;
+  nextRequestId: number;
   /** Every request the handlers saw, for assertions on paths, headers and bodies. */
   requests: { method: string; url: URL; headers: Headers; body: unknown }[];
 }
@@ -25,6 +34,11 @@ export const resetDb = () => {
   db.tokens = [];
   db.nextTokenId = 100;
   db.requests = [];
+  db.teams = [];
+  db.workspaces = [];
+  db.toDecide = [];
+  db.admin = { teams: [], workspaces: [], users: [], activity: [] };
+  db.nextRequestId = 500;
 };
 
 resetDb();

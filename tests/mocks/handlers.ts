@@ -40,6 +40,42 @@ const required = (body: Record<string, any> | undefined, fields: string[]) => {
   return errors;
 };
 
+const notFound = () => HttpResponse.json({ message: 'Not found.' }, { status: 404 });
+const json = (value: unknown, status = 200) => HttpResponse.json(value as JsonBodyType, { status });
+
+/** Laravel paginator of `rows` for `?page`, or the plain array without it. */
+const listAnswer = (url: URL, rows: Record<string, any>[]) => {
+  const page = url.searchParams.get('page');
+  if (!page) return json(rows);
+  const perPage = Number(url.searchParams.get('per_page') ?? 25);
+  const current = Number(page);
+  return json({
+    data: rows.slice((current - 1) * perPage, current * perPage),
+    meta: { current_page: current, per_page: perPage, total: rows.length, last_page: Math.max(1, Math.ceil(rows.length / perPage)) },
+  });
+};
+
+/** A request as the API presents it, for the current user. */
+export const newRequest = (type: string, status: string, object: Record<string, any>, extra: Record<string, any> = {}) => ({
+  id: db.nextRequestId++,
+  type,
+  status,
+  message: null,
+  data: {},
+  user: { id: db.user.id, firstname: db.user.firstname, lastname: db.user.lastname, name: db.user.name },
+  object,
+  team: null,
+  decided_by: null,
+  decided_at: null,
+  decision_message: null,
+  created_at: NOW,
+  updated_at: NOW,
+  can_decide: false,
+  ...extra,
+});
+
+const findTeam = (idOrName: string) => db.teams.find((team) => String(team.id) === idOrName || team.name === idOrName);
+
 export const handlers = [
   http.get('/api/settings', () =>
     HttpResponse.json({
@@ -190,5 +226,103 @@ export const handlers = [
     db.tokens = db.tokens.filter((token) => token.name !== params.name);
     if (db.tokens.length === before) return HttpResponse.json({ message: 'Not found.' }, { status: 404 });
     return new HttpResponse(null, { status: 204 });
+  }),
+
+  http.get('/api/requests', async ({ request }) => {
+    await record(request);
+    if (!authorized(request)) return unauthenticated();
+    const url = new URL(request.url);
+    const status = url.searchParams.get('status');
+    return listAnswer(url, db.toDecide.filter((item) => !status || item.status === status));
+  }),
+
+  http.patch('/api/requests/teams', async ({ request }) => {
+    const body = await record(request);
+    if (!authorized(request)) return unauthenticated();
+    const team = db.teams.find((item) => item.id === body?.team_id);
+    if (!team) return invalid({ team_id: ['The selected team id is invalid.'] });
+    if (team.member) return invalid({ team_id: ['You are already a member of this team.'] });
+    const created = newRequest('JoinTeam', 'Pending', { id: team.id, name: team.name, fullname: team.fullname, shortname: team.shortname }, { message: body?.message ?? null });
+    db.user = { ...db.user, requests: [created as any, ...(db.user.requests ?? [])] };
+    return json(created, 201);
+  }),
+
+  http.post('/api/requests/teams', async ({ request }) => {
+    const body = await record(request);
+    if (!authorized(request)) return unauthenticated();
+    const errors = required(body, ['fullname', 'shortname', 'affiliation', 'country', 'url', 'joining_reason', 'joining_category']);
+    if (body?.url && !/^https?:\/\//.test(body.url)) errors.url = ['Invalid URL'];
+    if (Object.keys(errors).length) return invalid(errors);
+    const name = String(body!.shortname).toLowerCase().replace(/\s+/g, '').replace(/\W/g, '');
+    if (db.teams.some((team) => team.name === name)) return invalid({ shortname: ['A team with this short name already exists.'] });
+    const created = newRequest('CreateTeam', 'Pending', { name, fullname: body!.fullname, shortname: body!.shortname });
+    db.user = { ...db.user, requests: [created as any, ...(db.user.requests ?? [])] };
+    return json(created, 201);
+  }),
+
+  http.post('/api/requests/workspaces', async ({ request }) => {
+    const body = await record(request);
+    if (!authorized(request)) return unauthenticated();
+    const errors = required(body, ['label', 'name', 'team_id']);
+    if (body?.name && !/^[a-z0-9][a-z0-9-]*[a-z0-9]$/.test(body.name)) errors.name = ['Invalid name'];
+    if (Object.keys(errors).length) return invalid(errors);
+    const team = db.teams.find((item) => item.id === body!.team_id);
+    if (!team?.member) return json({ message: 'You are not a member of this team.' }, 403);
+    if ((team.workspaces ?? []).some((workspace: any) => workspace.name === body!.name)) {
+      return invalid({ name: ['A workspace with this name already exists in this team.'] });
+    }
+    const manager = team.role === 'owner' || team.role === 'manager';
+    return json(newRequest('CreateWorkspace', manager ? 'Approved' : 'Pending', { name: body!.name, label: body!.label }), 201);
+  }),
+
+  http.patch('/api/requests/workspaces/', async ({ request }) => {
+    const body = await record(request);
+    if (!authorized(request)) return unauthenticated();
+    const workspace = db.workspaces.find((item) => item.name === body?.name && item.team?.id === body?.team_id);
+    if (!workspace) return invalid({ name: ['The selected workspace is invalid.'] });
+    if (workspace.member) return invalid({ name: ['You are already a member of this workspace.'] });
+    const created = newRequest('JoinWorkspace', 'Pending', { id: workspace.id, name: workspace.name, label: workspace.label });
+    workspace.requests = [...(workspace.requests ?? []), { id: created.id, user_id: db.user.id, type: 'JoinWorkspace', status: 'Pending', created_at: NOW }];
+    return json(created, 201);
+  }),
+
+  http.patch('/api/requests/:id', async ({ request, params }) => {
+    const body = await record(request);
+    if (!authorized(request)) return unauthenticated();
+    const found = db.toDecide.find((item) => String(item.id) === params.id);
+    if (!found) return notFound();
+    if (body?.action !== 'approve' && body?.action !== 'deny') return invalid({ action: ['The selected action is invalid.'] });
+    if (found.status !== 'Pending') return json({ message: 'This request has already been decided.' }, 409);
+    found.status = body.action === 'approve' ? 'Approved' : 'Denied';
+    found.decision_message = body.message ?? null;
+    return json(found);
+  }),
+
+  http.get('/api/tenants', async ({ request }) => {
+    await record(request);
+    if (!authorized(request)) return unauthenticated();
+    return json(db.teams.map(({ users: _users, ...team }) => team));
+  }),
+
+  http.get('/api/tenants/:id', async ({ request, params }) => {
+    await record(request);
+    if (!authorized(request)) return unauthenticated();
+    const team = findTeam(String(params.id));
+    return team ? json(team) : notFound();
+  }),
+
+  http.get('/api/subnamespaces/:id', async ({ request, params }) => {
+    await record(request);
+    if (!authorized(request)) return unauthenticated();
+    const workspace = db.workspaces.find((item) => String(item.id) === params.id);
+    return workspace ? json(workspace) : notFound();
+  }),
+
+  http.get('/api/admin/:list', async ({ request, params }) => {
+    await record(request);
+    if (!authorized(request)) return unauthenticated();
+    if (!db.user.admin) return json({ message: 'This action is unauthorized.' }, 403);
+    const rows = db.admin[String(params.list)];
+    return rows ? listAnswer(new URL(request.url), rows) : notFound();
   }),
 ];

@@ -1,5 +1,5 @@
 import MarkEmailReadOutlinedIcon from '@mui/icons-material/MarkEmailReadOutlined';
-import { Alert, AlertTitle, Box, Stack, Typography } from '@mui/material';
+import { Alert, Box, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Form, PasswordInput, TextInput, useTranslate } from 'react-admin';
 import type { Registration } from '../../authProvider';
@@ -46,7 +46,6 @@ export const RegistrationPage = () => {
     return (
       <LoggedOutLayout title="auth.registration.success_title">
         <Alert severity="success" icon={<MarkEmailReadOutlinedIcon />} role="status">
-          <AlertTitle>{translate('auth.registration.success_title')}</AlertTitle>
           {translate('auth.registration.success_body', { email: registered })}
         </Alert>
         <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>

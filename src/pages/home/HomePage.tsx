@@ -3,14 +3,18 @@ import GroupsOutlinedIcon from '@mui/icons-material/GroupsOutlined';
 import WorkspacesOutlinedIcon from '@mui/icons-material/WorkspacesOutlined';
 import {
   Box,
+  Button,
   Card,
+  CardActions,
   CardContent,
   CardHeader,
   List,
   ListItem,
+  ListItemButton,
   ListItemText,
   Typography,
 } from '@mui/material';
+import { Link } from 'react-router-dom';
 import type { ReactNode } from 'react';
 import { Title, useTranslate } from 'react-admin';
 import { fullName } from '../../authProvider';
@@ -20,7 +24,17 @@ import { useCurrentUser, usePendingRequestsCount } from '../../hooks';
 import { ResponsiveColumns } from '../../layout/ResponsiveColumns';
 import { PendingRequestsAlert } from './PendingRequestsAlert';
 
-const HomeCard = ({ title, icon, children }: { title: string; icon: ReactNode; children: ReactNode }) => {
+const HomeCard = ({
+  title,
+  icon,
+  children,
+  actions,
+}: {
+  title: string;
+  icon: ReactNode;
+  children: ReactNode;
+  actions?: ReactNode;
+}) => {
   const translate = useTranslate();
   const id = `home-card-${title.replace(/\W+/g, '-')}`;
   return (
@@ -35,6 +49,7 @@ const HomeCard = ({ title, icon, children }: { title: string; icon: ReactNode; c
         sx={{ pb: 0, '& .MuiCardHeader-avatar svg': { color: 'primary.main' } }}
       />
       <CardContent>{children}</CardContent>
+      {actions && <CardActions sx={{ px: 2, pb: 2, flexWrap: 'wrap', gap: 1 }}>{actions}</CardActions>}
     </Card>
   );
 };
@@ -62,28 +77,57 @@ export const HomePage = () => {
           ) : (
             <List dense disablePadding>
               {workspaces.map((workspace) => (
-                <ListItem key={workspace.id} disableGutters secondaryAction={<RoleChip role={workspace.role} />}>
-                  <ListItemText
-                    primary={workspace.label || workspace.name}
-                    secondary={workspace.team?.fullname || workspace.team?.name || workspace.namespace || undefined}
-                  />
+                <ListItem key={workspace.id} disablePadding secondaryAction={<RoleChip role={workspace.role} />}>
+                  <ListItemButton component={Link} to={`/workspaces/${workspace.id}`}>
+                    <ListItemText
+                      primary={workspace.label || workspace.name}
+                      secondary={workspace.team?.fullname || workspace.team?.name || workspace.namespace || undefined}
+                    />
+                  </ListItemButton>
                 </ListItem>
               ))}
             </List>
+          )}
+          {teams.length > 0 && (
+            <Box sx={{ mt: 2 }}>
+              <Typography variant="body2" color="text.secondary">
+                {translate('home.workspaces.via_team')}
+              </Typography>
+              {teams.map((team) => (
+                <Button key={team.id} component={Link} to={`/teams/${encodeURIComponent(team.name)}`} size="small">
+                  {team.fullname || team.name}
+                </Button>
+              ))}
+            </Box>
           )}
         </HomeCard>
         <HomeCard title="home.nodes.title" icon={<DevicesOtherOutlinedIcon />}>
           {/* Extension point (nodes issue): the user's nodes from GET /api/nodes and 'Add a Node'. */}
           <EmptyState title={translate('home.nodes.empty')} body={translate('home.nodes.later')} />
         </HomeCard>
-        <HomeCard title="home.teams.title" icon={<GroupsOutlinedIcon />}>
+        <HomeCard
+          title="home.teams.title"
+          icon={<GroupsOutlinedIcon />}
+          actions={
+            <>
+              <Button component={Link} to="/team/registration" variant="contained" size="small">
+                {translate('home.teams.create')}
+              </Button>
+              <Button component={Link} to="/team/join" variant="outlined" size="small">
+                {translate('home.teams.join')}
+              </Button>
+            </>
+          }
+        >
           {teams.length === 0 ? (
             <EmptyState title={translate('home.teams.empty')} body={translate('home.teams.later')} />
           ) : (
             <List dense disablePadding>
               {teams.map((team) => (
-                <ListItem key={team.id} disableGutters secondaryAction={<RoleChip role={team.role} />}>
-                  <ListItemText primary={team.fullname || team.name} secondary={team.shortname || undefined} />
+                <ListItem key={team.id} disablePadding secondaryAction={<RoleChip role={team.role} />}>
+                  <ListItemButton component={Link} to={`/teams/${encodeURIComponent(team.name)}`}>
+                    <ListItemText primary={team.fullname || team.name} secondary={team.shortname || undefined} />
+                  </ListItemButton>
                 </ListItem>
               ))}
             </List>

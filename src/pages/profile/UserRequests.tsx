@@ -6,14 +6,14 @@ import { RequestStatusChip } from '../../components/RequestStatusChip';
 import type { UserRequest } from '../../types';
 import { formatDateTime } from '../../utils/dates';
 
-/** What a request is about: a team's full and short names, or a workspace's label (or name). */
+/** What a request is about: a team's full and short names, or a workspace's name (spec §3). */
 export const requestObject = (request: UserRequest): string => {
   const object = request.object;
   if (!object) return '';
   if (object.fullname || object.shortname) {
     return object.fullname && object.shortname ? `${object.fullname} (${object.shortname})` : String(object.fullname || object.shortname);
   }
-  return object.label || object.name || '';
+  return object.name || object.label || '';
 };
 
 /** The user's own requests (from user.requests): type, object, status badge, date. */

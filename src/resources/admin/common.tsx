@@ -1,0 +1,45 @@
+import { SearchInput, useTranslate } from 'react-admin';
+import { Chip, Stack } from '@mui/material';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { RoleChip } from '../../components/RoleChip';
+
+/** Admin tables keep a minimum width of 800 and scroll horizontally (spec §9). */
+export const adminListSx = { '& .RaList-content': { overflowX: 'auto' } };
+export const adminTableSx = { '& table': { minWidth: 800 } };
+
+/** Names with their role badge ('Ada Lovelace [Owner]'), optionally linked. */
+export const NamesWithRoles = ({
+  items,
+  to,
+}: {
+  items?: { id: number; name: string; role?: string | null }[] | null;
+  to?: (item: { id: number; name: string }) => string;
+}) => (
+  <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
+    {(items ?? []).map((item) => (
+      <Stack key={item.id} direction="row" spacing={0.5} sx={{ alignItems: 'center', mr: 1 }}>
+        <span>{to ? <Link to={to(item)}>{item.name}</Link> : item.name}</span>
+        <RoleChip role={item.role} />
+      </Stack>
+    ))}
+  </Stack>
+);
+
+export const Chips = ({ children }: { children: ReactNode }) => (
+  <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
+    {children}
+  </Stack>
+);
+
+export const SeverityChip = ({ severity }: { severity?: string | null }) => {
+  if (!severity) return null;
+  const color = severity === 'error' ? 'error' : severity === 'warning' ? 'warning' : 'info';
+  return <Chip size="small" color={color} variant="outlined" label={severity} data-severity={severity} />;
+};
+
+/** The search box of the admin lists (filter `q`), with a translated placeholder. */
+export const AdminSearchInput = (props: { source: string; alwaysOn?: boolean }) => {
+  const translate = useTranslate();
+  return <SearchInput {...props} placeholder={translate('resources.search')} aria-label={translate('resources.search')} />;
+};

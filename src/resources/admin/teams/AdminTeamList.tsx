@@ -1,0 +1,33 @@
+import { DataTable, List} from 'react-admin';
+import { Link } from 'react-router-dom';
+import { formatDateTime } from '../../../utils/dates';
+import { AdminSearchInput, adminListSx, adminTableSx, NamesWithRoles } from '../common';
+
+interface AdminTeam {
+  id: number;
+  name: string;
+  fullname?: string | null;
+  shortname?: string | null;
+  created_at?: string;
+  users?: { id: number; name: string; role?: string | null }[];
+  workspaces?: { id: number; name: string }[];
+}
+
+const filters = [<AdminSearchInput key="q" source="q" alwaysOn />];
+
+/** /admin/teams: every team with its users (role) and workspaces; GET /api/admin/teams (paginated). */
+export const AdminTeamList = () => (
+  <List<AdminTeam> resource="admin/teams" filters={filters} sort={{ field: 'name', order: 'ASC' }} perPage={25} sx={adminListSx}>
+    <DataTable<AdminTeam> bulkActionButtons={false} rowClick={false} sx={adminTableSx}>
+      <DataTable.Col<AdminTeam> source="name" render={(record) => <Link to={`/teams/${encodeURIComponent(record.name)}`}>{record.name}</Link>} />
+      <DataTable.Col<AdminTeam> source="fullname" />
+      <DataTable.Col<AdminTeam> source="users" disableSort render={(record) => <NamesWithRoles items={record.users} />} />
+      <DataTable.Col<AdminTeam>
+        source="workspaces"
+        disableSort
+        render={(record) => <NamesWithRoles items={record.workspaces} to={(item) => `/workspaces/${item.id}`} />}
+      />
+      <DataTable.Col<AdminTeam> source="created_at" render={(record) => formatDateTime(record.created_at)} />
+    </DataTable>
+  </List>
+);

@@ -1,0 +1,94 @@
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField, Typography } from '@mui/material';
+import { useState } from 'react';
+import { useDataProvider, useNotify, useTranslate } from 'react-admin';
+import { useRefreshRequests } from '../../hooks';
+import { errorMessage } from '../../httpClient';
+import type { UserRequest } from '../../types';
+import { requestObject } from '../../pages/profile/UserRequests';
+
+export interface ManageRequestDialogProps {
+  request: UserRequest | null;
+  onClose: () => void;
+}
+
+/**
+ * Approve or deny a pending request, with an optional message: PATCH /api/requests/{id}
+ * {action, message}. The dialog closes whatever the outcome (spec §7); the result is notified
+ * and every requests list and count is refreshed.
+ */
+export const ManageRequestDialog = ({ request, onClose }: ManageRequestDialogProps) => {
+  const translate = useTranslate();
+  const dataProvider = useDataProvider();
+  const notify = useNotify();
+  const refreshRequests = useRefreshRequests();
+  const [message, setMessage] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const close = () => {
+    setMessage('');
+    setBusy(false);
+    onClose();
+  };
+
+  const decide = async (action: 'approve' | 'deny') => {
+    if (!request) return;
+    setBusy(true);
+    const data: Record<string, string> = { action };
+    if (message.trim()) data.message = message.trim();
+    try {
+      await dataProvider.update('requests', { id: request.id, data, previousData: request as any });
+      notify(action === 'approve' ? 'requests.approved' : 'requests.denied', { type: 'success' });
+    } catch (error) {
+      const text = errorMessage(error);
+      notify(translate(text, { _: text }), { type: 'error' });
+    } finally {
+      close();
+      void refreshRequests();
+    }
+  };
+
+  const requester = request?.user?.firstname ?? '';
+  return (
+    <Dialog open={!!request} onClose={busy ? undefined : close} aria-labelledby="manage-request-title" fullWidth maxWidth="sm">
+      <DialogTitle id="manage-request-title">{translate('requests.dialog_title')}</DialogTitle>
+      {request && (
+        <DialogContent>
+          <Typography sx={{ mb: 1 }}>
+            <strong>{translate(`requests.type.${request.type}`, { _: request.type })}</strong>
+            {' — '}
+            {requestObject(request)}
+          </Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+            {translate('requests.fields.requester')}: {requester}
+          </Typography>
+          {request.message && (
+            <Typography variant="body2" sx={{ mb: 2, whiteSpace: 'pre-wrap' }}>
+              {request.message}
+            </Typography>
+          )}
+          <TextField
+            label={translate('requests.decision_message')}
+            helperText={translate('requests.decision_hint')}
+            value={message}
+            onChange={(event) => setMessage(event.target.value)}
+            multiline
+            minRows={2}
+            fullWidth
+            disabled={busy}
+          />
+        </DialogContent>
+      )}
+      <DialogActions>
+        <Button onClick={close} disabled={busy}>
+          {translate('ra.action.cancel')}
+        </Button>
+        <Button color="error" variant="outlined" onClick={() => decide('deny')} disabled={busy}>
+          {translate('requests.deny')}
+        </Button>
+        <Button color="success" variant="contained" onClick={() => decide('approve')} disabled={busy}>
+          {translate('requests.approve')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+};

@@ -1,0 +1,14 @@
+import AssignmentOutlinedIcon from '@mui/icons-material/AssignmentOutlined';
+import type { ResourceProps } from 'react-admin';
+import { RequestList } from './RequestList';
+
+/** Requests the user may decide: /requests (GET /api/requests, PATCH /api/requests/{id}). */
+const requests: ResourceProps = {
+  name: 'requests',
+  list: RequestList,
+  icon: AssignmentOutlinedIcon,
+};
+
+export default requests;
+export { RequestList };
+export { ManageRequestDialog } from './ManageRequestDialog';

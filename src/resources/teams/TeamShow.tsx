@@ -1,0 +1,228 @@
+import AddIcon from '@mui/icons-material/Add';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  Link as MuiLink,
+  List,
+  ListItem,
+  ListItemButton,
+  ListItemText,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import { useState } from 'react';
+import { Loading, Title, useGetOne, useNotify, useTranslate } from 'react-admin';
+import { Link, useParams } from 'react-router-dom';
+import { EmptyState } from '../../components/EmptyState';
+import { EnabledChip } from '../../components/EnabledChip';
+import { RoleChip } from '../../components/RoleChip';
+import { useCurrentUser, useRefreshRequests, useTestbedDataProvider } from '../../hooks';
+import { serverMessage } from '../../httpClient';
+import { ResponsiveColumns } from '../../layout/ResponsiveColumns';
+import { WorkspaceCreateDialog } from '../workspaces/WorkspaceCreate';
+
+export interface TeamRecord {
+  id: number;
+  name: string;
+  fullname?: string | null;
+  shortname?: string | null;
+  affiliation?: string | null;
+  city?: string | null;
+  country?: string | null;
+  url?: string | null;
+  role?: string | null;
+  member?: boolean;
+  pending_request?: { id: number; status: string } | null;
+  workspaces?: { id: number; name: string; label?: string | null; namespace?: string | null }[];
+  users?: { id: number; name: string; enabled?: boolean; pivot?: { role?: string | null } }[];
+}
+
+const isManager = (role?: string | null) => role === 'owner' || role === 'manager';
+
+/**
+ * /teams/:id (id or name; the sidebar links use the name): the team, its workspaces with
+ * 'Create workspace' (owner/managers) or 'Request a workspace' (members), its users with role
+ * and enabled badges (members and platform admins). Non-members see the public part and
+ * 'Join this team', or 'Request pending'.
+ */
+export const TeamShow = () => {
+  const { id } = useParams();
+  const translate = useTranslate();
+  const notify = useNotify();
+  const user = useCurrentUser();
+  const dataProvider = useTestbedDataProvider();
+  const refreshRequests = useRefreshRequests();
+  const [creating, setCreating] = useState(false);
+  const [joining, setJoining] = useState(false);
+  const [asked, setAsked] = useState(false);
+  const { data: team, isPending, error } = useGetOne<TeamRecord>('tenants', { id: id as unknown as number }, { retry: false });
+
+  if (isPending) return <Loading />;
+  if (error || !team) {
+    return (
+      <Box sx={{ py: 2 }}>
+        <Alert severity="error">{translate('teams.not_found')}</Alert>
+      </Box>
+    );
+  }
+
+  const role = team.role ?? user?.teams?.find((item) => item.id === team.id)?.role ?? null;
+  const member = team.member ?? !!role;
+  const canCreate = isManager(role) || !!user?.admin;
+  const pending =
+    asked ||
+    team.pending_request?.status === 'Pending' ||
+    (user?.requests ?? []).some(
+      (request) => request.type === 'JoinTeam' && request.status === 'Pending' && request.object?.id === team.id,
+    );
+  const title = team.fullname || team.name;
+
+  const join = async () => {
+    setJoining(true);
+    try {
+      const request = await dataProvider.joinTeam({ team_id: team.id });
+      if (request?.status === 'Approved') notify('teams.joined', { type: 'success' });
+      else {
+        setAsked(true);
+        notify('teams.join_sent', { type: 'success' });
+      }
+      await refreshRequests();
+    } catch (failure) {
+      const message = serverMessage(failure, 'teams.join_page.error');
+      notify(translate(message, { _: message }), { type: 'error' });
+    } finally {
+      setJoining(false);
+    }
+  };
+
+  const details: [string, React.ReactNode][] = [
+    ['teams.fields.fullname', team.fullname],
+    ['teams.fields.shortname', team.shortname],
+    ['teams.fields.name', <code key="name">{team.name}</code>],
+    ['teams.fields.affiliation', team.affiliation],
+    ['teams.fields.country', team.country],
+    [
+      'teams.fields.url',
+      team.url ? (
+        <MuiLink key="url" href={team.url} target="_blank" rel="noopener noreferrer">
+          {team.url}
+        </MuiLink>
+      ) : null,
+    ],
+  ];
+
+  return (
+    <Stack spacing={2} sx={{ py: 2 }}>
+      <Title title={title} />
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
+        <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
+          {title}
+        </Typography>
+        <RoleChip role={role} />
+        {!member &&
+          (pending ? (
+            <Chip label={translate('requests.pending')} />
+          ) : (
+            <Button variant="contained" onClick={join} disabled={joining}>
+              {translate('teams.join')}
+            </Button>
+          ))}
+      </Stack>
+      {!member && <Alert severity="info">{translate('teams.public_notice')}</Alert>}
+
+      <ResponsiveColumns>
+        <Card component="section" aria-labelledby="team-details-title">
+          <CardContent>
+            <Typography id="team-details-title" variant="h6" component="h2" gutterBottom>
+              {translate('teams.details')}
+            </Typography>
+            <Table size="small">
+              <TableBody>
+                {details.map(([label, value]) => (
+                  <TableRow key={label}>
+                    <TableCell component="th" scope="row" sx={{ color: 'text.secondary', width: '40%' }}>
+                      {translate(label)}
+                    </TableCell>
+                    <TableCell sx={{ wordBreak: 'break-word' }}>{value || '—'}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </CardContent>
+        </Card>
+
+        <Card component="section" aria-labelledby="team-workspaces-title">
+          <CardContent>
+            <Stack direction="row" sx={{ alignItems: 'center', mb: 1 }}>
+              <Typography id="team-workspaces-title" variant="h6" component="h2" sx={{ flexGrow: 1 }}>
+                {translate('teams.workspaces')}
+              </Typography>
+              {member && (
+                <Button size="small" variant="contained" startIcon={<AddIcon />} onClick={() => setCreating(true)}>
+                  {translate(canCreate ? 'workspaces.create' : 'workspaces.request')}
+                </Button>
+              )}
+            </Stack>
+            {(team.workspaces ?? []).length === 0 ? (
+              <EmptyState title={translate('teams.no_workspaces')} />
+            ) : (
+              <List dense disablePadding aria-label={translate('teams.workspaces')}>
+                {(team.workspaces ?? []).map((workspace) => (
+                  <ListItem key={workspace.id} disablePadding>
+                    <ListItemButton component={Link} to={`/workspaces/${workspace.id}`}>
+                      <ListItemText primary={workspace.label || workspace.name} secondary={workspace.namespace || undefined} />
+                    </ListItemButton>
+                  </ListItem>
+                ))}
+              </List>
+            )}
+          </CardContent>
+        </Card>
+
+        {team.users && (
+          <Card component="section" aria-labelledby="team-users-title">
+            <CardContent>
+              <Typography id="team-users-title" variant="h6" component="h2" gutterBottom>
+                {translate('teams.users')}
+              </Typography>
+              <List dense disablePadding aria-label={translate('teams.users')}>
+                {team.users.map((item) => (
+                  <ListItem
+                    key={item.id}
+                    disableGutters
+                    secondaryAction={
+                      <Stack direction="row" spacing={0.5}>
+                        <RoleChip role={item.pivot?.role} />
+                        <EnabledChip enabled={item.enabled} />
+                      </Stack>
+                    }
+                  >
+                    <ListItemText primary={item.name} sx={{ pr: 20 }} />
+                  </ListItem>
+                ))}
+              </List>
+            </CardContent>
+          </Card>
+        )}
+      </ResponsiveColumns>
+
+      {member && (
+        <WorkspaceCreateDialog
+          open={creating}
+          team={team}
+          canCreate={canCreate}
+          onCancel={() => setCreating(false)}
+          onDone={() => setCreating(false)}
+        />
+      )}
+    </Stack>
+  );
+};

@@ -1,0 +1,158 @@
+import CloudOffOutlinedIcon from '@mui/icons-material/CloudOffOutlined';
+import { Alert, Box, Button, Card, CardContent, Chip, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
+import { useState } from 'react';
+import { Loading, Title, useGetOne, useNotify, useTranslate } from 'react-admin';
+import { Link, useParams } from 'react-router-dom';
+import { EmptyState } from '../../components/EmptyState';
+import { RoleChip } from '../../components/RoleChip';
+import { useCurrentUser, useRefreshRequests, useTestbedDataProvider } from '../../hooks';
+import { serverMessage } from '../../httpClient';
+import { ResponsiveColumns } from '../../layout/ResponsiveColumns';
+
+export interface WorkspaceRecord {
+  id: number;
+  name: string;
+  label?: string | null;
+  description?: string | null;
+  namespace?: string | null;
+  team?: { id: number; name: string; fullname?: string | null } | null;
+  tenant?: { id: number; name: string; fullname?: string | null } | null;
+  role?: string | null;
+  member?: boolean;
+  can_manage?: boolean;
+  users?: { id: number; name: string; enabled?: boolean; pivot?: { role?: string | null } }[];
+  requests?: { id: number; user_id: number; type: string; status: string; created_at?: string }[];
+}
+
+/** Placeholder of a members-only section that the cluster issue fills (no fake buttons). */
+const ClusterPlaceholder = ({ title, id }: { title: string; id: string }) => {
+  const translate = useTranslate();
+  return (
+    <Card component="section" aria-labelledby={id} data-placeholder={id}>
+      <CardContent>
+        <Typography id={id} variant="h6" component="h2" gutterBottom>
+          {translate(title)}
+        </Typography>
+        <EmptyState icon={<CloudOffOutlinedIcon />} title={translate('workspaces.cluster_later')} />
+      </CardContent>
+    </Card>
+  );
+};
+
+/**
+ * /workspaces/:id: title (label), description, users with role. Non-members see a notice and
+ * 'Join workspace' (PATCH /api/requests/workspaces/ {team_id, name}), then 'Request pending'.
+ * Members see where the kubeconfig button and the Pods section go (cluster issue).
+ */
+export const WorkspaceShow = () => {
+  const { id } = useParams();
+  const translate = useTranslate();
+  const notify = useNotify();
+  const user = useCurrentUser();
+  const dataProvider = useTestbedDataProvider();
+  const refreshRequests = useRefreshRequests();
+  const [joining, setJoining] = useState(false);
+  const [asked, setAsked] = useState(false);
+  const { data: workspace, isPending, error } = useGetOne<WorkspaceRecord>('workspaces', { id: id as unknown as number }, { retry: false });
+
+  if (isPending) return <Loading />;
+  if (error || !workspace) {
+    return (
+      <Box sx={{ py: 2 }}>
+        <Alert severity="error">{translate('workspaces.not_found')}</Alert>
+      </Box>
+    );
+  }
+
+  const team = workspace.team ?? workspace.tenant ?? null;
+  const member = workspace.member ?? (user?.workspaces ?? []).some((item) => item.id === workspace.id);
+  const pending =
+    asked ||
+    (workspace.requests ?? []).some(
+      (request) => request.user_id === user?.id && request.type === 'JoinWorkspace' && request.status === 'Pending',
+    );
+  const title = workspace.label || workspace.name;
+
+  const join = async () => {
+    if (!team) return;
+    setJoining(true);
+    try {
+      const request = await dataProvider.joinWorkspace({ team_id: team.id, name: workspace.name });
+      if (request?.status === 'Approved') notify('workspaces.joined', { type: 'success' });
+      else {
+        setAsked(true);
+        notify('workspaces.join_sent', { type: 'success' });
+      }
+      await refreshRequests();
+    } catch (failure) {
+      const message = serverMessage(failure, 'workspaces.join_error');
+      notify(translate(message, { _: message }), { type: 'error' });
+    } finally {
+      setJoining(false);
+    }
+  };
+
+  return (
+    <Stack spacing={2} sx={{ py: 2 }}>
+      <Title title={title} />
+      <Box>
+        <Typography variant="h5" component="h1">
+          {title}
+        </Typography>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', mt: 0.5 }}>
+          {team && (
+            <Typography variant="body2" color="text.secondary">
+              {translate('workspaces.fields.team')}:{' '}
+              <Link to={`/teams/${encodeURIComponent(team.name)}`}>{team.fullname || team.name}</Link>
+            </Typography>
+          )}
+          {workspace.namespace && <Chip size="small" variant="outlined" label={workspace.namespace} sx={{ fontFamily: 'monospace' }} />}
+          <RoleChip role={workspace.role} />
+        </Stack>
+        <Typography sx={{ mt: 1, whiteSpace: 'pre-wrap' }} color={workspace.description ? undefined : 'text.secondary'}>
+          {workspace.description || translate('workspaces.no_description')}
+        </Typography>
+      </Box>
+
+      {!member && (
+        <Alert
+          severity="info"
+          action={
+            pending ? (
+              <Chip label={translate('requests.pending')} />
+            ) : (
+              <Button color="inherit" variant="outlined" size="small" onClick={join} disabled={joining || !team}>
+                {translate('workspaces.join')}
+              </Button>
+            )
+          }
+        >
+          {translate('workspaces.not_member')}
+        </Alert>
+      )}
+
+      <ResponsiveColumns>
+        <Card component="section" aria-labelledby="workspace-users-title">
+          <CardContent>
+            <Typography id="workspace-users-title" variant="h6" component="h2" gutterBottom>
+              {translate('workspaces.users')}
+            </Typography>
+            {(workspace.users ?? []).length === 0 ? (
+              <EmptyState title={translate('workspaces.no_users')} />
+            ) : (
+              <List dense disablePadding aria-label={translate('workspaces.users')}>
+                {(workspace.users ?? []).map((item) => (
+                  <ListItem key={item.id} disableGutters secondaryAction={<RoleChip role={item.pivot?.role} />}>
+                    <ListItemText primary={item.name} />
+                  </ListItem>
+                ))}
+              </List>
+            )}
+          </CardContent>
+        </Card>
+        {member && <ClusterPlaceholder title="workspaces.kubeconfig" id="workspace-kubeconfig-title" />}
+        {member && <ClusterPlaceholder title="workspaces.pods" id="workspace-pods-title" />}
+      </ResponsiveColumns>
+    </Stack>
+  );
+};
