@@ -126,9 +126,9 @@ test('the policy must be agreed to before Submit, then the console opens', async
   await expect(submit).toBeEnabled();
   await submit.click();
 
-  await expect(page.getByText('Your workspaces')).toBeVisible();
-  await expect(page.getByText('Your nodes')).toBeVisible();
-  await expect(page.getByText('Your teams')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Your workspaces' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Your nodes' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Your teams' })).toBeVisible();
   await screenshot(page, '08-home');
 });
 
@@ -232,7 +232,7 @@ test('the old password no longer works; the new one does', async () => {
   await expect(page.getByText(/do not match our records/i)).toBeVisible();
 
   await logIn(person.email, person.newPassword);
-  await expect(page.getByText('Your workspaces')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Your workspaces' })).toBeVisible();
 });
 
 test('an unmatched console route says so', async () => {
