@@ -123,6 +123,9 @@ export const listOnClient = <T extends RaRecord>(records: T[], params: Partial<G
   return { data: filtered.slice(start, start + perPage), total: filtered.length };
 };
 
+/** The largest per_page the server's paginated lists accept (docs/api-contract.md). */
+export const SERVER_MAX_PER_PAGE = 100;
+
 /** Laravel paginator query: page, per_page, sort, order, q, filter[field]. */
 export const paginatorQuery = (params: Partial<GetListParams>): Record<string, QueryValue | QueryValue[]> => {
   const query: Record<string, QueryValue | QueryValue[]> = {};
@@ -156,7 +159,8 @@ export const createDataProvider = (http: HttpClient, map: Record<string, Resourc
   const recordPath = (config: ResourceEndpoint, id: Identifier, previousData?: RaRecord): string =>
     config.recordPath ? config.recordPath(id, previousData) : `${config.path}/${encodeURIComponent(String(id))}`;
 
-  const getList = async (resource: string, params: Partial<GetListParams>): Promise<GetListResult> => {
+  /** One list request, answered as an array (listed here) or a Laravel paginator. */
+  const fetchList = async (resource: string, params: Partial<GetListParams>): Promise<GetListResult> => {
     const config = endpoint(resource);
     let query = config.pagination === 'server' ? paginatorQuery(params) : undefined;
     if (config.queryFilters && config.pagination !== 'server') {
@@ -173,6 +177,31 @@ export const createDataProvider = (http: HttpClient, map: Record<string, Resourc
       return { data, total: Number(total) };
     }
     throw new Error(`Unexpected list answer for "${resource}"`);
+  };
+
+  /**
+   * Pages larger than the server allows (react-admin's CSV export asks for 1,000 rows) are
+   * gathered from consecutive server pages of the largest allowed size.
+   */
+  const getList = async (resource: string, params: Partial<GetListParams>): Promise<GetListResult> => {
+    const wanted = params.pagination;
+    if (endpoint(resource).pagination !== 'server' || !wanted || wanted.perPage <= SERVER_MAX_PER_PAGE) {
+      return fetchList(resource, params);
+    }
+    const offset = (wanted.page - 1) * wanted.perPage;
+    let serverPage = Math.floor(offset / SERVER_MAX_PER_PAGE) + 1;
+    let skip = offset % SERVER_MAX_PER_PAGE;
+    const data: RaRecord[] = [];
+    let total = Number.POSITIVE_INFINITY;
+    while (data.length < wanted.perPage && (serverPage - 1) * SERVER_MAX_PER_PAGE < total) {
+      const chunk = await fetchList(resource, { ...params, pagination: { page: serverPage, perPage: SERVER_MAX_PER_PAGE } });
+      total = chunk.total ?? chunk.data.length;
+      data.push(...chunk.data.slice(skip));
+      if (chunk.data.length < SERVER_MAX_PER_PAGE) break;
+      skip = 0;
+      serverPage += 1;
+    }
+    return { data: data.slice(0, wanted.perPage), total: Number.isFinite(total) ? total : data.length };
   };
 
   const provider: TestbedDataProvider = {

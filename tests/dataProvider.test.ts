@@ -68,6 +68,28 @@ describe('dataProvider', () => {
     expect(query?.get('filter[admin]')).toBe('true');
   });
 
+  it('a page larger than the server allows (the CSV export) is gathered from server pages of 100', async () => {
+    const everyone = Array.from({ length: 250 }, (_, index) => ({ id: index + 1, name: `user ${index + 1}` }));
+    const asked: string[] = [];
+    server.use(
+      mswHttp.get('/api/admin/users', ({ request }) => {
+        const query = new URL(request.url).searchParams;
+        const page = Number(query.get('page'));
+        const perPage = Number(query.get('per_page'));
+        asked.push(`${page}x${perPage}/${query.get('sort')}`);
+        return HttpResponse.json({
+          data: everyone.slice((page - 1) * perPage, page * perPage),
+          meta: { current_page: page, per_page: perPage, total: everyone.length, last_page: Math.ceil(everyone.length / perPage) },
+        });
+      }),
+    );
+    const dataProvider = provider({ users: { path: '/api/admin/users', pagination: 'server' } });
+    const result = await dataProvider.getList('users', { pagination: { page: 1, perPage: 1000 }, sort: { field: 'name', order: 'ASC' } });
+    expect(result.total).toBe(250);
+    expect(result.data.map((user) => user.id)).toEqual(everyone.map((user) => user.id));
+    expect(asked).toEqual(['1x100/name', '2x100/name', '3x100/name']);
+  });
+
   it('paginatorQuery and listOnClient are usable alone', () => {
     expect(paginatorQuery({ pagination: { page: 1, perPage: 5 }, filter: { q: '' } })).toEqual({ page: 1, per_page: 5 });
     expect(listOnClient(things, { pagination: { page: 2, perPage: 2 }, sort: { field: 'id', order: 'ASC' } })).toEqual({
