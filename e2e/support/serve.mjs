@@ -52,6 +52,9 @@ smtp.listen(0, '127.0.0.1', () => {
     env: {
       ...envWithoutDatabaseUrl(),
       PORT: port,
+      // The realtime (Pusher protocol) server gets the next port, not the default 8080 that a
+      // console running on this machine may already hold.
+      REVERB_PORT: String(Number(port) + 1),
       HOST: '127.0.0.1',
       APP_URL: `http://127.0.0.1:${port}`,
       STORAGE_DIR: join(runtimeDir, 'storage'),

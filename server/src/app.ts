@@ -17,6 +17,8 @@ import { installRateLimiting } from './http/rateLimit.js';
 import { installSecurityHeaders } from './http/security.js';
 import { installConsole } from './http/static.js';
 import type { Mailer } from './mail/mailer.js';
+import { type Broadcaster, noopBroadcaster } from './realtime/broadcaster.js';
+import { realtimeRoutes } from './realtime/routes.js';
 import { requestRoutes } from './requests/routes.js';
 import { settingsRoutes } from './settings/routes.js';
 import { teamRoutes } from './teams/routes.js';
@@ -37,6 +39,8 @@ export interface BuildAppOptions {
   mailer: Mailer;
   /** A pino logger; none = silent. */
   logger?: FastifyBaseLogger;
+  /** Where realtime events go (main.ts: the Pusher-protocol server); none = nowhere. */
+  broadcaster?: Broadcaster;
 }
 
 /**
@@ -53,10 +57,11 @@ const domains = [
   workspaceRoutes,
   requestRoutes,
   adminRoutes,
+  realtimeRoutes,
 ];
 
 /** The whole server, ready but not listening: tests inject into it or listen on port 0. */
-export async function buildApp({ config, db, mailer, logger }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, mailer, logger, broadcaster = noopBroadcaster }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: 1024 * 1024,
@@ -80,7 +85,7 @@ export async function buildApp({ config, db, mailer, logger }: BuildAppOptions):
   installAuthentication(app, db);
   installOnboardingGate(app);
 
-  const context: AppContext = { config, db, mailer, tasks };
+  const context: AppContext = { config, db, mailer, tasks, broadcaster };
   const api = app.withTypeProvider<ZodTypeProvider>();
   for (const routes of domains) await api.register(routes(context));
   installOpenApiRoute(app);

@@ -3,6 +3,7 @@ import type { BackgroundTasks } from './background.js';
 import type { Config } from './config.js';
 import type { Database } from './db/schema.js';
 import type { Mailer } from './mail/mailer.js';
+import type { Broadcaster } from './realtime/broadcaster.js';
 
 /** What every domain's routes get from buildApp: configuration and shared services. */
 export interface AppContext {
@@ -10,4 +11,6 @@ export interface AppContext {
   db: Kysely<Database>;
   mailer: Mailer;
   tasks: BackgroundTasks;
+  /** Realtime events to users' and workspaces' private channels (a no-op without a realtime server). */
+  broadcaster: Broadcaster;
 }

@@ -4,6 +4,8 @@ import { ConfigError, loadConfig } from './config.js';
 import { createDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { createMailer } from './mail/mailer.js';
+import { realtimeBroadcaster } from './realtime/broadcaster.js';
+import { createRealtimeServer, realtimeAppSecret } from './realtime/pusherServer.js';
 import { platformAdminExists } from './users/users.js';
 
 // The server process: `node --import tsx server/src/main.ts` (what `npm start` runs).
@@ -21,12 +23,22 @@ async function main(): Promise<void> {
   if (applied.length > 0) logger.info(`Database migrated: ${applied.join(', ')}`);
 
   const mailer = createMailer(config, logger);
-  const app = await buildApp({ config, db, mailer, logger });
+  // The realtime server listens on HOST (like the API), port REVERB_PORT; REVERB_HOST is the
+  // host name the console connects to (GET /api/settings).
+  const realtime = await createRealtimeServer({
+    port: config.realtime.port,
+    host: config.host,
+    appKey: config.realtime.key,
+    appSecret: realtimeAppSecret(config.appKey),
+    logger,
+  });
+  const app = await buildApp({ config, db, mailer, logger, broadcaster: realtimeBroadcaster(realtime, logger) });
   await app.listen({ host: config.host, port: config.port });
 
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info(`Testbed Console listening on http://${config.host}:${port}`);
+  logger.info(`Realtime (Pusher protocol 7) listening on ws://${config.host}:${realtime.port}/app/${config.realtime.key}`);
   if (!config.mailUrl) logger.info('MAIL_URL is not set: mails (with their links) are written to this log.');
   if (!(await platformAdminExists(db))) logger.info(ADMIN_HINT);
 
@@ -35,6 +47,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info(`${signal} received: finishing open requests and pending mail, then stopping.`);
+    await realtime.close();
     await app.close();
     mailer.close();
     await db.destroy();
@@ -49,7 +62,7 @@ function startupProblem(error: unknown): string | undefined {
   if (error instanceof ConfigError) return error.message;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const address = error as { address?: string; port?: number };
-  if (code === 'EADDRINUSE') return `Cannot listen on ${address.address}:${address.port}: the port is in use. Set PORT (or HOST) to another value.`;
+  if (code === 'EADDRINUSE') return `Cannot listen on ${address.address}:${address.port}: the port is in use. Set PORT or REVERB_PORT (or HOST) to another value.`;
   if (code === 'ECONNREFUSED') return `Cannot reach the database (${(error as Error).message}). Check DATABASE_URL.`;
   return undefined;
 }

@@ -9,6 +9,7 @@ import { MAX_TEAM_NAME_LENGTH, teamNameFromShortname } from '../teams/naming.js'
 import { findTeam, findTeamByName, isTeamMember } from '../teams/teams.js';
 import { MAX_NAMESPACE_LENGTH, namespaceFits } from '../workspaces/naming.js';
 import { findWorkspaceByName, isWorkspaceMember } from '../workspaces/workspaces.js';
+import { broadcastRequestCreated } from './broadcasts.js';
 import { notifyDeciders } from './notifications.js';
 import { applyDecision, isDecider } from './routing.js';
 
@@ -76,7 +77,10 @@ async function submitRequest(context: AppContext, requester: User, access: Acces
     if (isUniqueViolation(error)) throw new HttpError(409, DUPLICATE_PENDING);
     throw error;
   }
-  if (request.status === 'Pending') notifyDeciders(context, request);
+  if (request.status === 'Pending') {
+    notifyDeciders(context, request);
+    broadcastRequestCreated(context, request);
+  }
   return request;
 }
 

@@ -4,6 +4,7 @@ import { currentUser } from '../http/authenticate.js';
 import { listSchema, paginated } from '../http/pagination.js';
 import { bearerAuth } from '../http/schemas.js';
 import { loadAccess } from '../teams/access.js';
+import { broadcastRequestDecided } from './broadcasts.js';
 import { notifyRequester } from './notifications.js';
 import { presentRequests, requestSchema } from './presenter.js';
 import {
@@ -139,6 +140,7 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
           message: request.body.message,
         });
         notifyRequester(context, decided);
+        broadcastRequestDecided(context, decided);
         return (await presentRequests(db, [decided], access))[0];
       },
     );

@@ -1,0 +1,46 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { RealtimeServer } from './pusherServer.js';
+
+// What the domains broadcast, and to whom. Event names are Laravel-style short names: the
+// console listens with a leading dot (`Echo.private('App.User.7').listen('.RequestDecided', …)`),
+// which tells laravel-echo not to prefix its `App\Events` namespace.
+
+export const RealtimeEvent = {
+  /** To each decider's user channel: a new Pending request they may decide. Payload: the presented request. */
+  RequestCreated: 'RequestCreated',
+  /** To the requester's user channel: their request was approved or denied. Payload: the presented request. */
+  RequestDecided: 'RequestDecided',
+} as const;
+
+export type RealtimeEventName = (typeof RealtimeEvent)[keyof typeof RealtimeEvent];
+
+/** The private channel of a user (laravel-echo: `Echo.private('App.User.{id}')`). */
+export const userChannel = (userId: number) => `private-App.User.${userId}`;
+/** The private channel of a workspace (laravel-echo: `Echo.private('workspace.{id}')`). */
+export const workspaceChannel = (workspaceId: number) => `private-workspace.${workspaceId}`;
+
+export interface Broadcaster {
+  toUser(userId: number, event: string, payload: unknown): void;
+  toWorkspace(workspaceId: number, event: string, payload: unknown): void;
+}
+
+/** For apps without a realtime server (most tests, the CLI): broadcasts go nowhere. */
+export const noopBroadcaster: Broadcaster = {
+  toUser() {},
+  toWorkspace() {},
+};
+
+/** Broadcasts through the Pusher-protocol server of this process. Never throws. */
+export function realtimeBroadcaster(server: Pick<RealtimeServer, 'broadcast'>, logger?: FastifyBaseLogger): Broadcaster {
+  const broadcast = (channel: string, event: string, payload: unknown) => {
+    try {
+      server.broadcast(channel, event, payload);
+    } catch (error) {
+      logger?.error({ err: error, channel, event }, 'realtime broadcast failed');
+    }
+  };
+  return {
+    toUser: (userId, event, payload) => broadcast(userChannel(userId), event, payload),
+    toWorkspace: (workspaceId, event, payload) => broadcast(workspaceChannel(workspaceId), event, payload),
+  };
+}
