@@ -86,7 +86,9 @@ test('the requester now owns the team and sees it in the sidebar', async () => {
   await screenshot(page, '24-team-page-owner');
 });
 
-test('a colleague asks to join and the owner approves', async ({ browser }) => {
+test('a colleague asks to join; the owner is told at once, without reloading, and approves', async ({ browser }) => {
+  await pages.owner.goto('/profile');
+  await expect(pages.owner.getByRole('menuitem', { name: /^Requests/ })).toHaveAccessibleName('Requests');
   const page = (pages.colleague = await loggedInPage(browser, colleague));
   await page.goto('/team/join');
   const team = page.getByLabel('Team');
@@ -96,6 +98,11 @@ test('a colleague asks to join and the owner approves', async ({ browser }) => {
   await page.getByRole('button', { name: 'Send request' }).click();
   await expect(page.getByText(/was sent to its managers/i).first()).toBeVisible();
   await screenshot(page, '25-team-join');
+
+  // Delivered over the realtime channel: the notice only comes from the RequestCreated event.
+  await expect(pages.owner.getByText('A new request is waiting for your decision.')).toBeVisible({ timeout: 5000 });
+  await expect(pages.owner.getByRole('menuitem', { name: /^Requests, 1 pending/ })).toBeVisible({ timeout: 5000 });
+  await screenshot(pages.owner, '25b-owner-told-live');
 
   await approveOnRequestsPage(pages.owner, colleague.firstname);
   await page.goto(`/teams/${teamName}`);

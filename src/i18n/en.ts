@@ -14,6 +14,10 @@ export const appMessages = {
     sandbox_hint: 'This console is connected to the built-in sandbox cluster: workloads are simulated.',
     loading: 'Loading…',
     skip_to_content: 'Skip to content',
+    realtime: {
+      request_created: 'A new request is waiting for your decision.',
+      request_decided: 'One of your requests has been decided.',
+    },
     menu: {
       home: 'Console Home',
       tokens: 'Tokens',

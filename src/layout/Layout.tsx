@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useRef } from 'react';
 import { Layout as RaLayout, useGetIdentity } from 'react-admin';
 import { useCurrentUser } from '../hooks';
+import { useUserEvents } from '../realtime/useUserEvents';
 import { AppBar } from './AppBar';
 import { Menu } from './Menu';
 
@@ -21,6 +22,7 @@ const useIdentityFollowsSession = () => {
 /** The console shell: app bar, 280 px sidebar menu, content. */
 export const Layout = ({ children }: { children: ReactNode }) => {
   useIdentityFollowsSession();
+  useUserEvents();
   return (
     <RaLayout appBar={AppBar} menu={Menu}>
       {children}
