@@ -1,0 +1,77 @@
+// The resources the sandbox serves, and the discovery documents built from them.
+
+export interface ResourceType {
+  group: string; // '' = core
+  version: string;
+  resource: string; // plural
+  kind: string;
+  namespaced: boolean;
+  shortNames?: string[];
+  verbs: string[];
+  subresources?: { name: string; kind: string; verbs: string[] }[];
+}
+
+const ALL = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
+
+export const RESOURCES: ResourceType[] = [
+  { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], verbs: ALL },
+  { group: '', version: 'v1', resource: 'nodes', kind: 'Node', namespaced: false, shortNames: ['no'], verbs: ['get', 'list', 'watch'] },
+  {
+    group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true, shortNames: ['po'], verbs: ALL,
+    subresources: [{ name: 'log', kind: 'Pod', verbs: ['get'] }, { name: 'status', kind: 'Pod', verbs: ['get'] }],
+  },
+  {
+    group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'], verbs: ALL,
+    subresources: [{ name: 'token', kind: 'TokenRequest', verbs: ['create'] }],
+  },
+  { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'], verbs: ALL },
+  { group: '', version: 'v1', resource: 'secrets', kind: 'Secret', namespaced: true, verbs: ALL },
+  { group: '', version: 'v1', resource: 'resourcequotas', kind: 'ResourceQuota', namespaced: true, shortNames: ['quota'], verbs: ALL },
+  { group: '', version: 'v1', resource: 'limitranges', kind: 'LimitRange', namespaced: true, shortNames: ['limits'], verbs: ALL },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'roles', kind: 'Role', namespaced: true, verbs: ALL },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'rolebindings', kind: 'RoleBinding', namespaced: true, verbs: ALL },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles', kind: 'ClusterRole', namespaced: false, verbs: ALL },
+  { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false, verbs: ALL },
+  { group: 'networking.k8s.io', version: 'v1', resource: 'networkpolicies', kind: 'NetworkPolicy', namespaced: true, shortNames: ['netpol'], verbs: ALL },
+];
+
+export const GROUPS = [...new Set(RESOURCES.map((r) => r.group).filter(Boolean))];
+
+export const apiVersionOf = (type: ResourceType) => (type.group ? `${type.group}/${type.version}` : type.version);
+
+/** "pods" or "rolebindings.rbac.authorization.k8s.io", as Kubernetes names resources in messages. */
+export const qualifiedName = (type: ResourceType) => (type.group ? `${type.resource}.${type.group}` : type.resource);
+
+export function findResource(group: string, version: string, resource: string): ResourceType | undefined {
+  return RESOURCES.find((r) => r.group === group && r.version === version && r.resource === resource);
+}
+
+export function apiVersions(serverAddress: string) {
+  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
+}
+
+export function apiGroup(group: string) {
+  const version = { groupVersion: `${group}/v1`, version: 'v1' };
+  return { kind: 'APIGroup', apiVersion: 'v1', name: group, versions: [version], preferredVersion: version };
+}
+
+export function apiGroupList() {
+  const groups = GROUPS.map((g) => {
+    const { kind: _kind, apiVersion: _apiVersion, ...group } = apiGroup(g);
+    return group;
+  });
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups };
+}
+
+export function apiResourceList(group: string, version: string) {
+  const types = RESOURCES.filter((r) => r.group === group && r.version === version);
+  if (types.length === 0) return undefined;
+  const resources = types.flatMap((r) => [
+    { name: r.resource, singularName: r.kind.toLowerCase(), namespaced: r.namespaced, kind: r.kind, verbs: r.verbs, ...(r.shortNames ? { shortNames: r.shortNames } : {}) },
+    ...(r.subresources ?? []).map((s) => ({
+      name: `${r.resource}/${s.name}`, singularName: '', namespaced: r.namespaced, kind: s.kind, verbs: s.verbs,
+      ...(s.kind === 'TokenRequest' ? { group: 'authentication.k8s.io', version: 'v1' } : {}),
+    })),
+  ]);
+  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };
+}

@@ -1,0 +1,296 @@
+import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { KubeObject, ObjectStore } from './store.js';
+
+// The simulated kubelets: three nodes with heartbeats, a scheduler that binds new pods,
+// containers that start after a moment and write a log line every few seconds.
+
+export interface RuntimeTimings {
+  /** Delay from pod creation to scheduling onto a node. */
+  scheduleMs: number;
+  /** Delay from scheduling to Running. */
+  startMs: number;
+  /** Interval between log lines of a running container. */
+  logIntervalMs: number;
+  /** Interval between node heartbeats (each a MODIFIED event on the node). */
+  heartbeatMs: number;
+  /** Grace period of a deleted running pod before it disappears (0 = at once). */
+  terminationMs: number;
+}
+
+export const DEFAULT_TIMINGS: RuntimeTimings = { scheduleMs: 300, startMs: 1200, logIntervalMs: 3000, heartbeatMs: 10_000, terminationMs: 1000 };
+
+export interface LogLine {
+  time: string;
+  text: string;
+}
+
+interface ContainerLog {
+  lines: LogLine[];
+  emitter: EventEmitter;
+}
+
+const MAX_LOG_LINES = 5000;
+const KUBELET_VERSION = 'v1.32.0+testbed.sandbox';
+
+const timestamp = (date = new Date()) => date.toISOString().replace(/\.\d+Z$/, 'Z');
+
+export const NODES = [1, 2, 3].map((n) => ({ name: `sandbox-node-${n}`, ip: `10.240.0.${10 + n}`, podCidr: `10.244.${n}.0/24` }));
+
+function node(spec: (typeof NODES)[number]): KubeObject {
+  const now = timestamp();
+  const condition = (type: string, status: string, reason: string, message: string) => ({
+    type, status, lastHeartbeatTime: now, lastTransitionTime: now, reason, message,
+  });
+  const capacity = { cpu: '4', memory: '16374584Ki', pods: '110', 'ephemeral-storage': '102687672Ki' };
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name: spec.name,
+      labels: {
+        'kubernetes.io/hostname': spec.name,
+        'kubernetes.io/os': 'linux',
+        'kubernetes.io/arch': 'amd64',
+        'beta.kubernetes.io/os': 'linux',
+        'beta.kubernetes.io/arch': 'amd64',
+        'testbed.dev/sandbox': 'true',
+      },
+    },
+    spec: { podCIDR: spec.podCidr, podCIDRs: [spec.podCidr], providerID: `sandbox://${spec.name}` },
+    status: {
+      capacity,
+      allocatable: { cpu: '3800m', memory: '15658040Ki', pods: '110', 'ephemeral-storage': '94636958052' },
+      conditions: [
+        condition('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
+        condition('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
+        condition('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
+        condition('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),
+      ],
+      addresses: [
+        { type: 'InternalIP', address: spec.ip },
+        { type: 'Hostname', address: spec.name },
+      ],
+      daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+      nodeInfo: {
+        machineID: randomBytes(16).toString('hex'),
+        systemUUID: randomBytes(16).toString('hex'),
+        bootID: randomBytes(16).toString('hex'),
+        kernelVersion: '6.1.0-sandbox',
+        osImage: 'Testbed Sandbox Linux',
+        containerRuntimeVersion: 'containerd://1.7.24',
+        kubeletVersion: KUBELET_VERSION,
+        kubeProxyVersion: KUBELET_VERSION,
+        operatingSystem: 'linux',
+        architecture: 'amd64',
+      },
+    },
+  };
+}
+
+export class SandboxRuntime {
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly podTimers = new Map<string, NodeJS.Timeout[]>();
+  private readonly logs = new Map<string, Map<string, ContainerLog>>();
+  private nextIp = new Map<string, number>();
+  private closed = false;
+
+  constructor(
+    private readonly store: ObjectStore,
+    readonly timings: RuntimeTimings,
+  ) {}
+
+  start() {
+    for (const spec of NODES) if (!this.store.get('nodes', undefined, spec.name)) this.store.create('nodes', node(spec));
+    const heartbeat = setInterval(() => {
+      const now = timestamp();
+      for (const spec of NODES) {
+        this.store.modify('nodes', undefined, spec.name, (n) => {
+          for (const c of n.status.conditions) c.lastHeartbeatTime = now;
+        });
+      }
+    }, this.timings.heartbeatMs);
+    heartbeat.unref();
+    this.timers.add(heartbeat);
+  }
+
+  stop() {
+    this.closed = true;
+    for (const timer of this.timers) clearInterval(timer);
+    for (const list of this.podTimers.values()) for (const timer of list) clearTimeout(timer);
+    for (const containers of this.logs.values()) for (const log of containers.values()) log.emitter.emit('end');
+    this.timers.clear();
+    this.podTimers.clear();
+  }
+
+  private later(key: string, ms: number, work: () => void) {
+    const timer = setTimeout(() => {
+      if (!this.closed) work();
+    }, ms);
+    timer.unref();
+    const list = this.podTimers.get(key) ?? [];
+    list.push(timer);
+    this.podTimers.set(key, list);
+  }
+
+  /** Defaults and initial status of a pod about to be stored. */
+  prepare(pod: KubeObject) {
+    pod.spec.restartPolicy ??= 'Always';
+    pod.spec.dnsPolicy ??= 'ClusterFirst';
+    pod.spec.schedulerName ??= 'default-scheduler';
+    pod.spec.serviceAccountName ??= 'default';
+    pod.spec.serviceAccount ??= pod.spec.serviceAccountName;
+    pod.spec.terminationGracePeriodSeconds ??= 30;
+    pod.spec.securityContext ??= {};
+    pod.spec.enableServiceLinks ??= true;
+    pod.spec.priority ??= 0;
+    pod.spec.preemptionPolicy ??= 'PreemptLowerPriority';
+    for (const c of pod.spec.containers) {
+      c.imagePullPolicy ??= /:[^/]+$/.test(c.image) && !c.image.endsWith(':latest') ? 'IfNotPresent' : 'Always';
+      c.terminationMessagePath ??= '/dev/termination-log';
+      c.terminationMessagePolicy ??= 'File';
+      c.resources ??= {};
+    }
+    const guaranteed = pod.spec.containers.every((c: KubeObject) => c.resources?.limits?.cpu && c.resources?.limits?.memory);
+    const any = pod.spec.containers.some((c: KubeObject) => c.resources?.requests || c.resources?.limits);
+    pod.status = { phase: 'Pending', qosClass: guaranteed ? 'Guaranteed' : any ? 'Burstable' : 'BestEffort' };
+  }
+
+  private static key(pod: KubeObject) {
+    return `${pod.metadata.namespace}/${pod.metadata.name}`;
+  }
+
+  /** Schedules a freshly created pod, then starts its containers. */
+  admitted(pod: KubeObject) {
+    const key = SandboxRuntime.key(pod);
+    const { namespace, name } = pod.metadata;
+    const uid = pod.metadata.uid;
+    const same = (p: KubeObject) => p.metadata.uid === uid && !p.metadata.deletionTimestamp;
+    this.later(key, this.timings.scheduleMs, () => {
+      const current = this.store.get('pods', namespace, name);
+      if (!current || !same(current)) return;
+      const target = NODES.find((n) => n.name === current.spec.nodeName) ?? this.leastLoadedNode();
+      const now = timestamp();
+      this.store.modify('pods', namespace, name, (p) => {
+        p.spec.nodeName = target.name;
+        p.status = {
+          ...p.status,
+          conditions: [
+            { type: 'PodReadyToStartContainers', status: 'False', lastProbeTime: null, lastTransitionTime: now },
+            { type: 'Initialized', status: 'True', lastProbeTime: null, lastTransitionTime: now },
+            { type: 'Ready', status: 'False', lastProbeTime: null, lastTransitionTime: now, reason: 'ContainersNotReady', message: `containers with unready status: [${p.spec.containers.map((c: KubeObject) => c.name).join(' ')}]` },
+            { type: 'ContainersReady', status: 'False', lastProbeTime: null, lastTransitionTime: now, reason: 'ContainersNotReady', message: `containers with unready status: [${p.spec.containers.map((c: KubeObject) => c.name).join(' ')}]` },
+            { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: now },
+          ],
+          hostIP: target.ip,
+          hostIPs: [{ ip: target.ip }],
+          startTime: now,
+          containerStatuses: p.spec.containers.map((c: KubeObject) => ({
+            name: c.name, image: c.image, imageID: '', ready: false, restartCount: 0, started: false,
+            state: { waiting: { reason: 'ContainerCreating' } }, lastState: {},
+          })),
+        };
+      });
+      this.later(key, this.timings.startMs, () => this.run(namespace!, name, uid!, target));
+    });
+  }
+
+  private leastLoadedNode() {
+    const pods = this.store.list('pods');
+    const load = (n: string) => pods.filter((p) => p.spec?.nodeName === n).length;
+    return [...NODES].sort((a, b) => load(a.name) - load(b.name))[0];
+  }
+
+  private run(namespace: string, name: string, uid: string, target: (typeof NODES)[number]) {
+    const key = `${namespace}/${name}`;
+    const current = this.store.get('pods', namespace, name);
+    if (!current || current.metadata.uid !== uid || current.metadata.deletionTimestamp) return;
+    const counter = (this.nextIp.get(target.name) ?? 1) + 1;
+    this.nextIp.set(target.name, counter > 254 ? 2 : counter);
+    const podIp = target.podCidr.replace(/0\/24$/, String(counter));
+    const now = timestamp();
+    this.store.modify('pods', namespace, name, (p) => {
+      p.status.phase = 'Running';
+      p.status.podIP = podIp;
+      p.status.podIPs = [{ ip: podIp }];
+      for (const c of p.status.conditions) {
+        if (c.status === 'False') {
+          c.status = 'True';
+          c.lastTransitionTime = now;
+          delete c.reason;
+          delete c.message;
+        }
+      }
+      p.status.containerStatuses = p.spec.containers.map((c: KubeObject) => ({
+        name: c.name,
+        image: c.image,
+        imageID: `${c.image.split(':')[0]}@sha256:${randomBytes(32).toString('hex')}`,
+        containerID: `containerd://${randomBytes(32).toString('hex')}`,
+        ready: true,
+        restartCount: 0,
+        started: true,
+        state: { running: { startedAt: now } },
+        lastState: {},
+      }));
+    });
+    const containers = new Map<string, ContainerLog>();
+    this.logs.set(key, containers);
+    for (const c of current.spec.containers) {
+      const log: ContainerLog = { lines: [], emitter: new EventEmitter() };
+      log.emitter.setMaxListeners(0);
+      containers.set(c.name, log);
+      const command = [...(c.command ?? []), ...(c.args ?? [])].join(' ');
+      this.append(log, `sandbox: started container ${c.name} (image ${c.image}) on ${target.name}`);
+      if (command) this.append(log, `sandbox: command: ${command}`);
+    }
+    let tick = 0;
+    const ticker = setInterval(() => {
+      tick++;
+      for (const [containerName, log] of containers) this.append(log, `sandbox: ${containerName} is running on ${target.name} (tick ${tick})`);
+    }, this.timings.logIntervalMs);
+    ticker.unref();
+    this.podTimers.get(key)?.push(ticker);
+  }
+
+  private append(log: ContainerLog, text: string) {
+    const line = { time: new Date().toISOString(), text };
+    log.lines.push(line);
+    if (log.lines.length > MAX_LOG_LINES) log.lines.shift();
+    log.emitter.emit('line', line);
+  }
+
+  /** The log of a running container, or undefined when the container has not started. */
+  log(namespace: string, name: string, container: string): ContainerLog | undefined {
+    return this.logs.get(`${namespace}/${name}`)?.get(container);
+  }
+
+  /** Stops a pod's containers (its timers and log followers). */
+  stopped(namespace: string, name: string) {
+    const key = `${namespace}/${name}`;
+    for (const timer of this.podTimers.get(key) ?? []) {
+      clearTimeout(timer);
+      clearInterval(timer);
+    }
+    this.podTimers.delete(key);
+    for (const log of this.logs.get(key)?.values() ?? []) log.emitter.emit('end');
+    this.logs.delete(key);
+  }
+
+  /** A deleted pod: terminating for a grace period when running, then gone. */
+  terminate(pod: KubeObject, graceMs: number, remove: () => void) {
+    const key = SandboxRuntime.key(pod);
+    if (graceMs <= 0 || pod.status?.phase !== 'Running') {
+      this.stopped(pod.metadata.namespace!, pod.metadata.name);
+      remove();
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.stopped(pod.metadata.namespace!, pod.metadata.name);
+      if (!this.closed) remove();
+    }, graceMs);
+    timer.unref();
+    const list = this.podTimers.get(key) ?? [];
+    list.push(timer);
+    this.podTimers.set(key, list);
+  }
+}
