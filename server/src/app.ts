@@ -5,6 +5,9 @@ import { activityRoutes } from './activity/routes.js';
 import { adminRoutes } from './admin/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { BackgroundTasks } from './background.js';
+import type { ClusterGateway } from './cluster/gateway.js';
+import { noneGateway } from './cluster/noneGateway.js';
+import { clusterRoutes } from './cluster/routes.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/schema.js';
@@ -41,6 +44,8 @@ export interface BuildAppOptions {
   logger?: FastifyBaseLogger;
   /** Where realtime events go (main.ts: the Pusher-protocol server); none = nowhere. */
   broadcaster?: Broadcaster;
+  /** The cluster gateway (main.ts: per CLUSTER); none = noneGateway. */
+  cluster?: ClusterGateway;
 }
 
 /**
@@ -58,10 +63,11 @@ const domains = [
   requestRoutes,
   adminRoutes,
   realtimeRoutes,
+  clusterRoutes,
 ];
 
 /** The whole server, ready but not listening: tests inject into it or listen on port 0. */
-export async function buildApp({ config, db, mailer, logger, broadcaster = noopBroadcaster }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, mailer, logger, broadcaster = noopBroadcaster, cluster = noneGateway }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: 1024 * 1024,
@@ -85,7 +91,7 @@ export async function buildApp({ config, db, mailer, logger, broadcaster = noopB
   installAuthentication(app, db);
   installOnboardingGate(app);
 
-  const context: AppContext = { config, db, mailer, tasks, broadcaster };
+  const context: AppContext = { config, db, mailer, tasks, broadcaster, cluster };
   const api = app.withTypeProvider<ZodTypeProvider>();
   for (const routes of domains) await api.register(routes(context));
   installOpenApiRoute(app);

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { BackgroundTasks } from './background.js';
+import type { ClusterGateway } from './cluster/gateway.js';
 import type { Config } from './config.js';
 import type { Database } from './db/schema.js';
 import type { Mailer } from './mail/mailer.js';
@@ -13,4 +14,6 @@ export interface AppContext {
   tasks: BackgroundTasks;
   /** Realtime events to users' and workspaces' private channels (a no-op without a realtime server). */
   broadcaster: Broadcaster;
+  /** The cluster (noneGateway with CLUSTER=none). Never called inside a transaction. */
+  cluster: ClusterGateway;
 }

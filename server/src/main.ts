@@ -1,5 +1,7 @@
 import pino from 'pino';
 import { buildApp } from './app.js';
+import { connectCluster } from './cluster/connect.js';
+import { createReconciler } from './cluster/reconciler.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
@@ -32,7 +34,10 @@ async function main(): Promise<void> {
     appSecret: realtimeAppSecret(config.appKey),
     logger,
   });
-  const app = await buildApp({ config, db, mailer, logger, broadcaster: realtimeBroadcaster(realtime, logger) });
+  const cluster = await connectCluster(config);
+  logger.info(cluster.description);
+  const reconciler = cluster.gateway.mode === 'none' ? null : createReconciler({ db, gateway: cluster.gateway, logger });
+  const app = await buildApp({ config, db, mailer, logger, broadcaster: realtimeBroadcaster(realtime, logger), cluster: cluster.gateway });
   await app.listen({ host: config.host, port: config.port });
 
   const address = app.server.address();
@@ -41,6 +46,7 @@ async function main(): Promise<void> {
   logger.info(`Realtime (Pusher protocol 7) listening on ws://${config.host}:${realtime.port}/app/${config.realtime.key}`);
   if (!config.mailUrl) logger.info('MAIL_URL is not set: mails (with their links) are written to this log.');
   if (!(await platformAdminExists(db))) logger.info(ADMIN_HINT);
+  reconciler?.start();
 
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
@@ -49,6 +55,8 @@ async function main(): Promise<void> {
     logger.info(`${signal} received: finishing open requests and pending mail, then stopping.`);
     await realtime.close();
     await app.close();
+    await reconciler?.stop();
+    await cluster.close();
     mailer.close();
     await db.destroy();
     process.exit(0);

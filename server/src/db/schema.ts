@@ -67,6 +67,9 @@ export interface ActivityLogTable {
 export type TeamRole = 'owner' | 'manager' | 'member';
 export type WorkspaceRole = 'manager' | 'member';
 
+/** pending: to be applied to the cluster; ready: applied; error: the cluster refused it for good. */
+export type ClusterState = 'pending' | 'ready' | 'error';
+
 export interface TeamsTable {
   id: Generated<number>;
   /** Derived from the short name (lowercase letters and digits); unique. */
@@ -104,6 +107,10 @@ export interface WorkspacesTable {
   namespace: string;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Whether the cluster has the namespace (reconciler, 0003). */
+  cluster_state: Generated<ClusterState>;
+  cluster_error: string | null;
+  cluster_synced_at: Timestamp | null;
 }
 
 export interface WorkspaceMembersTable {
@@ -112,6 +119,10 @@ export interface WorkspaceMembersTable {
   user_id: number;
   role: WorkspaceRole;
   created_at: Timestamp;
+  /** Whether the cluster has the member's access (reconciler, 0003). */
+  cluster_state: Generated<ClusterState>;
+  cluster_error: string | null;
+  cluster_synced_at: Timestamp | null;
 }
 
 export type RequestType = 'CreateTeam' | 'JoinTeam' | 'CreateWorkspace' | 'JoinWorkspace';

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { recordActivity, type Severity } from '../activity/log.js';
 import { timestamp } from '../db/database.js';
 import type { Database, Request, RequestStatus } from '../db/schema.js';
+import { requestClusterSync } from '../cluster/reconciler.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { type Access, managesTeam } from '../teams/access.js';
 import { addTeamMember, findTeam, findTeamByName, insertTeam, type NewTeam } from '../teams/teams.js';
@@ -205,12 +206,27 @@ function teamFromData(name: string, data: Record<string, unknown>): NewTeam {
 }
 
 /**
- * THE hook point for what a decision means outside the database. The cluster gateway and its
- * reconciler (a later issue) start here: an approved CreateTeam / CreateWorkspace needs its
- * namespace (`workspaces.namespace`), a JoinTeam / JoinWorkspace its cluster access. For now
- * it only records the decision in the activity log, inside the decision's transaction.
+ * THE hook point for what a decision means outside the database. It records the decision in
+ * the activity log and, for an approved CreateWorkspace / JoinWorkspace, marks the workspace
+ * and the membership `pending` for the cluster reconciler (cluster/reconciler.ts). It never
+ * calls the cluster (this runs inside the decision's transaction): it asks the running
+ * reconcilers for a pass, which they make shortly after, once the transaction has committed.
  */
 export async function afterDecisionEffects(trx: Kysely<Database>, request: Request, options: { automatic: boolean }): Promise<void> {
+  if (request.status === 'Approved' && request.workspace_id !== null) {
+    if (request.type === 'CreateWorkspace') {
+      await trx.updateTable('workspaces').set({ cluster_state: 'pending', cluster_error: null }).where('id', '=', request.workspace_id).execute();
+    }
+    if (request.type === 'CreateWorkspace' || request.type === 'JoinWorkspace') {
+      await trx
+        .updateTable('workspace_members')
+        .set({ cluster_state: 'pending', cluster_error: null })
+        .where('workspace_id', '=', request.workspace_id)
+        .where('user_id', '=', request.user_id)
+        .execute();
+      requestClusterSync();
+    }
+  }
   await recordActivity(trx, {
     causerId: request.decided_by,
     description: `request ${request.status.toLowerCase()}`,

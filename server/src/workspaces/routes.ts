@@ -2,14 +2,19 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { currentUser } from '../http/authenticate.js';
-import { notFound } from '../http/errors.js';
+import { timestamp } from '../db/database.js';
+import { HttpError, notFound } from '../http/errors.js';
+import { kubeconfigYaml, NO_CLUSTER, STILL_SETTING_UP, withCluster } from '../cluster/http.js';
 import { bearerAuth, idParam } from '../http/schemas.js';
 import { loadAccess } from '../teams/access.js';
 import { presentWorkspace, workspaceSchema } from './presenter.js';
 import { findWorkspace } from './workspaces.js';
 
+/** How long a downloaded kubeconfig's token lasts (clusters may cap it lower). */
+const KUBECONFIG_LIFETIME_SECONDS = 8 * 3600;
+
 /** Workspaces ("subnamespaces" in the spec's paths). Behind the onboarding gate. */
-export function workspaceRoutes({ db }: AppContext): FastifyPluginAsyncZod {
+export function workspaceRoutes({ db, cluster }: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/subnamespaces/:id',
@@ -26,6 +31,56 @@ export function workspaceRoutes({ db }: AppContext): FastifyPluginAsyncZod {
         const workspace = await findWorkspace(db, request.params.id);
         if (!workspace) throw notFound();
         return presentWorkspace(db, workspace, await loadAccess(db, currentUser(request)));
+      },
+    );
+
+    app.post(
+      '/api/subnamespaces/:id/kubeconfig',
+      {
+        schema: {
+          tags: ['workspaces'],
+          summary: "A kubeconfig for the workspace's namespace (its members and platform admins)",
+          security: bearerAuth,
+          params: z.object({ id: idParam() }),
+          response: {
+            201: z.object({ kubeconfig: z.string(), namespace: z.string(), expires_at: z.string(), filename: z.string() }),
+          },
+        },
+      },
+      async (request, reply) => {
+        const workspace = await findWorkspace(db, request.params.id);
+        if (!workspace) throw notFound();
+        const user = currentUser(request);
+        const access = await loadAccess(db, user);
+        const role = access.workspaceRoles.get(workspace.id);
+        if (!role && !access.admin) throw new HttpError(403, 'You are not a member of this workspace.');
+        const info = cluster.clusterInfo();
+        if (!info) throw new HttpError(503, NO_CLUSTER);
+        if (workspace.cluster_state !== 'ready') throw new HttpError(409, STILL_SETTING_UP);
+
+        // The binding is ensured on demand (idempotent), so a kubeconfig works even before the
+        // reconciler has got to this membership.
+        await withCluster(() => cluster.ensureMemberAccess({ namespace: workspace.namespace, userId: user.id, role: role ?? 'manager' }));
+        if (role) {
+          await db
+            .updateTable('workspace_members')
+            .set({ cluster_state: 'ready', cluster_error: null, cluster_synced_at: timestamp() })
+            .where('workspace_id', '=', workspace.id)
+            .where('user_id', '=', user.id)
+            .execute();
+        }
+        const issued = await withCluster(() =>
+          cluster.issueKubeconfigToken({ userId: user.id, namespace: workspace.namespace, expirationSeconds: KUBECONFIG_LIFETIME_SECONDS }),
+        );
+        const kubeconfig = kubeconfigYaml({
+          server: info.server,
+          caPem: info.ca,
+          namespace: workspace.namespace,
+          user: `testbed-user-${user.id}`,
+          token: issued.token,
+        });
+        reply.code(201);
+        return { kubeconfig, namespace: workspace.namespace, expires_at: issued.expiresAt, filename: `${workspace.namespace}.kubeconfig` };
       },
     );
   };

@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import * as accounts from './0001_accounts.js';
 import * as teams from './0002_teams.js';
+import * as cluster from './0003_cluster.js';
 
 /**
  * Every migration, by name; they run in name order. Add new ones at the end with the next
@@ -9,4 +10,5 @@ import * as teams from './0002_teams.js';
 export const migrations: Record<string, Migration> = {
   '0001_accounts': accounts,
   '0002_teams': teams,
+  '0003_cluster': cluster,
 };

@@ -1,0 +1,45 @@
+import { join } from 'node:path';
+import type { Config } from '../config.js';
+import type { ClusterGateway } from './gateway.js';
+import { kubeConfigFor, kubernetesGateway, loadKubeConfig } from './kubernetesGateway.js';
+import { noneGateway } from './noneGateway.js';
+import { startSandboxCluster } from './sandbox/server.js';
+
+export interface ConnectedCluster {
+  gateway: ClusterGateway;
+  /** What to log at start. */
+  description: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The gateway for CLUSTER: `sandbox` starts the sandbox API server in this process (state
+ * under STORAGE_DIR, loopback, port SANDBOX_CLUSTER_PORT or any free one); `kubernetes`
+ * loads KUBECONFIG, or the in-cluster service account without it; `none` has no cluster.
+ */
+export async function connectCluster(config: Config, env: NodeJS.ProcessEnv = process.env): Promise<ConnectedCluster> {
+  switch (config.cluster) {
+    case 'none':
+      return { gateway: noneGateway, description: 'CLUSTER=none: no cluster is connected.', close: async () => {} };
+    case 'kubernetes': {
+      const kc = loadKubeConfig(config.kubeconfig);
+      const gateway = kubernetesGateway(kc, 'kubernetes');
+      return {
+        gateway,
+        description: `CLUSTER=kubernetes: ${gateway.clusterInfo()?.server ?? 'in-cluster'} (${config.kubeconfig ?? 'in-cluster service account'})`,
+        close: async () => {},
+      };
+    }
+    case 'sandbox': {
+      const port = Number(env.SANDBOX_CLUSTER_PORT ?? 0);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`SANDBOX_CLUSTER_PORT must be a port number (got ${env.SANDBOX_CLUSTER_PORT})`);
+      const sandbox = await startSandboxCluster({ storageDir: config.storageDir, host: '127.0.0.1', port });
+      const gateway = kubernetesGateway(kubeConfigFor({ server: sandbox.url, caPem: sandbox.caPem, token: sandbox.adminToken }), 'sandbox');
+      return {
+        gateway,
+        description: `CLUSTER=sandbox: sandbox Kubernetes API at ${sandbox.url} (state in ${join(config.storageDir, 'sandbox-cluster')})`,
+        close: () => sandbox.close(),
+      };
+    }
+  }
+}

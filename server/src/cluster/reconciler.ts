@@ -1,0 +1,277 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import { recordActivity } from '../activity/log.js';
+import { timestamp } from '../db/database.js';
+import type { Database } from '../db/schema.js';
+import { ClusterError, type ClusterGateway, ClusterUnavailable } from './gateway.js';
+
+// The database is the source of truth; the reconciler brings the cluster in line with it.
+// Decisions only mark workspaces and memberships `pending` (inside their transaction, see
+// requests/routing.ts); a pass applies what is pending, idempotently. A pass that fails
+// (cluster down) is retried with exponential backoff (1 s, 2 s, 4 s … capped at 60 s);
+// everything is re-applied at start and every few minutes (a restarted sandbox, or objects
+// deleted by hand, come back). A permanent refusal (`invalid`) marks the row `error` and the
+// request that asked for it `Error`, with the cluster's message.
+
+export interface ReconcilerOptions {
+  db: Kysely<Database>;
+  gateway: ClusterGateway;
+  logger?: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  /** How often to look for pending work (ms). */
+  pollIntervalMs?: number;
+  /** How often to re-apply everything (ms). */
+  resyncIntervalMs?: number;
+  /** Backoff cap after failed passes (ms). */
+  maxBackoffMs?: number;
+}
+
+export interface PassResult {
+  applied: number;
+  failed: number;
+  /** The last error of the pass, if any. */
+  lastError: string | null;
+}
+
+export interface Reconciler {
+  /** One pass now: pending work (or, with `all`, everything), ignoring the backoff. */
+  reconcileOnce(options?: { all?: boolean }): Promise<PassResult>;
+  /** Ask for a pass soon (after a decision); fire-and-forget. */
+  kick(): void;
+  /** The background loop: a full pass now, then polling, backoff and periodic resyncs. */
+  start(): void;
+  stop(): Promise<void>;
+  readonly lastError: string | null;
+}
+
+// Decisions happen deep inside the request code; they ask every running reconciler of this
+// process for a pass (each only looks at its own database, so extra kicks are harmless).
+const running = new Set<Reconciler>();
+
+/** Called after a decision that changes cluster state: the running reconcilers look soon. */
+export function requestClusterSync(): void {
+  for (const reconciler of running) reconciler.kick();
+}
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const isPermanent = (error: unknown) => error instanceof ClusterError && error.kind === 'invalid';
+
+export function createReconciler(options: ReconcilerOptions): Reconciler {
+  const { db, gateway, logger } = options;
+  const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  const resyncIntervalMs = options.resyncIntervalMs ?? 5 * 60_000;
+  const maxBackoffMs = options.maxBackoffMs ?? 60_000;
+
+  let chain: Promise<unknown> = Promise.resolve();
+  let failures = 0;
+  let nextAttemptAt = 0;
+  let nextResyncAt = 0;
+  let lastError: string | null = null;
+  let timer: NodeJS.Timeout | undefined;
+  let kickTimer: NodeJS.Timeout | undefined;
+  let busy = false;
+
+  async function applyWorkspaces(all: boolean, result: PassResult): Promise<void> {
+    let query = db
+      .selectFrom('workspaces as w')
+      .innerJoin('teams as t', 't.id', 'w.team_id')
+      .select(['w.id', 'w.name', 'w.namespace', 'w.cluster_state', 't.name as team_name']);
+    query = all ? query.where('w.cluster_state', '!=', 'error') : query.where('w.cluster_state', '=', 'pending');
+    for (const workspace of await query.orderBy('w.id').execute()) {
+      try {
+        await gateway.ensureWorkspace({ namespace: workspace.namespace, teamName: workspace.team_name, workspaceName: workspace.name });
+        await db
+          .updateTable('workspaces')
+          .set({ cluster_state: 'ready', cluster_error: null, cluster_synced_at: timestamp() })
+          .where('id', '=', workspace.id)
+          .execute();
+        result.applied++;
+      } catch (error) {
+        result.failed++;
+        result.lastError = describe(error);
+        if (isPermanent(error)) {
+          await markWorkspaceRefused(workspace.id, workspace.namespace, describe(error));
+        } else {
+          await db
+            .updateTable('workspaces')
+            .set({ cluster_state: 'pending', cluster_error: describe(error) })
+            .where('id', '=', workspace.id)
+            .execute();
+        }
+        if (error instanceof ClusterUnavailable || (error instanceof ClusterError && error.kind === 'unreachable')) return;
+      }
+    }
+  }
+
+  async function applyMemberships(all: boolean, result: PassResult): Promise<void> {
+    let query = db
+      .selectFrom('workspace_members as wm')
+      .innerJoin('workspaces as w', 'w.id', 'wm.workspace_id')
+      .leftJoin('team_members as tm', (join) => join.onRef('tm.team_id', '=', 'w.team_id').onRef('tm.user_id', '=', 'wm.user_id'))
+      .innerJoin('users as u', 'u.id', 'wm.user_id')
+      .select(['wm.id', 'wm.user_id', 'wm.role', 'wm.workspace_id', 'w.namespace', 'tm.enabled as team_enabled', 'u.enabled as user_enabled'])
+      .where('w.cluster_state', '=', 'ready');
+    query = all ? query.where('wm.cluster_state', '!=', 'error') : query.where('wm.cluster_state', '=', 'pending');
+    for (const member of await query.orderBy('wm.id').execute()) {
+      // The access rules of teams/access.ts: a disabled team membership (or user) voids the role.
+      const entitled = member.team_enabled !== 0 && member.user_enabled === 1;
+      try {
+        if (entitled) await gateway.ensureMemberAccess({ namespace: member.namespace, userId: member.user_id, role: member.role });
+        else await gateway.revokeMemberAccess({ namespace: member.namespace, userId: member.user_id });
+        await db
+          .updateTable('workspace_members')
+          .set({ cluster_state: 'ready', cluster_error: null, cluster_synced_at: timestamp() })
+          .where('id', '=', member.id)
+          .execute();
+        result.applied++;
+      } catch (error) {
+        result.failed++;
+        result.lastError = describe(error);
+        if (isPermanent(error)) {
+          await markMembershipRefused(member, describe(error));
+        } else {
+          await db
+            .updateTable('workspace_members')
+            .set({ cluster_state: 'pending', cluster_error: describe(error) })
+            .where('id', '=', member.id)
+            .execute();
+        }
+        if (error instanceof ClusterUnavailable || (error instanceof ClusterError && error.kind === 'unreachable')) return;
+      }
+    }
+  }
+
+  async function markWorkspaceRefused(workspaceId: number, namespace: string, message: string): Promise<void> {
+    const now = timestamp();
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('workspaces').set({ cluster_state: 'error', cluster_error: message, cluster_synced_at: now }).where('id', '=', workspaceId).execute();
+      await trx
+        .updateTable('requests')
+        .set({ status: 'Error', decision_message: `The cluster refused this workspace: ${message}`, updated_at: now })
+        .where('type', '=', 'CreateWorkspace')
+        .where('workspace_id', '=', workspaceId)
+        .where('status', '=', 'Approved')
+        .execute();
+      await recordActivity(trx, {
+        causerId: null,
+        description: 'workspace refused by the cluster',
+        subject: { type: 'workspace', id: workspaceId },
+        severity: 'error',
+        properties: { namespace, error: message },
+      });
+    });
+    logger?.error({ workspaceId, namespace, error: message }, 'The cluster refused a workspace');
+  }
+
+  async function markMembershipRefused(member: { id: number; workspace_id: number; user_id: number; namespace: string }, message: string): Promise<void> {
+    const now = timestamp();
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('workspace_members').set({ cluster_state: 'error', cluster_error: message, cluster_synced_at: now }).where('id', '=', member.id).execute();
+      await trx
+        .updateTable('requests')
+        .set({ status: 'Error', decision_message: `The cluster refused this access: ${message}`, updated_at: now })
+        .where('type', 'in', ['JoinWorkspace', 'CreateWorkspace'])
+        .where('workspace_id', '=', member.workspace_id)
+        .where('user_id', '=', member.user_id)
+        .where('status', '=', 'Approved')
+        .execute();
+      await recordActivity(trx, {
+        causerId: null,
+        description: 'workspace access refused by the cluster',
+        subject: { type: 'workspace', id: member.workspace_id },
+        severity: 'error',
+        properties: { namespace: member.namespace, user_id: member.user_id, error: message },
+      });
+    });
+    logger?.error({ userId: member.user_id, namespace: member.namespace, error: message }, 'The cluster refused workspace access');
+  }
+
+  async function pass(all: boolean): Promise<PassResult> {
+    const result: PassResult = { applied: 0, failed: 0, lastError: null };
+    await applyWorkspaces(all, result);
+    await applyMemberships(all, result);
+    if (result.failed > 0) {
+      failures++;
+      nextAttemptAt = Date.now() + Math.min(maxBackoffMs, 1000 * 2 ** (failures - 1));
+      lastError = result.lastError;
+      logger?.warn({ failed: result.failed, error: result.lastError, retryInMs: nextAttemptAt - Date.now() }, 'Cluster sync incomplete');
+    } else {
+      failures = 0;
+      nextAttemptAt = 0;
+      lastError = null;
+    }
+    return result;
+  }
+
+  /** Passes never overlap. */
+  function serialized(all: boolean): Promise<PassResult> {
+    const next = chain.then(() => pass(all));
+    chain = next.catch(() => undefined);
+    return next;
+  }
+
+  const hasPending = async () => {
+    const [workspace, member] = await Promise.all([
+      db.selectFrom('workspaces').select('id').where('cluster_state', '=', 'pending').limit(1).executeTakeFirst(),
+      db
+        .selectFrom('workspace_members as wm')
+        .innerJoin('workspaces as w', 'w.id', 'wm.workspace_id')
+        .select('wm.id')
+        .where('wm.cluster_state', '=', 'pending')
+        .where('w.cluster_state', '=', 'ready')
+        .limit(1)
+        .executeTakeFirst(),
+    ]);
+    return workspace !== undefined || member !== undefined;
+  };
+
+  async function tick(): Promise<void> {
+    if (busy) return;
+    busy = true;
+    try {
+      const now = Date.now();
+      if (now >= nextResyncAt) {
+        nextResyncAt = now + resyncIntervalMs;
+        await serialized(true);
+      } else if (now >= nextAttemptAt && (await hasPending())) {
+        await serialized(false);
+      }
+    } catch (error) {
+      logger?.error({ error: describe(error) }, 'Cluster sync pass failed');
+    } finally {
+      busy = false;
+    }
+  }
+
+  const reconciler: Reconciler = {
+    reconcileOnce: ({ all = false } = {}) => serialized(all),
+    kick() {
+      if (!timer || kickTimer) return;
+      // Shortly after the decision's transaction has committed; the poll is the safety net.
+      kickTimer = setTimeout(() => {
+        kickTimer = undefined;
+        nextAttemptAt = 0;
+        void tick();
+      }, 50);
+      kickTimer.unref();
+    },
+    start() {
+      if (timer) return;
+      running.add(reconciler);
+      timer = setInterval(() => void tick(), pollIntervalMs);
+      timer.unref();
+      void tick();
+    },
+    async stop() {
+      running.delete(reconciler);
+      clearInterval(timer);
+      clearTimeout(kickTimer);
+      timer = undefined;
+      kickTimer = undefined;
+      await chain;
+    },
+    get lastError() {
+      return lastError;
+    },
+  };
+  return reconciler;
+}
