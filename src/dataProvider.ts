@@ -75,6 +75,25 @@ export interface TestbedCalls {
   requestWorkspace(data: { label: string; name: string; team_id: Identifier; description?: string }): Promise<any>;
   /** PATCH /api/requests/workspaces/ {team_id, name, message?}: ask to join a workspace. */
   joinWorkspace(data: { team_id: Identifier; name: string; message?: string }): Promise<any>;
+  /** POST /api/subnamespaces/{id}/kubeconfig (members and platform admins; 409/503 while not ready). */
+  createKubeconfig(id: Identifier): Promise<KubeconfigAnswer>;
+  /** GET /api/pods?namespace={namespace} (members and platform admins; 503 when the cluster is down). */
+  getPods(namespace: string, signal?: AbortSignal): Promise<Pod[]>;
+}
+
+/** 201 answer of POST /api/subnamespaces/{id}/kubeconfig (docs/api-contract.md "Cluster"). */
+export interface KubeconfigAnswer {
+  kubeconfig: string;
+  namespace: string;
+  expires_at: string;
+  filename: string;
+}
+
+/** One pod of GET /api/pods?namespace= (docs/api-contract.md "Cluster"). */
+export interface Pod {
+  name: string;
+  namespace: string;
+  status?: { phase?: string | null; podIP?: string | null; hostIP?: string | null; startTime?: string | null } | null;
 }
 
 export type TestbedDataProvider = DataProvider & TestbedCalls;
@@ -219,6 +238,14 @@ export const createDataProvider = (http: HttpClient, map: Record<string, Resourc
     async joinWorkspace(data) {
       // Trailing slash as in the spec (§7); the server answers both.
       return (await http('/api/requests/workspaces/', { method: 'PATCH', body: data })).json;
+    },
+    async createKubeconfig(id) {
+      return (await http<KubeconfigAnswer>(`/api/subnamespaces/${encodeURIComponent(String(id))}/kubeconfig`, { method: 'POST' })).json;
+    },
+    async getPods(namespace, signal) {
+      const { json } = await http('/api/pods', { query: { namespace }, signal });
+      const list = Array.isArray(json) ? json : Array.isArray(json?.data) ? json.data : [];
+      return list as Pod[];
     },
 
     async getOne(resource, params) {

@@ -68,7 +68,7 @@ describe('workspace form', () => {
 });
 
 describe('workspace page', () => {
-  it("members see the users with roles and the cluster placeholders, no join button", async () => {
+  it("members see the users with roles, the kubeconfig button and the Pods section, no join button", async () => {
     db.workspaces = [makeWorkspace()];
     renderApp({ path: '/workspaces/7', loggedIn: true });
     expect(await screen.findByRole('heading', { name: 'Vision', level: 1 })).toBeInTheDocument();
@@ -76,8 +76,10 @@ describe('workspace page', () => {
     const users = screen.getByRole('list', { name: 'Users' });
     expect(within(users).getByText('Manager')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Kubeconfig' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Download kubeconfig' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Pods' })).toBeInTheDocument();
-    expect(screen.getAllByText('The cluster connection arrives in a later release.')).toHaveLength(2);
+    expect(document.querySelector('[data-placeholder]')).toBeNull();
+    expect(screen.queryByText('The cluster connection arrives in a later release.')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Join workspace' })).not.toBeInTheDocument();
   });
 
@@ -86,6 +88,7 @@ describe('workspace page', () => {
     const { user } = renderApp({ path: '/workspaces/7', loggedIn: true });
     expect(await screen.findByText(/You are not a member of this workspace/)).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Pods' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Download kubeconfig' })).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Join workspace' }));
     expect(await screen.findByText('Request pending')).toBeInTheDocument();
     expect(requestsTo('PATCH', '/api/requests/workspaces/')[0]!.body).toEqual({ team_id: 3, name: 'vision' });

@@ -21,6 +21,10 @@ export interface MockDb {
   /** Rows of the admin lists, by list name (teams, workspaces, users, activity). */
   admin: Record<string, Record<string, any>[]>;
   nextRequestId: number;
+  /** Pods by namespace, as GET /api/pods?namespace= answers them. */
+  pods: Record<string, Record<string, any>[]>;
+  /** The cluster behind the console: 'down' and 'none' answer 503, like the server. */
+  cluster: 'up' | 'down' | 'none';
   /** Every request the handlers saw, for assertions on paths, headers and bodies. */
   requests: { method: string; url: URL; headers: Headers; body: unknown }[];
 }
@@ -39,6 +43,8 @@ export const resetDb = () => {
   db.toDecide = [];
   db.admin = { teams: [], workspaces: [], users: [], activity: [] };
   db.nextRequestId = 500;
+  db.pods = {};
+  db.cluster = 'up';
 };
 
 resetDb();

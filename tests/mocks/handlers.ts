@@ -28,6 +28,37 @@ const record = async (request: Request) => {
   return body as Record<string, any> | undefined;
 };
 
+/** Expiry of the mock kubeconfigs. */
+export const KUBECONFIG_EXPIRES_AT = '2026-11-23T18:45:00.000Z';
+
+export const kubeconfigYaml = (namespace: string) => `apiVersion: v1
+kind: Config
+clusters:
+- name: testbed
+  cluster:
+    server: https://127.0.0.1:6443
+    certificate-authority-data: LS0tLS1CRUdJTg==
+users:
+- name: ${namespace}
+  user:
+    token: mock-token
+contexts:
+- name: ${namespace}
+  context:
+    cluster: testbed
+    namespace: ${namespace}
+    user: ${namespace}
+current-context: ${namespace}
+`;
+
+const clusterDown = () => {
+  if (db.cluster === 'down') {
+    return HttpResponse.json({ message: 'The cluster cannot be reached right now. Try again in a minute.' }, { status: 503 });
+  }
+  if (db.cluster === 'none') return HttpResponse.json({ message: 'No cluster is connected to this console.' }, { status: 503 });
+  return null;
+};
+
 const EMAIL = /^\S+@\S+$/;
 
 const required = (body: Record<string, any> | undefined, fields: string[]) => {
@@ -316,6 +347,42 @@ export const handlers = [
     if (!authorized(request)) return unauthenticated();
     const workspace = db.workspaces.find((item) => String(item.id) === params.id);
     return workspace ? json(workspace) : notFound();
+  }),
+
+  // Cluster (docs/api-contract.md "Cluster"): members of the workspace and platform admins.
+  http.post('/api/subnamespaces/:id/kubeconfig', async ({ request, params }) => {
+    await record(request);
+    if (!authorized(request)) return unauthenticated();
+    const workspace = db.workspaces.find((item) => String(item.id) === params.id);
+    if (!workspace) return notFound();
+    if (!workspace.member && !db.user.admin) return json({ message: 'This action is unauthorized.' }, 403);
+    const down = clusterDown();
+    if (down) return down;
+    if (workspace.provisioned === false) {
+      return json({ message: 'This workspace is still being set up in the cluster. Try again in a minute.' }, 409);
+    }
+    return json(
+      {
+        kubeconfig: kubeconfigYaml(workspace.namespace),
+        namespace: workspace.namespace,
+        expires_at: KUBECONFIG_EXPIRES_AT,
+        filename: `${workspace.namespace}.kubeconfig`,
+      },
+      201,
+    );
+  }),
+
+  http.get('/api/pods', async ({ request }) => {
+    await record(request);
+    if (!authorized(request)) return unauthenticated();
+    const namespace = new URL(request.url).searchParams.get('namespace');
+    if (!namespace) return invalid({ namespace: ['The namespace field is required.'] });
+    const workspace = db.workspaces.find((item) => item.namespace === namespace);
+    if (!workspace) return notFound();
+    if (!workspace.member && !db.user.admin) return json({ message: 'This action is unauthorized.' }, 403);
+    const down = clusterDown();
+    if (down) return down;
+    return json(db.pods[namespace] ?? []);
   }),
 
   http.get('/api/admin/:list', async ({ request, params }) => {

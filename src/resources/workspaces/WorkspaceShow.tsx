@@ -1,4 +1,3 @@
-import CloudOffOutlinedIcon from '@mui/icons-material/CloudOffOutlined';
 import { Alert, Box, Button, Card, CardContent, Chip, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Loading, Title, useGetOne, useNotify, useTranslate } from 'react-admin';
@@ -8,6 +7,8 @@ import { RoleChip } from '../../components/RoleChip';
 import { useCurrentUser, useRefreshRequests, useTestbedDataProvider } from '../../hooks';
 import { serverMessage } from '../../httpClient';
 import { ResponsiveColumns } from '../../layout/ResponsiveColumns';
+import { KubeconfigPanel } from './KubeconfigPanel';
+import { PodsSection } from './PodsSection';
 
 export interface WorkspaceRecord {
   id: number;
@@ -24,25 +25,10 @@ export interface WorkspaceRecord {
   requests?: { id: number; user_id: number; type: string; status: string; created_at?: string }[];
 }
 
-/** Placeholder of a members-only section that the cluster issue fills (no fake buttons). */
-const ClusterPlaceholder = ({ title, id }: { title: string; id: string }) => {
-  const translate = useTranslate();
-  return (
-    <Card component="section" aria-labelledby={id} data-placeholder={id}>
-      <CardContent>
-        <Typography id={id} variant="h6" component="h2" gutterBottom>
-          {translate(title)}
-        </Typography>
-        <EmptyState icon={<CloudOffOutlinedIcon />} title={translate('workspaces.cluster_later')} />
-      </CardContent>
-    </Card>
-  );
-};
-
 /**
  * /workspaces/:id: title (label), description, users with role. Non-members see a notice and
  * 'Join workspace' (PATCH /api/requests/workspaces/ {team_id, name}), then 'Request pending'.
- * Members see where the kubeconfig button and the Pods section go (cluster issue).
+ * Members and platform admins get the kubeconfig download and the Pods section (cluster).
  */
 export const WorkspaceShow = () => {
   const { id } = useParams();
@@ -66,6 +52,8 @@ export const WorkspaceShow = () => {
 
   const team = workspace.team ?? workspace.tenant ?? null;
   const member = workspace.member ?? (user?.workspaces ?? []).some((item) => item.id === workspace.id);
+  // The cluster calls answer members of the workspace and platform admins (403 otherwise).
+  const clusterAccess = member || !!user?.admin;
   const pending =
     asked ||
     (workspace.requests ?? []).some(
@@ -150,9 +138,9 @@ export const WorkspaceShow = () => {
             )}
           </CardContent>
         </Card>
-        {member && <ClusterPlaceholder title="workspaces.kubeconfig" id="workspace-kubeconfig-title" />}
-        {member && <ClusterPlaceholder title="workspaces.pods" id="workspace-pods-title" />}
+        {clusterAccess && <KubeconfigPanel workspaceId={workspace.id} />}
       </ResponsiveColumns>
+      {clusterAccess && <PodsSection namespace={workspace.namespace} />}
     </Stack>
   );
 };

@@ -1,0 +1,190 @@
+import {
+  Alert,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+  type ChipProps,
+} from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslate } from 'react-admin';
+import { CopyButton } from '../../components/CopyButton';
+import { EmptyState } from '../../components/EmptyState';
+import type { Pod } from '../../dataProvider';
+import { useTestbedDataProvider } from '../../hooks';
+import { useSettings } from '../../settings';
+import { serverMessage } from '../../httpClient';
+import { formatDateTime } from '../../utils/dates';
+import { CommandLine } from './KubeconfigPanel';
+
+/** Pods are polled until realtime pod events exist. */
+export const PODS_REFRESH_MS = 10_000;
+
+/** Spec §2: Running green, any other phase gray. */
+export const podPhaseColor = (phase?: string | null): ChipProps['color'] => (phase === 'Running' ? 'success' : 'default');
+
+export const START_POD_COMMAND =
+  "kubectl --kubeconfig <file> run hello --image=busybox -- sh -c 'while true; do date; sleep 5; done'";
+
+/** 'Logs for {name}'. The live log stream is a later step: the body says so, no fake lines. */
+const LogsDialog = ({ pod, open, onClose }: { pod: Pod | null; open: boolean; onClose: () => void }) => {
+  const translate = useTranslate();
+  const title = pod ? translate('workspaces.logs_for', { name: pod.name }) : '';
+  return (
+    <Dialog open={open && !!pod} onClose={onClose} aria-labelledby="pod-logs-title" fullWidth maxWidth="md">
+      <DialogTitle id="pod-logs-title">{title}</DialogTitle>
+      <DialogContent>
+        <Typography color="text.secondary">{translate('workspaces.logs_later')}</Typography>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{translate('workspaces.close')}</Button>
+      </DialogActions>
+    </Dialog>
+  );
+};
+
+/**
+ * Members' Pods section: GET /api/pods?namespace={namespace}, refreshed every 10 s. A 503
+ * (cluster unreachable) shows the server's message and keeps retrying; the page never breaks.
+ */
+export const PodsSection = ({ namespace }: { namespace?: string | null }) => {
+  const translate = useTranslate();
+  const dataProvider = useTestbedDataProvider();
+  const { sandbox } = useSettings();
+  // The pod stays set while the dialog closes, so its title does not blank out mid-transition.
+  const [logsOf, setLogsOf] = useState<Pod | null>(null);
+  const [logsOpen, setLogsOpen] = useState(false);
+  const { data, error, isPending, refetch, isFetching } = useQuery({
+    queryKey: ['pods', namespace],
+    queryFn: ({ signal }) => dataProvider.getPods(namespace as string, signal),
+    enabled: !!namespace,
+    refetchInterval: PODS_REFRESH_MS,
+    retry: false,
+  });
+
+  const pods = data ?? [];
+  let body;
+  if (!namespace) {
+    body = <EmptyState title={translate('workspaces.pods_empty')} />;
+  } else if (isPending && !error) {
+    body = (
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', py: 2 }} role="status">
+        <CircularProgress size={20} />
+        <Typography color="text.secondary">{translate('workspaces.pods_loading')}</Typography>
+      </Stack>
+    );
+  } else if (pods.length === 0 && !error) {
+    body = (
+      <EmptyState
+        title={translate('workspaces.pods_empty')}
+        body={
+          <>
+            {translate('workspaces.pods_empty_howto')}
+            <CommandLine command={START_POD_COMMAND} />
+            <CopyButton text={START_POD_COMMAND} size="small" sx={{ mt: 1 }} />
+          </>
+        }
+      />
+    );
+  } else if (pods.length > 0) {
+    body = (
+      <TableContainer sx={{ overflowX: 'auto' }}>
+        <Table size="small" sx={{ minWidth: 800 }} aria-labelledby="workspace-pods-title">
+          <TableHead>
+            <TableRow>
+              <TableCell>{translate('workspaces.pod_fields.name')}</TableCell>
+              <TableCell>{translate('workspaces.pod_fields.pod_ip')}</TableCell>
+              <TableCell>{translate('workspaces.pod_fields.host_ip')}</TableCell>
+              <TableCell>{translate('workspaces.pod_fields.phase')}</TableCell>
+              <TableCell>{translate('workspaces.pod_fields.start_time')}</TableCell>
+              <TableCell align="right">{translate('workspaces.pod_fields.actions')}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {pods.map((pod) => {
+              const phase = pod.status?.phase || null;
+              return (
+                <TableRow key={pod.name}>
+                  <TableCell sx={{ fontFamily: 'monospace' }}>{pod.name}</TableCell>
+                  <TableCell sx={{ fontFamily: 'monospace' }}>{pod.status?.podIP || '—'}</TableCell>
+                  <TableCell sx={{ fontFamily: 'monospace' }}>{pod.status?.hostIP || '—'}</TableCell>
+                  <TableCell>
+                    <Chip
+                      size="small"
+                      label={phase ?? translate('workspaces.pod_unknown_phase')}
+                      color={podPhaseColor(phase)}
+                      data-phase={phase ?? ''}
+                    />
+                  </TableCell>
+                  <TableCell>{formatDateTime(pod.status?.startTime) || '—'}</TableCell>
+                  <TableCell align="right">
+                    <Button
+                      size="small"
+                      variant="outlined"
+                      onClick={() => {
+                        setLogsOf(pod);
+                        setLogsOpen(true);
+                      }}
+                      aria-label={translate('workspaces.logs_for', { name: pod.name })}
+                    >
+                      {translate('workspaces.logs')}
+                    </Button>
+                  </TableCell>
+                </TableRow>
+              );
+            })}
+          </TableBody>
+        </Table>
+      </TableContainer>
+    );
+  }
+
+  const errorText = error ? serverMessage(error, 'workspaces.pods_error') : null;
+
+  return (
+    <Card component="section" aria-labelledby="workspace-pods-title">
+      <CardContent>
+        <Typography id="workspace-pods-title" variant="h6" component="h2" gutterBottom>
+          {translate('workspaces.pods')}
+        </Typography>
+        {sandbox && (
+          <Typography variant="body2" color="text.secondary" gutterBottom>
+            {translate('app.sandbox_hint')}
+          </Typography>
+        )}
+        {errorText && (
+          <Alert
+            severity="warning"
+            sx={{ mb: 2 }}
+            action={
+              <Button color="inherit" size="small" onClick={() => refetch()} disabled={isFetching}>
+                {translate('workspaces.retry')}
+              </Button>
+            }
+          >
+            <Typography variant="body2">{translate(errorText, { _: errorText })}</Typography>
+            <Typography variant="body2">
+              {translate('workspaces.pods_retrying', { seconds: PODS_REFRESH_MS / 1000 })}
+            </Typography>
+          </Alert>
+        )}
+        {body}
+      </CardContent>
+      <LogsDialog pod={logsOf} open={logsOpen} onClose={() => setLogsOpen(false)} />
+    </Card>
+  );
+};
