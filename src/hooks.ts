@@ -1,8 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useSyncExternalStore } from 'react';
-import { useAuthProvider, useDataProvider, useGetList } from 'react-admin';
+import { useCallback, useState, useSyncExternalStore } from 'react';
+import { useAuthProvider, useDataProvider, useGetList, useNotify, useTranslate } from 'react-admin';
 import type { SessionState, TestbedAuthProvider } from './authProvider';
 import type { TestbedDataProvider } from './dataProvider';
+import { serverMessage } from './httpClient';
 import type { User, UserRequest } from './types';
 
 /** How often counts and lists of requests are refreshed until realtime arrives. */
@@ -71,4 +72,35 @@ export const useRefreshRequests = () => {
       auth.refreshUser(),
     ]);
   }, [queryClient, auth]);
+};
+
+/**
+ * Sends a join request (team or workspace) and says what happened: joined at once (the server
+ * approved it automatically), request sent (then `asked` stays true), or the server's message.
+ */
+export const useJoinRequest = (messages: { joined: string; sent: string; error: string }) => {
+  const notify = useNotify();
+  const translate = useTranslate();
+  const refreshRequests = useRefreshRequests();
+  const [joining, setJoining] = useState(false);
+  const [asked, setAsked] = useState(false);
+
+  const join = async (send: () => Promise<Pick<UserRequest, 'status'> | undefined>) => {
+    setJoining(true);
+    try {
+      const request = await send();
+      if (request?.status === 'Approved') notify(messages.joined, { type: 'success' });
+      else {
+        setAsked(true);
+        notify(messages.sent, { type: 'success' });
+      }
+      await refreshRequests();
+    } catch (failure) {
+      const message = serverMessage(failure, messages.error);
+      notify(translate(message, { _: message }), { type: 'error' });
+    } finally {
+      setJoining(false);
+    }
+  };
+  return { join, joining, asked };
 };

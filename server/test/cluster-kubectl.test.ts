@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { FAST_SANDBOX_TIMINGS, kubectlAvailable, kubectlWith } from './kubectl.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterGateway } from '../src/cluster/gateway.js';
 import { kubeconfigYaml } from '../src/cluster/http.js';
@@ -12,17 +11,7 @@ import { type SandboxCluster, startSandboxCluster } from '../src/cluster/sandbox
 // kubectl with the kubeconfig the console hands out (POST /api/subnamespaces/{id}/kubeconfig
 // writes it with the same kubeconfigYaml and the same gateway calls).
 
-const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
-const haveKubectl = existsSync(KUBECTL);
-
-if (!haveKubectl) {
-  if (process.env.CI) {
-    throw new Error(`kubectl is required for server/test/cluster-kubectl.test.ts in CI but was not found at ${KUBECTL} (set KUBECTL to its path)`);
-  }
-  console.warn(`\n*** SKIPPING the kubectl tests of the cluster gateway: no kubectl at ${KUBECTL} (set KUBECTL to its path) ***\n`);
-}
-
-const run = promisify(execFile);
+const haveKubectl = kubectlAvailable('server/test/cluster-kubectl.test.ts', 'the cluster gateway');
 
 describe.skipIf(!haveKubectl)('a downloaded kubeconfig with kubectl', () => {
   let dir: string;
@@ -30,17 +19,14 @@ describe.skipIf(!haveKubectl)('a downloaded kubeconfig with kubectl', () => {
   let gateway: ClusterGateway;
   let kubeconfig: string;
 
-  const kubectl = async (...args: string[]) => {
-    const { stdout } = await run(KUBECTL, ['--kubeconfig', kubeconfig, ...args], { timeout: 20_000 });
-    return stdout;
-  };
+  const kubectl = kubectlWith(() => kubeconfig);
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'cluster-kubectl-'));
     cluster = await startSandboxCluster({
       storageDir: dir,
       port: 0,
-      timings: { scheduleMs: 30, startMs: 80, logIntervalMs: 200, heartbeatMs: 1000, terminationMs: 100 },
+      timings: FAST_SANDBOX_TIMINGS,
     });
     gateway = kubernetesGateway(kubeConfigFor({ server: cluster.url, caPem: cluster.caPem, token: cluster.adminToken }), 'sandbox');
     await gateway.ensureWorkspace({ namespace: 'lab-vision', teamName: 'lab', workspaceName: 'vision' });

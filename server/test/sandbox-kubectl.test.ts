@@ -1,43 +1,29 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { CoreV1Api, KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { FAST_SANDBOX_TIMINGS, KUBECTL, kubectlAvailable, kubectlWith, runFile } from './kubectl.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSandboxCluster, type SandboxCluster } from '../src/cluster/sandbox/server.js';
 
 // kubectl against the sandbox with a kubeconfig like the one the console hands out:
 // the sandbox CA, a service account token from TokenRequest, bound to one namespace.
 
-const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
-const haveKubectl = existsSync(KUBECTL);
-
-if (!haveKubectl) {
-  if (process.env.CI) {
-    throw new Error(`kubectl is required for server/test/sandbox-kubectl.test.ts in CI but was not found at ${KUBECTL} (set KUBECTL to its path)`);
-  }
-  console.warn(`\n*** SKIPPING the kubectl tests of the sandbox cluster: no kubectl at ${KUBECTL} (set KUBECTL to its path) ***\n`);
-}
-
-const run = promisify(execFile);
+const haveKubectl = kubectlAvailable('server/test/sandbox-kubectl.test.ts', 'the sandbox cluster');
 
 describe.skipIf(!haveKubectl)('sandbox cluster with kubectl', () => {
   let dir: string;
   let cluster: SandboxCluster;
   let kubeconfig: string;
 
-  const kubectl = async (...args: string[]) => {
-    const { stdout } = await run(KUBECTL, ['--kubeconfig', kubeconfig, ...args], { timeout: 20_000 });
-    return stdout;
-  };
+  const kubectl = kubectlWith(() => kubeconfig);
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'sandbox-kubectl-'));
     cluster = await startSandboxCluster({
       storageDir: dir,
       port: 0,
-      timings: { scheduleMs: 30, startMs: 80, logIntervalMs: 200, heartbeatMs: 1000, terminationMs: 100 },
+      timings: FAST_SANDBOX_TIMINGS,
     });
     const admin = new KubeConfig();
     admin.loadFromOptions({
@@ -126,8 +112,8 @@ describe.skipIf(!haveKubectl)('sandbox cluster with kubectl', () => {
       timeout: 10_000,
       interval: 200,
     });
-    const watch = run(KUBECTL, ['--kubeconfig', kubeconfig, 'get', 'pods', '-w', '--request-timeout=2s'], { timeout: 4000 }).catch((e: { stdout: string }) => ({ stdout: e.stdout }));
-    const follow = run(KUBECTL, ['--kubeconfig', kubeconfig, 'logs', '-f', 'talker', '--pod-running-timeout=5s'], { timeout: 1500 }).catch((e: { stdout: string }) => ({ stdout: e.stdout }));
+    const watch = runFile(KUBECTL, ['--kubeconfig', kubeconfig, 'get', 'pods', '-w', '--request-timeout=2s'], { timeout: 4000 }).catch((e: { stdout: string }) => ({ stdout: e.stdout }));
+    const follow = runFile(KUBECTL, ['--kubeconfig', kubeconfig, 'logs', '-f', 'talker', '--pod-running-timeout=5s'], { timeout: 1500 }).catch((e: { stdout: string }) => ({ stdout: e.stdout }));
     const followed = (await follow).stdout;
     expect(followed).toMatch(/started container talker/);
     expect(followed).toMatch(/tick \d+\)/);

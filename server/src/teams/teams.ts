@@ -17,17 +17,8 @@ export function findTeamByName(db: Kysely<Database>, name: string): Promise<Team
   return db.selectFrom('teams').selectAll().where('name', '=', name).executeTakeFirst();
 }
 
-export interface NewTeam {
-  name: string;
-  fullname: string;
-  shortname: string;
-  affiliation: string | null;
-  city: string | null;
-  country: string | null;
-  url: string | null;
-  joining_reason: string | null;
-  joining_category: string | null;
-}
+/** A team's fields as decided; the database fills in the id and the timestamps. */
+export type NewTeam = Omit<Team, 'id' | 'created_at' | 'updated_at'>;
 
 /** Creates a team (pass the decision's transaction). The name must be free (unique index). */
 export async function insertTeam(trx: Kysely<Database>, team: NewTeam, causerId: number): Promise<Team> {

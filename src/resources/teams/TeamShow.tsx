@@ -19,13 +19,12 @@ import {
   Typography,
 } from '@mui/material';
 import { useState } from 'react';
-import { Loading, Title, useGetOne, useNotify, useTranslate } from 'react-admin';
+import { Loading, Title, useGetOne, useTranslate } from 'react-admin';
 import { Link, useParams } from 'react-router-dom';
 import { EmptyState } from '../../components/EmptyState';
 import { EnabledChip } from '../../components/EnabledChip';
 import { RoleChip } from '../../components/RoleChip';
-import { useCurrentUser, useRefreshRequests, useTestbedDataProvider } from '../../hooks';
-import { serverMessage } from '../../httpClient';
+import { useCurrentUser, useJoinRequest, useTestbedDataProvider } from '../../hooks';
 import { ResponsiveColumns } from '../../layout/ResponsiveColumns';
 import { WorkspaceCreateDialog } from '../workspaces/WorkspaceCreate';
 
@@ -56,13 +55,14 @@ const isManager = (role?: string | null) => role === 'owner' || role === 'manage
 export const TeamShow = () => {
   const { id } = useParams();
   const translate = useTranslate();
-  const notify = useNotify();
   const user = useCurrentUser();
   const dataProvider = useTestbedDataProvider();
-  const refreshRequests = useRefreshRequests();
   const [creating, setCreating] = useState(false);
-  const [joining, setJoining] = useState(false);
-  const [asked, setAsked] = useState(false);
+  const { join: requestToJoin, joining, asked } = useJoinRequest({
+    joined: 'teams.joined',
+    sent: 'teams.join_sent',
+    error: 'teams.join_page.error',
+  });
   const { data: team, isPending, error } = useGetOne<TeamRecord>('tenants', { id: id as unknown as number }, { retry: false });
 
   if (isPending) return <Loading />;
@@ -85,22 +85,8 @@ export const TeamShow = () => {
     );
   const title = team.fullname || team.name;
 
-  const join = async () => {
-    setJoining(true);
-    try {
-      const request = await dataProvider.joinTeam({ team_id: team.id });
-      if (request?.status === 'Approved') notify('teams.joined', { type: 'success' });
-      else {
-        setAsked(true);
-        notify('teams.join_sent', { type: 'success' });
-      }
-      await refreshRequests();
-    } catch (failure) {
-      const message = serverMessage(failure, 'teams.join_page.error');
-      notify(translate(message, { _: message }), { type: 'error' });
-    } finally {
-      setJoining(false);
-    }
+  const join = () => {
+    void requestToJoin(() => dataProvider.joinTeam({ team_id: team.id }));
   };
 
   const details: [string, React.ReactNode][] = [

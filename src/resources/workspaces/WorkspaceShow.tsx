@@ -1,11 +1,9 @@
 import { Alert, Box, Button, Card, CardContent, Chip, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
-import { useState } from 'react';
-import { Loading, Title, useGetOne, useNotify, useTranslate } from 'react-admin';
+import { Loading, Title, useGetOne, useTranslate } from 'react-admin';
 import { Link, useParams } from 'react-router-dom';
 import { EmptyState } from '../../components/EmptyState';
 import { RoleChip } from '../../components/RoleChip';
-import { useCurrentUser, useRefreshRequests, useTestbedDataProvider } from '../../hooks';
-import { serverMessage } from '../../httpClient';
+import { useCurrentUser, useJoinRequest, useTestbedDataProvider } from '../../hooks';
 import { ResponsiveColumns } from '../../layout/ResponsiveColumns';
 import { KubeconfigPanel } from './KubeconfigPanel';
 import { PodsSection } from './PodsSection';
@@ -33,12 +31,13 @@ export interface WorkspaceRecord {
 export const WorkspaceShow = () => {
   const { id } = useParams();
   const translate = useTranslate();
-  const notify = useNotify();
   const user = useCurrentUser();
   const dataProvider = useTestbedDataProvider();
-  const refreshRequests = useRefreshRequests();
-  const [joining, setJoining] = useState(false);
-  const [asked, setAsked] = useState(false);
+  const { join: requestToJoin, joining, asked } = useJoinRequest({
+    joined: 'workspaces.joined',
+    sent: 'workspaces.join_sent',
+    error: 'workspaces.join_error',
+  });
   const { data: workspace, isPending, error } = useGetOne<WorkspaceRecord>('workspaces', { id: id as unknown as number }, { retry: false });
 
   if (isPending) return <Loading />;
@@ -61,23 +60,9 @@ export const WorkspaceShow = () => {
     );
   const title = workspace.label || workspace.name;
 
-  const join = async () => {
+  const join = () => {
     if (!team) return;
-    setJoining(true);
-    try {
-      const request = await dataProvider.joinWorkspace({ team_id: team.id, name: workspace.name });
-      if (request?.status === 'Approved') notify('workspaces.joined', { type: 'success' });
-      else {
-        setAsked(true);
-        notify('workspaces.join_sent', { type: 'success' });
-      }
-      await refreshRequests();
-    } catch (failure) {
-      const message = serverMessage(failure, 'workspaces.join_error');
-      notify(translate(message, { _: message }), { type: 'error' });
-    } finally {
-      setJoining(false);
-    }
+    void requestToJoin(() => dataProvider.joinWorkspace({ team_id: team.id, name: workspace.name }));
   };
 
   return (
