@@ -15,7 +15,10 @@ const ALL = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
 
 export const RESOURCES: ResourceType[] = [
   { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], verbs: ALL },
-  { group: '', version: 'v1', resource: 'nodes', kind: 'Node', namespaced: false, shortNames: ['no'], verbs: ['get', 'list', 'watch'] },
+  {
+    group: '', version: 'v1', resource: 'nodes', kind: 'Node', namespaced: false, shortNames: ['no'], verbs: ALL,
+    subresources: [{ name: 'status', kind: 'Node', verbs: ['get', 'patch', 'update'] }],
+  },
   {
     group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true, shortNames: ['po'], verbs: ALL,
     subresources: [{ name: 'log', kind: 'Pod', verbs: ['get'] }, { name: 'status', kind: 'Pod', verbs: ['get'] }],
@@ -32,6 +35,7 @@ export const RESOURCES: ResourceType[] = [
   { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'rolebindings', kind: 'RoleBinding', namespaced: true, verbs: ALL },
   { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles', kind: 'ClusterRole', namespaced: false, verbs: ALL },
   { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false, verbs: ALL },
+  { group: 'authentication.k8s.io', version: 'v1', resource: 'selfsubjectreviews', kind: 'SelfSubjectReview', namespaced: false, verbs: ['create'] },
   { group: 'networking.k8s.io', version: 'v1', resource: 'networkpolicies', kind: 'NetworkPolicy', namespaced: true, shortNames: ['netpol'], verbs: ALL },
 ];
 

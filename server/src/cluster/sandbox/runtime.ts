@@ -1,24 +1,32 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { isReady, NodeSimulation, targetOf, type NodeTarget, type NodeTimings } from './kubelets.js';
 import type { KubeObject, ObjectStore } from './store.js';
 
-// The simulated kubelets: three nodes with heartbeats, a scheduler that binds new pods,
-// containers that start after a moment and write a log line every few seconds.
+// What runs on the sandbox's nodes: the nodes themselves (kubelets.ts), a scheduler that binds
+// new pods to Ready nodes, containers that start after a moment and write a log line every few seconds.
 
-export interface RuntimeTimings {
+export interface RuntimeTimings extends NodeTimings {
   /** Delay from pod creation to scheduling onto a node. */
   scheduleMs: number;
   /** Delay from scheduling to Running. */
   startMs: number;
   /** Interval between log lines of a running container. */
   logIntervalMs: number;
-  /** Interval between node heartbeats (each a MODIFIED event on the node). */
-  heartbeatMs: number;
   /** Grace period of a deleted running pod before it disappears (0 = at once). */
   terminationMs: number;
 }
 
-export const DEFAULT_TIMINGS: RuntimeTimings = { scheduleMs: 300, startMs: 1200, logIntervalMs: 3000, heartbeatMs: 10_000, terminationMs: 1000 };
+export const DEFAULT_TIMINGS: RuntimeTimings = {
+  scheduleMs: 300,
+  startMs: 1200,
+  logIntervalMs: 3000,
+  heartbeatMs: 10_000,
+  terminationMs: 1000,
+  nodeReadyMs: 3000,
+  // kube-controller-manager's --node-monitor-grace-period
+  nodeMonitorGraceMs: 50_000,
+};
 
 export interface LogLine {
   time: string;
@@ -31,95 +39,32 @@ interface ContainerLog {
 }
 
 const MAX_LOG_LINES = 5000;
-const KUBELET_VERSION = 'v1.32.0+testbed.sandbox';
 
 const timestamp = (date = new Date()) => date.toISOString().replace(/\.\d+Z$/, 'Z');
 
-export const NODES = [1, 2, 3].map((n) => ({ name: `sandbox-node-${n}`, ip: `10.240.0.${10 + n}`, podCidr: `10.244.${n}.0/24` }));
-
-function node(spec: (typeof NODES)[number]): KubeObject {
-  const now = timestamp();
-  const condition = (type: string, status: string, reason: string, message: string) => ({
-    type, status, lastHeartbeatTime: now, lastTransitionTime: now, reason, message,
-  });
-  const capacity = { cpu: '4', memory: '16374584Ki', pods: '110', 'ephemeral-storage': '102687672Ki' };
-  return {
-    apiVersion: 'v1',
-    kind: 'Node',
-    metadata: {
-      name: spec.name,
-      labels: {
-        'kubernetes.io/hostname': spec.name,
-        'kubernetes.io/os': 'linux',
-        'kubernetes.io/arch': 'amd64',
-        'beta.kubernetes.io/os': 'linux',
-        'beta.kubernetes.io/arch': 'amd64',
-        'testbed.dev/sandbox': 'true',
-      },
-    },
-    spec: { podCIDR: spec.podCidr, podCIDRs: [spec.podCidr], providerID: `sandbox://${spec.name}` },
-    status: {
-      capacity,
-      allocatable: { cpu: '3800m', memory: '15658040Ki', pods: '110', 'ephemeral-storage': '94636958052' },
-      conditions: [
-        condition('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
-        condition('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
-        condition('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
-        condition('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),
-      ],
-      addresses: [
-        { type: 'InternalIP', address: spec.ip },
-        { type: 'Hostname', address: spec.name },
-      ],
-      daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
-      nodeInfo: {
-        machineID: randomBytes(16).toString('hex'),
-        systemUUID: randomBytes(16).toString('hex'),
-        bootID: randomBytes(16).toString('hex'),
-        kernelVersion: '6.1.0-sandbox',
-        osImage: 'Testbed Sandbox Linux',
-        containerRuntimeVersion: 'containerd://1.7.24',
-        kubeletVersion: KUBELET_VERSION,
-        kubeProxyVersion: KUBELET_VERSION,
-        operatingSystem: 'linux',
-        architecture: 'amd64',
-      },
-    },
-  };
-}
-
 export class SandboxRuntime {
-  private readonly timers = new Set<NodeJS.Timeout>();
   private readonly podTimers = new Map<string, NodeJS.Timeout[]>();
   private readonly logs = new Map<string, Map<string, ContainerLog>>();
   private nextIp = new Map<string, number>();
   private closed = false;
+  readonly nodes: NodeSimulation;
 
   constructor(
     private readonly store: ObjectStore,
     readonly timings: RuntimeTimings,
-  ) {}
+  ) {
+    this.nodes = new NodeSimulation(store, timings);
+  }
 
   start() {
-    for (const spec of NODES) if (!this.store.get('nodes', undefined, spec.name)) this.store.create('nodes', node(spec));
-    const heartbeat = setInterval(() => {
-      const now = timestamp();
-      for (const spec of NODES) {
-        this.store.modify('nodes', undefined, spec.name, (n) => {
-          for (const c of n.status.conditions) c.lastHeartbeatTime = now;
-        });
-      }
-    }, this.timings.heartbeatMs);
-    heartbeat.unref();
-    this.timers.add(heartbeat);
+    this.nodes.start();
   }
 
   stop() {
     this.closed = true;
-    for (const timer of this.timers) clearInterval(timer);
+    this.nodes.stop();
     for (const list of this.podTimers.values()) for (const timer of list) clearTimeout(timer);
     for (const containers of this.logs.values()) for (const log of containers.values()) log.emitter.emit('end');
-    this.timers.clear();
     this.podTimers.clear();
   }
 
@@ -166,10 +111,17 @@ export class SandboxRuntime {
     const { namespace, name } = pod.metadata;
     const uid = pod.metadata.uid;
     const same = (p: KubeObject) => p.metadata.uid === uid && !p.metadata.deletionTimestamp;
-    this.later(key, this.timings.scheduleMs, () => {
+    const attempt = () => {
       const current = this.store.get('pods', namespace, name);
       if (!current || !same(current)) return;
-      const target = NODES.find((n) => n.name === current.spec.nodeName) ?? this.leastLoadedNode();
+      const named = current.spec.nodeName ? this.store.get('nodes', undefined, current.spec.nodeName) : undefined;
+      const target = named ? targetOf(named) : this.leastLoadedNode();
+      if (!target) {
+        // no Ready, schedulable node: the pod stays Pending and the scheduler tries again
+        this.unschedulable(current);
+        this.later(key, this.timings.scheduleMs, attempt);
+        return;
+      }
       const now = timestamp();
       this.store.modify('pods', namespace, name, (p) => {
         p.spec.nodeName = target.name;
@@ -192,16 +144,32 @@ export class SandboxRuntime {
         };
       });
       this.later(key, this.timings.startMs, () => this.run(namespace!, name, uid!, target));
+    };
+    this.later(key, this.timings.scheduleMs, attempt);
+  }
+
+  /** The Ready, schedulable (not cordoned) node with the fewest pods, if any. */
+  private leastLoadedNode(): NodeTarget | undefined {
+    const pods = this.store.list('pods');
+    const load = (n: string) => pods.filter((p) => p.spec?.nodeName === n).length;
+    const candidates = this.store.list('nodes').filter((n) => isReady(n) && !n.spec?.unschedulable);
+    return candidates.map(targetOf).sort((a, b) => load(a.name) - load(b.name))[0];
+  }
+
+  /** PodScheduled False as the scheduler reports a pod no node can take (written once). */
+  private unschedulable(pod: KubeObject) {
+    if (pod.status?.conditions?.some((c: KubeObject) => c.type === 'PodScheduled')) return;
+    const nodes = this.store.list('nodes');
+    const notReady = nodes.filter((n) => !isReady(n)).length;
+    const cordoned = nodes.filter((n) => isReady(n) && n.spec?.unschedulable).length;
+    const reasons = [notReady ? `${notReady} node(s) were not ready` : '', cordoned ? `${cordoned} node(s) were unschedulable` : ''].filter(Boolean);
+    const message = `0/${nodes.length} nodes are available${reasons.length ? `: ${reasons.join(', ')}` : ''}.`;
+    this.store.modify('pods', pod.metadata.namespace, pod.metadata.name, (p) => {
+      p.status.conditions = [{ type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: timestamp(), reason: 'Unschedulable', message }];
     });
   }
 
-  private leastLoadedNode() {
-    const pods = this.store.list('pods');
-    const load = (n: string) => pods.filter((p) => p.spec?.nodeName === n).length;
-    return [...NODES].sort((a, b) => load(a.name) - load(b.name))[0];
-  }
-
-  private run(namespace: string, name: string, uid: string, target: (typeof NODES)[number]) {
+  private run(namespace: string, name: string, uid: string, target: NodeTarget) {
     const key = `${namespace}/${name}`;
     const current = this.store.get('pods', namespace, name);
     if (!current || current.metadata.uid !== uid || current.metadata.deletionTimestamp) return;
@@ -262,6 +230,13 @@ export class SandboxRuntime {
   /** The log of a running container, or undefined when the container has not started. */
   log(namespace: string, name: string, container: string): ContainerLog | undefined {
     return this.logs.get(`${namespace}/${name}`)?.get(container);
+  }
+
+  /** Readers following the pod's container logs. */
+  logFollowers(namespace: string, name: string): number {
+    let count = 0;
+    for (const log of this.logs.get(`${namespace}/${name}`)?.values() ?? []) count += log.emitter.listenerCount('line');
+    return count;
   }
 
   /** Stops a pod's containers (its timers and log followers). */

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { authenticate, authorize, defaultClusterRoles, forbiddenMessage, type Identity, type RequestAttributes } from './authorization.js';
+import { clusterInfoConfigMap, signClusterInfo } from './bootstrap.js';
 import { loadOrCreateCertificates } from './certificates.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, apiVersionOf, findResource, GROUPS, qualifiedName, RESOURCES, type ResourceType } from './resources.js';
 import { DEFAULT_TIMINGS, SandboxRuntime, type RuntimeTimings } from './runtime.js';
@@ -33,6 +34,21 @@ export interface SandboxCluster {
   caPem: string;
   adminToken: string;
   store: ObjectStore;
+  /** How many `logs -f` readers follow the pod's containers right now (tests check streams stop). */
+  logFollowers(namespace: string, pod: string): number;
+  /**
+   * Test driving of the simulated kubelets (every Node has one: sandbox-node-1..3 and each Node
+   * created through the API). Unknown node names throw.
+   * setNodeCondition: what the node's kubelet reports for a condition (e.g. 'DiskPressure', 'True'),
+   * with the kubelet's standard reason/message unless given; posted at once when the kubelet runs.
+   * Answers the Node as stored then.
+   */
+  setNodeCondition(name: string, type: string, status: 'True' | 'False' | 'Unknown', wording?: { reason?: string; message?: string }): KubeObject | undefined;
+  /** The kubelet stops posting; nodeMonitorGraceMs after its last post the conditions become Unknown (NodeStatusUnknown). */
+  stopKubelet(name: string): void;
+  /** The kubelet posts its conditions again at once, then heartbeats. */
+  startKubelet(name: string): void;
+  kubeletRunning(name: string): boolean;
   close(): Promise<void>;
 }
 
@@ -279,7 +295,7 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
     return { kind: `${r.type.kind}List`, apiVersion: apiVersionOf(r.type), metadata: { resourceVersion: store.resourceVersion }, items };
   }
 
-  function create(r: Route, object: KubeObject): KubeObject {
+  function create(r: Route, object: KubeObject, identity: Identity): KubeObject {
     const type = r.type;
     if (type.namespaced) {
       if (object.metadata.namespace && object.metadata.namespace !== r.namespace)
@@ -298,6 +314,9 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
       case 'pods':
         runtime.prepare(object);
         break;
+      case 'nodes':
+        runtime.nodes.prepare(object);
+        break;
       case 'secrets':
         object.type ??= 'Opaque';
         if (object.stringData) {
@@ -315,6 +334,10 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
     }
     if (type.resource === 'namespaces') namespaceCreated(created.metadata.name);
     if (type.resource === 'pods') runtime.admitted(created);
+    if (type.resource === 'nodes') {
+      store.nodeCreators.set(created.metadata.name, identity.user);
+      runtime.nodes.registered(created);
+    }
     return withKind(type, created);
   }
 
@@ -325,6 +348,10 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
     if (type.namespaced) object.metadata.namespace = r.namespace;
     const current = store.get(type.resource, r.namespace, r.name!);
     if (!current) throw notFound(type.resource, type.group, r.name!);
+    if (r.subresource === 'status') {
+      // a status write changes the status only (nodeStatusStrategy), with the usual optimistic lock
+      object = { ...current, metadata: { ...current.metadata, resourceVersion: object.metadata.resourceVersion }, status: object.status ?? {} };
+    } else if (type.resource === 'nodes') object.status = current.status; // status belongs to nodes/status
     validate(type, object);
     if (type.resource === 'pods' || type.resource === 'namespaces') {
       object.status = current.status; // status belongs to the status subresource
@@ -399,6 +426,12 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
         runtime.stopped(r.namespace!, name);
         return withKind(type, erase());
       }
+      case 'nodes': {
+        const gone = erase();
+        store.nodeCreators.delete(name);
+        runtime.nodes.removed(name);
+        return withKind(type, gone);
+      }
       default:
         erase();
         if (type.resource === 'serviceaccounts') {
@@ -406,6 +439,16 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
         }
         return current;
     }
+  }
+
+  /** `kubectl auth whoami`: who the request's credentials are. */
+  function selfSubjectReview(identity: Identity) {
+    return {
+      kind: 'SelfSubjectReview',
+      apiVersion: 'authentication.k8s.io/v1',
+      metadata: { creationTimestamp: null },
+      status: { userInfo: { username: identity.user, groups: identity.groups } },
+    };
   }
 
   function tokenRequest(r: Route, body: KubeObject | undefined): KubeObject {
@@ -551,7 +594,7 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
       res.writeHead(200, { 'Content-Type': 'text/plain' });
       return res.end('ok');
     }
-    const identity = authenticate(store, adminToken, req.headers.authorization);
+    const identity = authenticate(store, adminToken, req.headers.authorization, path);
     if (!identity) throw unauthorized();
     const segments = path.split('/').filter(Boolean).map(decodeURIComponent);
     const r = route(segments);
@@ -580,11 +623,15 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
         const body = (await readBody(req)) as KubeObject | undefined;
         return send(res, 201, tokenRequest(r, body));
       }
-      if ((sub === 'pods/status' || sub === 'namespaces/status') && verb === 'get') return send(res, 200, getObject(r));
+      if ((sub === 'pods/status' || sub === 'namespaces/status' || sub === 'nodes/status') && verb === 'get') return send(res, 200, getObject(r));
+      if (sub === 'nodes/status' && verb === 'update') return send(res, 200, replace(r, await objectBody(req, r.type)));
+      if (sub === 'nodes/status' && verb === 'patch') return send(res, 200, await patch(req, r));
       if (r.type.subresources?.some((s) => s.name === r.subresource) || sub === 'namespaces/status' || sub === 'namespaces/finalize') throw methodNotAllowed(method);
       throw routeNotFound();
     }
 
+    if (!r.type.verbs.includes(verb)) throw methodNotAllowed(method);
+    if (r.type.resource === 'selfsubjectreviews') return send(res, 201, selfSubjectReview(identity));
     const table = wantsTable(req.headers.accept);
     switch (verb) {
       case 'list':
@@ -602,7 +649,7 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
           validate(r.type, object);
           return send(res, 201, withKind(r.type, object));
         }
-        return send(res, 201, create(r, object));
+        return send(res, 201, create(r, object, identity));
       }
       case 'update': {
         if (!r.type.verbs.includes('update')) throw methodNotAllowed(method);
@@ -649,12 +696,36 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
   serverAddress = `${host}:${port}`;
   const url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
+  // What `kubeadm init` publishes for token discovery, and the BootstrapSigner that keeps its
+  // jws-kubeconfig-<id> signatures in step with the bootstrap tokens (on every token change,
+  // and each heartbeat interval for expiries).
+  store.create('configmaps', clusterInfoConfigMap(certificates.caPem, url));
+  let signerClosed = false;
+  const sign = () => {
+    if (!signerClosed) signClusterInfo(store);
+  };
+  const onTokenChange = (event: StoreEvent) => {
+    if (event.resource === 'secrets' && event.object.metadata.namespace === 'kube-system') setImmediate(sign);
+    if (event.resource === 'configmaps' && event.object.metadata.namespace === 'kube-public' && event.object.metadata.name === 'cluster-info' && event.type === 'ADDED') setImmediate(sign);
+  };
+  store.events.on('event', onTokenChange);
+  const signer = setInterval(sign, runtime.timings.heartbeatMs);
+  signer.unref();
+
   return {
     url,
     caPem: certificates.caPem,
     adminToken,
     store,
+    logFollowers: (namespace, pod) => runtime.logFollowers(namespace, pod),
+    setNodeCondition: (name, type, status, wording) => runtime.nodes.setCondition(name, type, status, wording),
+    stopKubelet: (name) => runtime.nodes.stopKubelet(name),
+    startKubelet: (name) => runtime.nodes.startKubelet(name),
+    kubeletRunning: (name) => runtime.nodes.kubeletRunning(name),
     async close() {
+      signerClosed = true;
+      clearInterval(signer);
+      store.events.off('event', onTokenChange);
       runtime.stop();
       for (const finish of closers) finish();
       await new Promise<void>((resolve) => {

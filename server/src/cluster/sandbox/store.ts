@@ -57,6 +57,8 @@ export class ObjectStore {
   private readonly history: StoreEvent[] = [];
   readonly events = new EventEmitter();
   readonly tokens = new Map<string, IssuedToken>();
+  /** Node name → the user who created that Node through the API (what the Node authorizer would know from the node's credentials). */
+  readonly nodeCreators = new Map<string, string>();
 
   constructor() {
     this.events.setMaxListeners(0);

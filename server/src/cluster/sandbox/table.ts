@@ -41,6 +41,14 @@ function podStatus(pod: KubeObject): string {
   return pod.status?.phase ?? 'Pending';
 }
 
+/** As kubectl's node printer: Ready / NotReady (Unknown without a Ready condition), plus SchedulingDisabled when cordoned. */
+function nodeStatus(node: KubeObject): string {
+  const ready = node.status?.conditions?.find((c: KubeObject) => c.type === 'Ready');
+  const status = [ready ? (ready.status === 'True' ? 'Ready' : 'NotReady') : 'Unknown'];
+  if (node.spec?.unschedulable) status.push('SchedulingDisabled');
+  return status.join(',');
+}
+
 const COLUMNS: Record<string, Column[]> = {
   pods: [
     name,
@@ -55,7 +63,7 @@ const COLUMNS: Record<string, Column[]> = {
   ],
   nodes: [
     name,
-    { name: 'Status', type: 'string', cell: (n) => (n.status?.conditions?.find((c: KubeObject) => c.type === 'Ready')?.status === 'True' ? 'Ready' : 'NotReady') },
+    { name: 'Status', type: 'string', cell: nodeStatus },
     { name: 'Roles', type: 'string', cell: () => '<none>' },
     ageColumn,
     { name: 'Version', type: 'string', cell: (n) => n.status?.nodeInfo?.kubeletVersion ?? '' },
