@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { ClusterError, type ClusterGateway, IDENTITY_NAMESPACE } from '../src/cluster/gateway.js';
+import { ClusterError, type ClusterGateway, IDENTITY_NAMESPACE, WORKSPACE_CLUSTER_ROLES } from '../src/cluster/gateway.js';
 import { kubeConfigFor, kubernetesGateway } from '../src/cluster/kubernetesGateway.js';
 import { createReconciler, type Reconciler } from '../src/cluster/reconciler.js';
 import { type SandboxCluster, startSandboxCluster } from '../src/cluster/sandbox/server.js';
@@ -15,6 +15,7 @@ import { loadConfig } from '../src/config.js';
 import { timestamp } from '../src/db/database.js';
 import { createMailer, type Mailer } from '../src/mail/mailer.js';
 import { createUser } from '../src/users/users.js';
+import { kubectlAvailable, kubectlWith } from './kubectl.js';
 import { createTestContext, createTestDatabase, DEFAULT_PASSWORD, type TestContext, type TestDatabase, uniqueEmail } from './helpers.js';
 
 // The cluster gateway and its reconciler against the real sandbox API server over HTTPS,
@@ -55,7 +56,7 @@ const store = () => {
   return sandbox.store;
 };
 
-function inject(method: 'GET' | 'POST' | 'PATCH', url: string, token?: string, body?: unknown) {
+function inject(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, token?: string, body?: unknown) {
   return app.inject({
     method,
     url,
@@ -171,6 +172,8 @@ afterAll(async () => {
   rmSync(workDir, { recursive: true, force: true });
 });
 
+const haveKubectl = kubectlAvailable('server/test/cluster.test.ts', 'member removal');
+
 describe('the gateway on the sandbox', () => {
   it('creates a labelled namespace with quota, limit range and a same-namespace network policy, idempotently', async () => {
     const namespace = unique('gwteam-space');
@@ -197,29 +200,46 @@ describe('the gateway on the sandbox', () => {
     expect(store().get('namespaces', undefined, namespace)?.metadata.labels).toMatchObject({ other: 'x', 'testbed.io/team': 'gwteam' });
   });
 
-  it('gives a member a service account in testbed-identities and a RoleBinding to edit, idempotently; revoking deletes it', async () => {
+  it('gives a member a service account per workspace in testbed-identities and a RoleBinding to the console ClusterRole, idempotently; revoking deletes both', async () => {
     const namespace = unique('gwteam-access');
     await gateway.ensureWorkspace({ namespace, teamName: 'gwteam', workspaceName: 'access' });
-    for (let round = 0; round < 2; round++) await gateway.ensureMemberAccess({ namespace, userId: 4242, role: 'member' });
-    expect(store().get('serviceaccounts', IDENTITY_NAMESPACE, 'user-4242')).toBeDefined();
+    const target = { namespace, workspaceId: 31, userId: 4242 };
+    await gateway.ensureClusterRoles();
+    for (let round = 0; round < 2; round++) await gateway.ensureMemberAccess({ ...target, role: 'member' });
+    expect(store().get('serviceaccounts', IDENTITY_NAMESPACE, 'member-w31-u4242')?.metadata.labels).toMatchObject({
+      'testbed.io/user': '4242',
+      'testbed.io/workspace-id': '31',
+    });
     const binding = store().get('rolebindings', namespace, 'testbed-user-4242');
-    expect(binding?.roleRef).toMatchObject({ kind: 'ClusterRole', name: 'edit' });
-    expect(binding?.subjects).toEqual([{ kind: 'ServiceAccount', name: 'user-4242', namespace: IDENTITY_NAMESPACE }]);
+    expect(binding?.roleRef).toMatchObject({ kind: 'ClusterRole', name: 'testbed-workspace-member' });
+    expect(binding?.subjects).toEqual([{ kind: 'ServiceAccount', name: 'member-w31-u4242', namespace: IDENTITY_NAMESPACE }]);
+    expect(store().get('clusterroles', undefined, 'testbed-workspace-member')?.rules).toEqual(WORKSPACE_CLUSTER_ROLES.member);
+    expect(store().get('clusterroles', undefined, 'testbed-workspace-manager')?.rules).toEqual(WORKSPACE_CLUSTER_ROLES.manager);
 
-    const issued = await gateway.issueKubeconfigToken({ userId: 4242, namespace, expirationSeconds: 3600 });
+    // A role change rebinds; a ClusterRole edited by hand comes back on the next resync.
+    await gateway.ensureMemberAccess({ ...target, role: 'manager' });
+    expect(store().get('rolebindings', namespace, 'testbed-user-4242')?.roleRef.name).toBe('testbed-workspace-manager');
+    store().modify('clusterroles', undefined, 'testbed-workspace-member', (role) => {
+      role.rules = [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }];
+    });
+    await gateway.ensureClusterRoles();
+    expect(store().get('clusterroles', undefined, 'testbed-workspace-member')?.rules).toEqual(WORKSPACE_CLUSTER_ROLES.member);
+
+    const issued = await gateway.issueKubeconfigToken({ ...target, expirationSeconds: 3600 });
     expect(issued.token).toBeTruthy();
     expect(new Date(issued.expiresAt).getTime()).toBeGreaterThan(Date.now());
 
-    await gateway.revokeMemberAccess({ namespace, userId: 4242 });
-    await gateway.revokeMemberAccess({ namespace, userId: 4242 });
+    await gateway.revokeMemberAccess(target);
+    await gateway.revokeMemberAccess(target);
     expect(store().get('rolebindings', namespace, 'testbed-user-4242')).toBeUndefined();
+    expect(store().get('serviceaccounts', IDENTITY_NAMESPACE, 'member-w31-u4242')).toBeUndefined();
   });
 
   it('maps the cluster errors to ClusterError kinds', async () => {
     const error = await gateway.ensureWorkspace({ namespace: 'Not_A_Valid_Name', teamName: 't', workspaceName: 'w' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ClusterError);
     expect(error).toMatchObject({ kind: 'invalid' });
-    const missing = await gateway.issueKubeconfigToken({ userId: 999999, namespace: 'x', expirationSeconds: 3600 }).catch((caught: unknown) => caught);
+    const missing = await gateway.issueKubeconfigToken({ userId: 999999, workspaceId: 1, namespace: 'x', expirationSeconds: 3600 }).catch((caught: unknown) => caught);
     expect(missing).toMatchObject({ kind: 'not-found' });
     expect(await gateway.health()).toBe(true);
     expect(gateway.clusterInfo()).toEqual({ ca: sandbox!.caPem, server: sandbox!.url });
@@ -342,11 +362,13 @@ describe('kubeconfigs and pods', () => {
     expect(pods.items.map((pod) => pod.metadata?.name)).toEqual(['web-1']);
     expect(await statusCodeOf(client.listNamespacedPod({ namespace: other.namespace }))).toBe(403);
 
-    // Revoked (removed from the workspace): the same token is refused.
-    await gateway.revokeMemberAccess({ namespace: workspace.namespace, userId: member.user.id });
-    expect(await statusCodeOf(client.listNamespacedPod({ namespace: workspace.namespace }))).toBe(403);
-    await gateway.ensureMemberAccess({ namespace: workspace.namespace, userId: member.user.id, role: 'member' });
-    expect(await statusCodeOf(client.listNamespacedPod({ namespace: workspace.namespace }))).toBe(200);
+    // Revoked (removed from the workspace): the account is gone, so the same token is refused
+    // outright, and access given again later needs a new kubeconfig.
+    const target = { namespace: workspace.namespace, workspaceId: workspace.id, userId: member.user.id };
+    await gateway.revokeMemberAccess(target);
+    expect(await statusCodeOf(client.listNamespacedPod({ namespace: workspace.namespace }))).toBe(401);
+    await gateway.ensureMemberAccess({ ...target, role: 'member' });
+    expect(await statusCodeOf(client.listNamespacedPod({ namespace: workspace.namespace }))).toBe(401);
   });
 
   it('refuses outsiders (403), unknown workspaces (404), and admins may download one', async () => {
@@ -379,6 +401,67 @@ describe('kubeconfigs and pods', () => {
     expect(missing.statusCode).toBe(422);
     expect(missing.json().errors).toHaveProperty('namespace');
     expect((await inject('GET', '/api/pods?namespace=nope-nothing', member.token)).statusCode).toBe(404);
+  });
+
+  it.skipIf(!haveKubectl)('removing a member through the API voids their kubeconfig: kubectl is refused once the reconciler has run', async () => {
+    const leaver = await joinTeam(team.id);
+    const asked = await inject('PATCH', '/api/requests/workspaces/', leaver.token, { team_id: team.id, name: workspace.name });
+    await inject('PATCH', `/api/requests/${asked.json().id}`, owner.token, { action: 'approve' });
+    await reconciler.reconcileOnce();
+    const download = await inject('POST', `/api/subnamespaces/${workspace.id}/kubeconfig`, leaver.token);
+    expect(download.statusCode).toBe(201);
+    const file = join(workDir, `leaver-${leaver.user.id}.kubeconfig`);
+    writeFileSync(file, download.json().kubeconfig);
+    const kubectl = kubectlWith(() => file);
+    expect(await kubectl('get', 'pods', '-o', 'name')).toContain('pod/web-1');
+
+    // Who may remove: not another plain member; not a non-member; 404 for someone not in it.
+    expect((await inject('DELETE', `/api/subnamespaces/${workspace.id}/users/${leaver.user.id}`, member.token)).statusCode).toBe(403);
+    expect((await inject('DELETE', `/api/subnamespaces/${workspace.id}/users/${leaver.user.id}`, outsider.token)).statusCode).toBe(403);
+    const notMember = await inject('DELETE', `/api/subnamespaces/${workspace.id}/users/${outsider.user.id}`, owner.token);
+    expect(notMember.statusCode).toBe(404);
+    expect(notMember.json().message).toBe('This person is not a member of this workspace.');
+
+    const removed = await inject('DELETE', `/api/subnamespaces/${workspace.id}/users/${leaver.user.id}`, owner.token);
+    expect(removed.statusCode).toBe(204);
+    const shown = (await inject('GET', `/api/subnamespaces/${workspace.id}`, owner.token)).json();
+    expect(shown.users.map((u: { id: number }) => u.id)).not.toContain(leaver.user.id);
+    expect((await inject('POST', `/api/subnamespaces/${workspace.id}/kubeconfig`, leaver.token)).statusCode).toBe(403);
+
+    await reconciler.reconcileOnce();
+    const refused = await kubectl('get', 'pods').catch((error: { stderr: string }) => error.stderr);
+    expect(refused).toMatch(/Unauthorized|must be logged in/i);
+    expect(await database.db.selectFrom('cluster_revocations').selectAll().execute()).toEqual([]);
+    expect(store().get('rolebindings', workspace.namespace, `testbed-user-${leaver.user.id}`)).toBeUndefined();
+    const entry = await database.db.selectFrom('activity_log').selectAll().where('description', '=', 'workspace member removed').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(JSON.parse(entry.properties)).toMatchObject({ user_id: leaver.user.id });
+  });
+
+  it('a member may leave; the revocation waits while the cluster is down and is applied once it is back', async () => {
+    const leaver = await joinTeam(team.id);
+    const asked = await inject('PATCH', '/api/requests/workspaces/', leaver.token, { team_id: team.id, name: workspace.name });
+    await inject('PATCH', `/api/requests/${asked.json().id}`, owner.token, { action: 'approve' });
+    await reconciler.reconcileOnce();
+    const client = clientFor((await inject('POST', `/api/subnamespaces/${workspace.id}/kubeconfig`, leaver.token)).json().kubeconfig);
+    expect(await statusCodeOf(client.listNamespacedPod({ namespace: workspace.namespace }))).toBe(200);
+
+    await stopSandbox();
+    try {
+      expect((await inject('DELETE', `/api/subnamespaces/${workspace.id}/users/${leaver.user.id}`, leaver.token)).statusCode).toBe(204);
+      const pass = await reconciler.reconcileOnce();
+      expect(pass.failed).toBeGreaterThan(0);
+      const waiting = await database.db.selectFrom('cluster_revocations').selectAll().where('user_id', '=', leaver.user.id).execute();
+      expect(waiting).toHaveLength(1);
+      expect(waiting[0].last_error).toBeTruthy();
+    } finally {
+      await startSandbox();
+    }
+    // The restarted sandbox forgot its objects; what matters is that the revocation was applied
+    // (not dropped) and that the full resync does not give the leaver their binding back.
+    await reconciler.reconcileOnce({ all: true });
+    expect(await database.db.selectFrom('cluster_revocations').selectAll().where('user_id', '=', leaver.user.id).execute()).toEqual([]);
+    expect(store().get('rolebindings', workspace.namespace, `testbed-user-${leaver.user.id}`)).toBeUndefined();
+    expect(store().get('rolebindings', workspace.namespace, `testbed-user-${member.user.id}`)).toBeDefined();
   });
 
   it('GET /api/cluster tells the CA, the server and that it is reachable', async () => {

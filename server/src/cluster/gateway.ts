@@ -32,14 +32,47 @@ export const MANAGED_BY = { 'app.kubernetes.io/managed-by': 'testbed-console' } 
 export const TEAM_LABEL = 'testbed.io/team';
 export const WORKSPACE_LABEL = 'testbed.io/workspace';
 export const USER_LABEL = 'testbed.io/user';
-/** Where the per-user service accounts live. */
+export const WORKSPACE_ID_LABEL = 'testbed.io/workspace-id';
+/** Where the members' service accounts live: a namespace no member can act in. */
 export const IDENTITY_NAMESPACE = 'testbed-identities';
 
-export const serviceAccountName = (userId: number) => `user-${userId}`;
+/**
+ * One service account per user and workspace, so a kubeconfig works in its own workspace and
+ * nowhere else (even for a user who belongs to several), and removing the member deletes the
+ * account, which voids every token issued for it. At most 8 + 2 × 9 digits: far below 63.
+ */
+export const serviceAccountName = (userId: number, workspaceId: number) => `member-w${workspaceId}-u${userId}`;
 export const roleBindingName = (userId: number) => `testbed-user-${userId}`;
 
-/** The ClusterRole a workspace role is bound to (predefined on every cluster). */
-export const clusterRoleFor = (_role: WorkspaceRole) => 'edit';
+/** The ClusterRole a workspace role is bound to; the console installs these (WORKSPACE_CLUSTER_ROLES). */
+export const clusterRoleFor = (role: WorkspaceRole) => `testbed-workspace-${role}`;
+
+const READ = ['get', 'list', 'watch'];
+const WRITE = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+const MEMBER_RULES = [
+  { apiGroups: [''], resources: ['pods', 'services', 'endpoints', 'configmaps', 'secrets', 'persistentvolumeclaims'], verbs: WRITE },
+  { apiGroups: [''], resources: ['pods/exec', 'pods/attach', 'pods/portforward'], verbs: ['create', 'get'] },
+  { apiGroups: [''], resources: ['pods/log', 'pods/status', 'events', 'resourcequotas', 'limitranges', 'serviceaccounts'], verbs: READ },
+  { apiGroups: ['apps'], resources: ['deployments', 'replicasets', 'statefulsets', 'daemonsets', 'deployments/scale', 'statefulsets/scale'], verbs: WRITE },
+  { apiGroups: ['batch'], resources: ['jobs', 'cronjobs'], verbs: WRITE },
+  { apiGroups: ['autoscaling'], resources: ['horizontalpodautoscalers'], verbs: WRITE },
+  { apiGroups: ['networking.k8s.io'], resources: ['ingresses'], verbs: WRITE },
+  { apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'], verbs: READ },
+];
+
+/**
+ * What workspace roles may do in their namespace. Neither may touch the quota, the limit range,
+ * the isolating network policy or RBAC, which the console owns; managers may in addition run
+ * workloads under their own service accounts and read who is bound to what.
+ */
+export const WORKSPACE_CLUSTER_ROLES: Record<WorkspaceRole, { apiGroups: string[]; resources: string[]; verbs: string[] }[]> = {
+  member: MEMBER_RULES,
+  manager: [
+    ...MEMBER_RULES,
+    { apiGroups: [''], resources: ['serviceaccounts'], verbs: WRITE },
+    { apiGroups: ['rbac.authorization.k8s.io'], resources: ['roles', 'rolebindings'], verbs: READ },
+  ],
+};
 
 /** Every workspace namespace gets these; the one place to change them. */
 export const WORKSPACE_DEFAULTS = {
@@ -69,10 +102,33 @@ export interface WorkspaceTarget {
   workspaceName: string;
 }
 
+export interface MemberTarget {
+  namespace: string;
+  workspaceId: number;
+  userId: number;
+}
+
 export interface PodSummary {
   name: string;
   namespace: string;
   status: { phase: string | null; podIP: string | null; hostIP: string | null; startTime: string | null };
+}
+
+export interface Stoppable {
+  stop(): void;
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface PodWatchHandlers {
+  onChange(type: WatchEventType, pod: PodSummary): void;
+  onEnd(error?: ClusterError): void;
+}
+
+export interface PodLogHandlers {
+  /** One line of the log, without its line break, and when the container wrote it (RFC 3339, if known). */
+  onLine(text: string, time: string | null): void;
+  onEnd(error?: ClusterError): void;
 }
 
 export interface IssuedToken {
@@ -85,15 +141,96 @@ export interface ClusterGateway {
   readonly mode: ClusterMode;
   /** Namespace (labelled), ResourceQuota, LimitRange and a same-namespace-only NetworkPolicy. */
   ensureWorkspace(target: WorkspaceTarget): Promise<void>;
-  /** The user's service account and a RoleBinding in the workspace namespace. */
-  ensureMemberAccess(input: { namespace: string; userId: number; role: WorkspaceRole }): Promise<void>;
-  /** Deletes the user's RoleBinding in the namespace (absent = fine). */
-  revokeMemberAccess(input: { namespace: string; userId: number }): Promise<void>;
-  /** A TokenRequest token for the user's service account. */
-  issueKubeconfigToken(input: { userId: number; namespace: string; expirationSeconds: number }): Promise<IssuedToken>;
+  /** The console's ClusterRoles (WORKSPACE_CLUSTER_ROLES), created or brought back in line. */
+  ensureClusterRoles(): Promise<void>;
+  /**
+   * The member's service account for this workspace and its RoleBinding in the workspace
+   * namespace (the ClusterRoles must exist: ensureClusterRoles first).
+   */
+  ensureMemberAccess(input: MemberTarget & { role: WorkspaceRole }): Promise<void>;
+  /** Deletes the RoleBinding and the service account (which voids its tokens); absent = fine. */
+  revokeMemberAccess(input: MemberTarget): Promise<void>;
+  /** A TokenRequest token for the member's service account of this workspace. */
+  issueKubeconfigToken(input: MemberTarget & { expirationSeconds: number }): Promise<IssuedToken>;
   listPods(namespace: string): Promise<PodSummary[]>;
+  /**
+   * Watches the namespace's pods from now on: `onChange` for each ADDED/MODIFIED/DELETED, `onEnd`
+   * once when the watch ends (error: it failed; none: the server closed it; not after stop()).
+   */
+  watchPods(namespace: string, handlers: PodWatchHandlers): Promise<Stoppable>;
+  /**
+   * Follows a pod's log (its first container): the last `tailLines` lines, then new ones as
+   * they are written. `onEnd` once when the stream ends (not after stop()).
+   */
+  streamPodLogs(input: { namespace: string; pod: string; tailLines: number }, handlers: PodLogHandlers): Promise<Stoppable>;
   /** null without a cluster. */
   clusterInfo(): { ca: string; server: string } | null;
   /** Whether the API server answers (never throws). */
   health(): Promise<boolean>;
+
+  // Nodes (issue 5)
+  /** Every Node of the cluster. */
+  listNodes(): Promise<ClusterNode[]>;
+  /** One Node, or null when the cluster has none of that name. */
+  readNode(name: string): Promise<ClusterNode | null>;
+  /**
+   * Watches every Node: first an ADDED for each current Node, then each change. `onEnd` once
+   * when the watch ends (error: it failed; none: the server closed it; not after stop()).
+   */
+  watchNodes(handlers: NodeWatchHandlers): Promise<Stoppable>;
+  /** A kubeadm bootstrap token (Secret `bootstrap-token-<id>` in kube-system) and how to join with it. */
+  createBootstrapToken(input: { ttlSeconds: number; description: string }): Promise<BootstrapToken>;
+  /** Cordons (true) or uncordons (false) a Node; answers the Node as it is then. */
+  setNodeUnschedulable(name: string, unschedulable: boolean): Promise<ClusterNode>;
 }
+
+// Nodes (issue 5)
+
+export interface ClusterNodeCondition {
+  type: string;
+  status: string;
+  reason: string | null;
+  message: string | null;
+  /** ISO 8601, or null when the kubelet never posted one. */
+  lastHeartbeatTime: string | null;
+}
+
+/** What the console needs of a Kubernetes Node. */
+export interface ClusterNode {
+  name: string;
+  labels: Record<string, string>;
+  unschedulable: boolean;
+  /** ISO 8601 */
+  createdAt: string | null;
+  addresses: { type: string; address: string }[];
+  capacity: Record<string, string>;
+  nodeInfo: {
+    architecture: string;
+    operatingSystem: string;
+    osImage: string;
+    kubeletVersion: string;
+    kernelVersion: string;
+    containerRuntimeVersion: string;
+  };
+  conditions: ClusterNodeCondition[];
+}
+
+export interface NodeWatchHandlers {
+  onChange(type: WatchEventType, node: ClusterNode): void;
+  onEnd(error?: ClusterError): void;
+}
+
+/** What `kubeadm join` needs: `<apiServer> --token <token> --discovery-token-ca-cert-hash <caCertHash>`. */
+export interface BootstrapToken {
+  /** `<token-id>.<token-secret>`: [a-z0-9]{6}.[a-z0-9]{16} */
+  token: string;
+  /** `sha256:<hex>` of the cluster CA's SubjectPublicKeyInfo (DER). */
+  caCertHash: string;
+  /** host:port of the API server. */
+  apiServer: string;
+  /** ISO 8601 */
+  expiresAt: string;
+}
+
+/** The group kubeadm gives its node bootstrap tokens (`kubeadm token create` defaults). */
+export const BOOTSTRAP_TOKEN_GROUP = 'system:bootstrappers:kubeadm:default-node-token';

@@ -111,12 +111,22 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       .select(['wm.id', 'wm.user_id', 'wm.role', 'wm.workspace_id', 'w.namespace', 'tm.enabled as team_enabled', 'u.enabled as user_enabled'])
       .where('w.cluster_state', '=', 'ready');
     query = all ? query.where('wm.cluster_state', '!=', 'error') : query.where('wm.cluster_state', '=', 'pending');
-    for (const member of await query.orderBy('wm.id').execute()) {
+    const members = await query.orderBy('wm.id').execute();
+    if (members.length === 0) return;
+    try {
+      await gateway.ensureClusterRoles();
+    } catch (error) {
+      result.failed++;
+      result.lastError = describe(error);
+      return;
+    }
+    for (const member of members) {
       // The access rules of teams/access.ts: a disabled team membership (or user) voids the role.
       const entitled = member.team_enabled !== 0 && member.user_enabled === 1;
       try {
-        if (entitled) await gateway.ensureMemberAccess({ namespace: member.namespace, userId: member.user_id, role: member.role });
-        else await gateway.revokeMemberAccess({ namespace: member.namespace, userId: member.user_id });
+        const target = { namespace: member.namespace, workspaceId: member.workspace_id, userId: member.user_id };
+        if (entitled) await gateway.ensureMemberAccess({ ...target, role: member.role });
+        else await gateway.revokeMemberAccess(target);
         await db
           .updateTable('workspace_members')
           .set({ cluster_state: 'ready', cluster_error: null, cluster_synced_at: timestamp() })
@@ -135,6 +145,32 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
             .where('id', '=', member.id)
             .execute();
         }
+        if (error instanceof ClusterUnavailable || (error instanceof ClusterError && error.kind === 'unreachable')) return;
+      }
+    }
+  }
+
+  /** Memberships deleted from the database: their access goes, then their row here. */
+  async function applyRevocations(result: PassResult): Promise<void> {
+    const revocations = await db.selectFrom('cluster_revocations').selectAll().orderBy('id').execute();
+    for (const revocation of revocations) {
+      // The same person may have been added back meanwhile: then the membership pass owns it.
+      const member = await db
+        .selectFrom('workspace_members')
+        .select('id')
+        .where('workspace_id', '=', revocation.workspace_id)
+        .where('user_id', '=', revocation.user_id)
+        .executeTakeFirst();
+      try {
+        if (!member) {
+          await gateway.revokeMemberAccess({ namespace: revocation.namespace, workspaceId: revocation.workspace_id, userId: revocation.user_id });
+        }
+        await db.deleteFrom('cluster_revocations').where('id', '=', revocation.id).execute();
+        result.applied++;
+      } catch (error) {
+        result.failed++;
+        result.lastError = describe(error);
+        await db.updateTable('cluster_revocations').set({ last_error: describe(error) }).where('id', '=', revocation.id).execute();
         if (error instanceof ClusterUnavailable || (error instanceof ClusterError && error.kind === 'unreachable')) return;
       }
     }
@@ -189,6 +225,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     const result: PassResult = { applied: 0, failed: 0, lastError: null };
     await applyWorkspaces(all, result);
     await applyMemberships(all, result);
+    await applyRevocations(result);
     if (result.failed > 0) {
       failures++;
       nextAttemptAt = Date.now() + Math.min(maxBackoffMs, 1000 * 2 ** (failures - 1));
@@ -210,7 +247,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   }
 
   const hasPending = async () => {
-    const [workspace, member] = await Promise.all([
+    const [workspace, member, revocation] = await Promise.all([
       db.selectFrom('workspaces').select('id').where('cluster_state', '=', 'pending').limit(1).executeTakeFirst(),
       db
         .selectFrom('workspace_members as wm')
@@ -220,8 +257,9 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
         .where('w.cluster_state', '=', 'ready')
         .limit(1)
         .executeTakeFirst(),
+      db.selectFrom('cluster_revocations').select('id').limit(1).executeTakeFirst(),
     ]);
-    return workspace !== undefined || member !== undefined;
+    return workspace !== undefined || member !== undefined || revocation !== undefined;
   };
 
   async function tick(): Promise<void> {

@@ -10,6 +10,8 @@ export const RealtimeEvent = {
   RequestCreated: 'RequestCreated',
   /** To the requester's user channel: their request was approved or denied. Payload: the presented request. */
   RequestDecided: 'RequestDecided',
+  /** To the owner's user channel: the status of their node changed. Payload: the presented node. */
+  NodeStatusChanged: 'NodeStatusChanged',
 } as const;
 
 export type RealtimeEventName = (typeof RealtimeEvent)[keyof typeof RealtimeEvent];

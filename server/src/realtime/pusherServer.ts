@@ -72,8 +72,12 @@ export interface RealtimeServer {
   broadcast(channel: string, event: string, data: unknown): void;
   /** Called when a channel gets its first subscriber (e.g. to start a pod's log stream). */
   onFirstSubscribe(listener: (channel: string) => void): void;
+  /** Called after every successful subscription, the first one included (after onFirstSubscribe). */
+  onSubscribe(listener: (channel: string, socketId: string) => void): void;
   /** Called when a channel loses its last subscriber (also when the connection closes). */
   onLastUnsubscribe(listener: (channel: string) => void): void;
+  /** Sends an event on a channel to one subscriber only (e.g. a log's recent lines to a late joiner). */
+  sendToSocket(socketId: string, channel: string, event: string, data: unknown): void;
   /** Subscribers of a channel right now. */
   subscriberCount(channel: string): number;
   connectionCount(): number;
@@ -119,6 +123,8 @@ export async function createRealtimeServer(options: RealtimeServerOptions): Prom
   const channels = new Map<string, Set<Connection>>();
   const firstListeners: ((channel: string) => void)[] = [];
   const lastListeners: ((channel: string) => void)[] = [];
+  const subscribeListeners: ((channel: string, socketId: string) => void)[] = [];
+  const bySocketId = new Map<string, Connection>();
 
   const notify = (listeners: ((channel: string) => void)[], channel: string) => {
     for (const listener of listeners) {
@@ -198,6 +204,13 @@ export async function createRealtimeServer(options: RealtimeServerOptions): Prom
     subscribers.add(connection);
     send(connection, 'pusher_internal:subscription_succeeded', {}, channel);
     if (first) notify(firstListeners, channel);
+    for (const listener of subscribeListeners) {
+      try {
+        listener(channel, connection.socketId);
+      } catch (error) {
+        log?.error({ err: error, channel }, 'realtime subscribe hook failed');
+      }
+    }
   };
 
   const handleMessage = (connection: Connection, raw: RawData, isBinary: boolean) => {
@@ -297,6 +310,7 @@ export async function createRealtimeServer(options: RealtimeServerOptions): Prom
       messagesInWindow: 0,
     };
     connections.add(connection);
+    bySocketId.set(connection.socketId, connection);
     socket.on('message', (raw, isBinary) => {
       try {
         handleMessage(connection, raw, isBinary);
@@ -310,6 +324,7 @@ export async function createRealtimeServer(options: RealtimeServerOptions): Prom
     });
     socket.on('close', () => {
       connections.delete(connection);
+      bySocketId.delete(connection.socketId);
       for (const channel of [...connection.channels]) leave(connection, channel);
     });
     send(connection, 'pusher:connection_established', { socket_id: connection.socketId, activity_timeout: activityTimeout });
@@ -353,7 +368,12 @@ export async function createRealtimeServer(options: RealtimeServerOptions): Prom
       }
     },
     onFirstSubscribe: (listener) => void firstListeners.push(listener),
+    onSubscribe: (listener) => void subscribeListeners.push(listener),
     onLastUnsubscribe: (listener) => void lastListeners.push(listener),
+    sendToSocket(socketId, channel, event, data) {
+      const connection = bySocketId.get(socketId);
+      if (connection?.channels.has(channel)) send(connection, event, data, channel);
+    },
     subscriberCount: (channel) => channels.get(channel)?.size ?? 0,
     connectionCount: () => connections.size,
     async close() {

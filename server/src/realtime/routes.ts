@@ -7,6 +7,7 @@ import { HttpError } from '../http/errors.js';
 import { bearerAuth } from '../http/schemas.js';
 import { loadAccess } from '../teams/access.js';
 import { findWorkspace } from '../workspaces/workspaces.js';
+import { POD_LOG_CHANNEL } from './clusterFeeds.js';
 import { channelAuthSignature, realtimeAppSecret, SOCKET_ID_PATTERN } from './pusherServer.js';
 
 const authBody = z.object({
@@ -23,7 +24,7 @@ const WORKSPACE_CHANNEL = /^private-workspace\.(\d{1,9})$/;
 /**
  * Whether the user may listen on the channel: their own user channel; a workspace channel
  * when they are a member of the workspace (with an enabled team membership) or a platform
- * admin. Any other channel: no.
+ * admin; a pod-log channel of a workspace when they are a member of it. Any other channel: no.
  */
 export async function mayListen(context: AppContext, user: User, channel: string): Promise<boolean> {
   const userMatch = USER_CHANNEL.exec(channel);
@@ -34,6 +35,14 @@ export async function mayListen(context: AppContext, user: User, channel: string
     if (!workspace) return false;
     const access = await loadAccess(context.db, user);
     return access.admin || access.workspaceRoles.has(workspace.id);
+  }
+  const logMatch = POD_LOG_CHANNEL.exec(channel);
+  if (logMatch) {
+    // A pod's log: workspace members only (the Pods section is theirs alone; spec §2).
+    const workspace = await findWorkspace(context.db, Number(logMatch[1]));
+    if (!workspace) return false;
+    const access = await loadAccess(context.db, user);
+    return access.workspaceRoles.has(workspace.id);
   }
   return false;
 }

@@ -6,9 +6,10 @@ import { timestamp } from '../db/database.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { kubeconfigYaml, NO_CLUSTER, STILL_SETTING_UP, withCluster } from '../cluster/http.js';
 import { bearerAuth, idParam } from '../http/schemas.js';
-import { loadAccess } from '../teams/access.js';
+import { loadAccess, managesWorkspace } from '../teams/access.js';
+import { requestClusterSync } from '../cluster/reconciler.js';
 import { presentWorkspace, workspaceSchema } from './presenter.js';
-import { findWorkspace } from './workspaces.js';
+import { findWorkspace, removeWorkspaceMember } from './workspaces.js';
 
 /** How long a downloaded kubeconfig's token lasts (clusters may cap it lower). */
 const KUBECONFIG_LIFETIME_SECONDS = 8 * 3600;
@@ -31,6 +32,34 @@ export function workspaceRoutes({ db, cluster }: AppContext): FastifyPluginAsync
         const workspace = await findWorkspace(db, request.params.id);
         if (!workspace) throw notFound();
         return presentWorkspace(db, workspace, await loadAccess(db, currentUser(request)));
+      },
+    );
+
+    app.delete(
+      '/api/subnamespaces/:id/users/:userId',
+      {
+        schema: {
+          tags: ['workspaces'],
+          summary: "Remove a member (the workspace's and team's managers, platform admins, or the member leaving); their cluster access goes too",
+          security: bearerAuth,
+          params: z.object({ id: idParam(), userId: idParam() }),
+          response: { 204: z.null() },
+        },
+      },
+      async (request, reply) => {
+        const workspace = await findWorkspace(db, request.params.id);
+        if (!workspace) throw notFound();
+        const user = currentUser(request);
+        const access = await loadAccess(db, user);
+        const leaving = request.params.userId === user.id;
+        if (!leaving && !managesWorkspace(access, workspace)) {
+          throw new HttpError(403, "Only the workspace's managers and its team's managers can remove members.");
+        }
+        const outcome = await removeWorkspaceMember(db, { workspace, userId: request.params.userId, causerId: user.id });
+        if (outcome === 'not-member') throw new HttpError(404, 'This person is not a member of this workspace.');
+        requestClusterSync();
+        reply.code(204);
+        return null;
       },
     );
 
@@ -60,7 +89,8 @@ export function workspaceRoutes({ db, cluster }: AppContext): FastifyPluginAsync
 
         // The binding is ensured on demand (idempotent), so a kubeconfig works even before the
         // reconciler has got to this membership.
-        await withCluster(() => cluster.ensureMemberAccess({ namespace: workspace.namespace, userId: user.id, role: role ?? 'manager' }));
+        await withCluster(() => cluster.ensureClusterRoles());
+        await withCluster(() => cluster.ensureMemberAccess({ namespace: workspace.namespace, workspaceId: workspace.id, userId: user.id, role: role ?? 'manager' }));
         if (role) {
           await db
             .updateTable('workspace_members')
@@ -70,7 +100,7 @@ export function workspaceRoutes({ db, cluster }: AppContext): FastifyPluginAsync
             .execute();
         }
         const issued = await withCluster(() =>
-          cluster.issueKubeconfigToken({ userId: user.id, namespace: workspace.namespace, expirationSeconds: KUBECONFIG_LIFETIME_SECONDS }),
+          cluster.issueKubeconfigToken({ userId: user.id, workspaceId: workspace.id, namespace: workspace.namespace, expirationSeconds: KUBECONFIG_LIFETIME_SECONDS }),
         );
         const kubeconfig = kubeconfigYaml({
           server: info.server,

@@ -74,3 +74,36 @@ export async function isWorkspaceMember(db: Kysely<Database>, workspaceId: numbe
     .executeTakeFirst();
   return row !== undefined;
 }
+
+export type RemovalOutcome = 'removed' | 'not-member';
+
+/**
+ * Deletes the membership and leaves a cluster revocation for the reconciler (same transaction),
+ * so the person's kubeconfigs stop working even if the cluster is down right now.
+ */
+export async function removeWorkspaceMember(
+  db: Kysely<Database>,
+  input: { workspace: Workspace; userId: number; causerId: number },
+): Promise<RemovalOutcome> {
+  return db.transaction().execute(async (trx) => {
+    const member = await trx
+      .selectFrom('workspace_members')
+      .select(['id', 'role'])
+      .where('workspace_id', '=', input.workspace.id)
+      .where('user_id', '=', input.userId)
+      .executeTakeFirst();
+    if (!member) return 'not-member';
+    await trx.deleteFrom('workspace_members').where('id', '=', member.id).execute();
+    await trx
+      .insertInto('cluster_revocations')
+      .values({ workspace_id: input.workspace.id, namespace: input.workspace.namespace, user_id: input.userId, created_at: timestamp() })
+      .execute();
+    await recordActivity(trx, {
+      causerId: input.causerId,
+      description: input.causerId === input.userId ? 'workspace left' : 'workspace member removed',
+      subject: { type: 'workspace', id: input.workspace.id },
+      properties: { user_id: input.userId, role: member.role },
+    });
+    return 'removed';
+  });
+}
