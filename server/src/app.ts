@@ -8,6 +8,8 @@ import { BackgroundTasks } from './background.js';
 import type { ClusterGateway } from './cluster/gateway.js';
 import { noneGateway } from './cluster/noneGateway.js';
 import { clusterRoutes } from './cluster/routes.js';
+import { agentRoutes } from './nodes/agentRoutes.js';
+import { adminNodeRoutes, nodeRoutes } from './nodes/routes.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/schema.js';
@@ -64,6 +66,10 @@ const domains = [
   adminRoutes,
   realtimeRoutes,
   clusterRoutes,
+  nodeRoutes,
+  adminNodeRoutes,
+  // The node agent's protocol: root paths (/agent/…), authenticated by node secrets, no onboarding gate.
+  agentRoutes,
 ];
 
 /** The whole server, ready but not listening: tests inject into it or listen on port 0. */

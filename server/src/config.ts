@@ -23,6 +23,10 @@ export interface RateLimits {
   passwordLink: RateLimit;
   /** Verification mail resends, keyed by user. */
   verificationResend: RateLimit;
+  /** Wrong node claim codes typed into POST /api/nodes, keyed by user. */
+  nodeClaim: RateLimit;
+  /** Machine-first node registrations (POST /agent/register), keyed by client address. */
+  agentRegister: RateLimit;
 }
 
 /** The limits of docs/api-contract.md ("Rate limits"). */
@@ -31,6 +35,8 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   register: { max: 10, windowSeconds: 3600 },
   passwordLink: { max: 5, windowSeconds: 3600 },
   verificationResend: { max: 6, windowSeconds: 3600 },
+  nodeClaim: { max: 10, windowSeconds: 600 },
+  agentRegister: { max: 60, windowSeconds: 3600 },
 };
 
 export interface Config {

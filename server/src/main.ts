@@ -2,11 +2,13 @@ import pino from 'pino';
 import { buildApp } from './app.js';
 import { connectCluster } from './cluster/connect.js';
 import { createReconciler } from './cluster/reconciler.js';
+import { createNodeWatcher } from './nodes/watcher.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { createMailer } from './mail/mailer.js';
 import { realtimeBroadcaster } from './realtime/broadcaster.js';
+import { attachClusterFeeds } from './realtime/clusterFeeds.js';
 import { createRealtimeServer, realtimeAppSecret } from './realtime/pusherServer.js';
 import { platformAdminExists } from './users/users.js';
 
@@ -37,6 +39,13 @@ async function main(): Promise<void> {
   const cluster = await connectCluster(config);
   logger.info(cluster.description);
   const reconciler = cluster.gateway.mode === 'none' ? null : createReconciler({ db, gateway: cluster.gateway, logger });
+  // Nodes (issue 5): cluster Node changes become node status, activity and NodeStatusChanged events.
+  const nodeWatcher =
+    cluster.gateway.mode === 'none'
+      ? null
+      : createNodeWatcher({ db, config, cluster: cluster.gateway, broadcaster: realtimeBroadcaster(realtime, logger), logger });
+  // Workspace pod events and pod logs, fed from the cluster while somebody listens.
+  const feeds = attachClusterFeeds({ realtime, gateway: cluster.gateway, db, logger });
   const app = await buildApp({ config, db, mailer, logger, broadcaster: realtimeBroadcaster(realtime, logger), cluster: cluster.gateway });
   await app.listen({ host: config.host, port: config.port });
 
@@ -47,15 +56,18 @@ async function main(): Promise<void> {
   if (!config.mailUrl) logger.info('MAIL_URL is not set: mails (with their links) are written to this log.');
   if (!(await platformAdminExists(db))) logger.info(ADMIN_HINT);
   reconciler?.start();
+  nodeWatcher?.start();
 
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
     logger.info(`${signal} received: finishing open requests and pending mail, then stopping.`);
+    feeds.close();
     await realtime.close();
     await app.close();
     await reconciler?.stop();
+    await nodeWatcher?.stop();
     await cluster.close();
     mailer.close();
     await db.destroy();

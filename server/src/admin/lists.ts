@@ -255,19 +255,22 @@ export async function listActivity(
   );
   const idsOf = (type: string) => [...new Set(rows.filter((row) => row.subject_type === type && row.subject_id !== null).map((row) => row.subject_id!))];
   const userIds = [...new Set([...rows.map((row) => row.causer_id).filter((id): id is number => id !== null), ...idsOf('user')])];
-  const [users, teams, workspaces, requests] = await Promise.all([
+  const [users, teams, workspaces, requests, nodes] = await Promise.all([
     inChunks(userIds, (chunk) => db.selectFrom('users').select(['id', 'firstname', 'lastname']).where('id', 'in', chunk).execute()),
     inChunks(idsOf('team'), (chunk) => db.selectFrom('teams').select(['id', 'name']).where('id', 'in', chunk).execute()),
     inChunks(idsOf('workspace'), (chunk) => db.selectFrom('workspaces').select(['id', 'namespace as name']).where('id', 'in', chunk).execute()),
     inChunks(idsOf('request'), (chunk) =>
       db.selectFrom('requests').select(['id', 'type', 'object_name']).where('id', 'in', chunk).execute(),
     ),
+    inChunks(idsOf('node'), (chunk) => db.selectFrom('nodes').select(['id', 'name', 'hostname']).where('id', 'in', chunk).execute()),
   ]);
   const names = new Map<string, string>([
     ...users.map((user) => [`user:${user.id}`, fullName(user)] as const),
     ...teams.map((team) => [`team:${team.id}`, team.name] as const),
     ...workspaces.map((workspace) => [`workspace:${workspace.id}`, workspace.name] as const),
     ...requests.map((request) => [`request:${request.id}`, `${request.type} ${request.object_name}`] as const),
+    // A node has no name until it is installed: its hostname, else its number, stands in.
+    ...nodes.map((node) => [`node:${node.id}`, node.name ?? node.hostname ?? `node #${node.id}`] as const),
   ]);
   return {
     total,

@@ -125,6 +125,16 @@ export interface WorkspaceMembersTable {
   cluster_synced_at: Timestamp | null;
 }
 
+/** Access to take away in the cluster after a membership was deleted (reconciler, 0005). */
+export interface ClusterRevocationsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  namespace: string;
+  user_id: number;
+  created_at: Timestamp;
+  last_error: string | null;
+}
+
 export type RequestType = 'CreateTeam' | 'JoinTeam' | 'CreateWorkspace' | 'JoinWorkspace';
 export type RequestStatus = 'Pending' | 'Approved' | 'Denied' | 'Error';
 
@@ -152,6 +162,38 @@ export interface RequestsTable {
   updated_at: Timestamp;
 }
 
+/** 'to install' until the first check-in, 'installing' while joining, then from the cluster's Node (issue 5). */
+export type NodeStatus = 'to install' | 'installing' | 'ok' | 'warning' | 'error' | 'unknown';
+
+export interface NodesTable {
+  id: Generated<number>;
+  /** Null for a machine-first node not claimed yet. */
+  owner_id: number | null;
+  /** The Kubernetes Node name; null until the node asks for its bootstrap token. Unique. */
+  name: string | null;
+  type: string;
+  dhcp: Flag;
+  hostname: string | null;
+  ipv4: string | null;
+  ip_v6: string | null;
+  notes: string | null;
+  status: NodeStatus;
+  /** Set while a platform admin has disabled (cordoned) the node. */
+  disabled_at: Timestamp | null;
+  /** SHA-256 (hex) of the node secret; unique. */
+  secret_hash: string;
+  /** Random input of the secret's derivation with APP_KEY (nodes/secrets.ts). */
+  secret_salt: string;
+  /** One-time machine-first claim code (6 letters); unique. */
+  claim_code: string | null;
+  claim_code_expires_at: Timestamp | null;
+  /** JSON object: facts the agent reported and the cluster's nodeInfo. */
+  info: JsonText;
+  last_active_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   access_tokens: AccessTokensTable;
@@ -162,6 +204,8 @@ export interface Database {
   workspaces: WorkspacesTable;
   workspace_members: WorkspaceMembersTable;
   requests: RequestsTable;
+  nodes: NodesTable;
+  cluster_revocations: ClusterRevocationsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -172,3 +216,4 @@ export type TeamMember = Selectable<TeamMembersTable>;
 export type Workspace = Selectable<WorkspacesTable>;
 export type WorkspaceMember = Selectable<WorkspaceMembersTable>;
 export type Request = Selectable<RequestsTable>;
+export type NodeRecord = Selectable<NodesTable>;

@@ -2,6 +2,8 @@ import type { Migration } from 'kysely';
 import * as accounts from './0001_accounts.js';
 import * as teams from './0002_teams.js';
 import * as cluster from './0003_cluster.js';
+import * as nodes from './0004_nodes.js';
+import * as revocations from './0005_revocations.js';
 
 /**
  * Every migration, by name; they run in name order. Add new ones at the end with the next
@@ -11,4 +13,6 @@ export const migrations: Record<string, Migration> = {
   '0001_accounts': accounts,
   '0002_teams': teams,
   '0003_cluster': cluster,
+  '0004_nodes': nodes,
+  '0005_revocations': revocations,
 };

@@ -1,0 +1,138 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeNameBase } from '../src/nodes/nodes.js';
+import { createNodeWatcher, type NodeWatcher } from '../src/nodes/watcher.js';
+import { eventually, type NodesWorld, startNodesWorld } from './nodesFixtures.js';
+
+// The real install script (served by this server), run with sh and curl, with the kubeadm and
+// systemctl test doubles on PATH, against this server listening on loopback and the sandbox
+// cluster: both ways in end with the node Running in the console, step by step.
+
+const NODE_BIN = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'node-bin');
+const curlMissing = spawnSync('curl', ['--version']).status !== 0;
+
+let world: NodesWorld;
+let watcher: NodeWatcher;
+let owner: Awaited<ReturnType<NodesWorld['person']>>;
+let workDir: string;
+
+beforeAll(async () => {
+  if (curlMissing) throw new Error('curl is needed to run the install script (.ci/run installs it)');
+  world = await startNodesWorld({ listen: true });
+  watcher = createNodeWatcher(world.services, { initialBackoffMs: 100 });
+  watcher.start();
+  owner = await world.person({ firstname: 'Iris' });
+  workDir = mkdtempSync(join(tmpdir(), 'nodes-install-'));
+});
+afterAll(async () => {
+  await watcher?.stop();
+  await world?.close();
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runShell(command: string, root: string, onStdout?: (text: string) => void): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('sh', ['-c', command], {
+      env: { ...process.env, PATH: `${NODE_BIN}${delimiter}${process.env.PATH ?? ''}`, TESTBED_ROOT: root },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      onStdout?.(stdout);
+    });
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const newRoot = (name: string) => {
+  const root = join(workDir, name);
+  mkdirSync(join(root, 'etc'), { recursive: true });
+  return root;
+};
+
+const nodeJson = async (id: number) => (await world.inject('GET', `/api/nodes/${id}`, { token: owner.token })).json();
+const activity = async (id: number) =>
+  ((await world.inject('GET', `/api/nodes/${id}/activity`, { token: owner.token })).json() as { description: string; properties: { severity: string } }[])
+    .map((entry) => entry.description)
+    .reverse();
+
+describe('the install script against this server and the sandbox', () => {
+  it('console first: the copied command takes the node from to install through installing to Running', async () => {
+    const created = await world.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'x86-64' } });
+    const node = created.json();
+    expect(node.status).toBe('to install');
+    world.broadcasts.length = 0;
+
+    const run = await runShell(`curl -fsSL '${node.installation_url}' | sh`, newRoot('console-first'));
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+
+    const running = await eventually(async () => {
+      const seen = await nodeJson(node.id);
+      return seen.status === 'ok' ? seen : undefined;
+    }, 'the node to be Running');
+    expect(running.name).toBe(nodeNameBase(hostname()) || `node-${node.id}`);
+    expect(running.info).toMatchObject({ system: { hostname: hostname() }, cluster: { nodeInfo: expect.any(Object) } });
+    expect(running.lastActive).toEqual(expect.any(String));
+
+    const steps = await activity(node.id);
+    expect(steps[0]).toBe('node added');
+    expect(steps).toEqual(
+      expect.arrayContaining([
+        `node checked in from ${hostname()}`,
+        'status changed from to install to installing',
+        'bootstrap token issued',
+        'joined the cluster',
+      ]),
+    );
+    expect(steps.at(-1)).toMatch(/^status changed from (installing|Error) to Running$/);
+    const statuses = world.broadcasts.filter((event) => event.payload.id === node.id).map((event) => event.payload.status);
+    expect(statuses[0]).toBe('installing');
+    expect(statuses.at(-1)).toBe('ok');
+
+    // Run again: the node keeps its name and stays Running.
+    const again = await runShell(`curl -fsSL '${node.installation_url}' | sh`, join(workDir, 'console-first'));
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect((await nodeJson(node.id))).toMatchObject({ status: 'ok', name: running.name });
+  });
+
+  it('machine first: the generic script shows a code, the owner enters it, the install continues', async () => {
+    let code: string | null = null;
+    let claimed: ReturnType<NodesWorld['inject']> | null = null;
+    const run = await runShell(`curl -fsSL '${world.config.appUrl}/agent/install' | sh`, newRoot('machine-first'), (stdout) => {
+      const match = /Enter this code in the console at \S+: ([A-Z]{6})/.exec(stdout);
+      if (match && !code) {
+        code = match[1]!;
+        claimed = world.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'raspberry-pi', code: code.toLowerCase() } });
+      }
+    });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(code).toMatch(/^[A-Z]{6}$/);
+    const answer = await claimed!;
+    expect(answer.statusCode, answer.body).toBe(201);
+    const node = answer.json();
+    // The host name is taken by the first test's node: the name gets the id.
+    await eventually(async () => (await nodeJson(node.id)).status === 'ok', 'the claimed node to be Running');
+    expect((await nodeJson(node.id)).name).toBe(`${nodeNameBase(hostname()) || 'node'}-${node.id}`);
+    const steps = await activity(node.id);
+    expect(steps.slice(0, 2)).toEqual(['node registered, waiting to be claimed', 'node claimed']);
+    expect(steps).toEqual(expect.arrayContaining(['bootstrap token issued', 'joined the cluster']));
+  });
+});
