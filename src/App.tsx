@@ -28,6 +28,7 @@ import { ProfilePage } from './pages/profile/ProfilePage';
 import { TeamJoinPage } from './pages/teams/TeamJoinPage';
 import { TeamRegistrationPage } from './pages/teams/TeamRegistrationPage';
 import { adminResources } from './resources/admin';
+import nodes from './resources/nodes';
 import requests from './resources/requests';
 import { TeamShow } from './resources/teams';
 import tokens from './resources/tokens';
@@ -76,7 +77,7 @@ const Console = ({ title }: { title: string }) => {
     <Resource {...requests} />
     {/* Admin lists exist only for platform admins: others get the catch-all. */}
     {user?.admin && adminResources.map((resource) => <Resource key={resource.name} {...resource} />)}
-    {/* Extension point: nodes (later issue). */}
+    <Resource {...nodes} />
     <CustomRoutes>
       <Route path="/profile" element={<ProfilePage />} />
       <Route path="/teams/:id" element={<TeamShow />} />

@@ -62,7 +62,15 @@ export const endpoints: Record<string, ResourceEndpoint> = {
   'admin/workspaces': { path: '/api/admin/workspaces', pagination: 'server' },
   'admin/users': { path: '/api/admin/users', pagination: 'server' },
   'admin/activity': { path: '/api/admin/activity', pagination: 'server' },
-  // Extension point: nodes (/api/nodes) arrive with their issue.
+  // Nodes (docs/nodes-contract.md): GET /api/nodes (own nodes, a plain array), GET/POST /api/nodes[/{id}].
+  nodes: { path: '/api/nodes', pagination: 'client' },
+  // Cluster nodes (platform admins): paginator, records by name (GET /api/admin/nodes/{name}).
+  'admin/nodes': {
+    path: '/api/admin/nodes',
+    pagination: 'server',
+    toRecord: (raw) => ({ ...raw, id: raw.name }),
+    recordPath: (id, previousData) => `/api/admin/nodes/${encodeURIComponent(String(previousData?.name ?? id))}`,
+  },
 };
 
 /** The request calls that are not CRUD (docs/api-contract.md "Teams, workspaces and requests"). */
@@ -77,8 +85,22 @@ export interface TestbedCalls {
   joinWorkspace(data: { team_id: Identifier; name: string; message?: string }): Promise<any>;
   /** POST /api/subnamespaces/{id}/kubeconfig (members and platform admins; 409/503 while not ready). */
   createKubeconfig(id: Identifier): Promise<KubeconfigAnswer>;
+  /** DELETE /api/subnamespaces/{id}/users/{userId}: a manager removes a member, or a member leaves. */
+  removeWorkspaceMember(id: Identifier, userId: Identifier): Promise<void>;
   /** GET /api/pods?namespace={namespace} (members and platform admins; 503 when the cluster is down). */
   getPods(namespace: string, signal?: AbortSignal): Promise<Pod[]>;
+  /** GET /api/nodes/{id}/activity (owner and platform admins), newest first. */
+  getNodeActivity(id: Identifier, signal?: AbortSignal): Promise<NodeActivityEntry[]>;
+  /** POST /api/admin/nodes/{name}/disable or /enable (platform admins): the updated admin node view. */
+  setNodeEnabled(name: string, enabled: boolean): Promise<RaRecord>;
+}
+
+/** One entry of GET /api/nodes/{id}/activity (docs/nodes-contract.md). */
+export interface NodeActivityEntry {
+  id: Identifier;
+  created_at: string;
+  description: string;
+  properties?: { severity?: string | null } | null;
 }
 
 /** 201 answer of POST /api/subnamespaces/{id}/kubeconfig (docs/api-contract.md "Cluster"). */
@@ -242,10 +264,24 @@ export const createDataProvider = (http: HttpClient, map: Record<string, Resourc
     async createKubeconfig(id) {
       return (await http<KubeconfigAnswer>(`/api/subnamespaces/${encodeURIComponent(String(id))}/kubeconfig`, { method: 'POST' })).json;
     },
+    async removeWorkspaceMember(id, userId) {
+      await http(`/api/subnamespaces/${encodeURIComponent(String(id))}/users/${encodeURIComponent(String(userId))}`, { method: 'DELETE' });
+    },
     async getPods(namespace, signal) {
       const { json } = await http('/api/pods', { query: { namespace }, signal });
       const list = Array.isArray(json) ? json : Array.isArray(json?.data) ? json.data : [];
       return list as Pod[];
+    },
+    async getNodeActivity(id, signal) {
+      const { json } = await http(`/api/nodes/${encodeURIComponent(String(id))}/activity`, { signal });
+      const list = Array.isArray(json) ? json : Array.isArray(json?.data) ? json.data : [];
+      return list as NodeActivityEntry[];
+    },
+    async setNodeEnabled(name, enabled) {
+      const action = enabled ? 'enable' : 'disable';
+      const { json } = await http(`/api/admin/nodes/${encodeURIComponent(name)}/${action}`, { method: 'POST' });
+      const raw = unwrap(json);
+      return { ...raw, id: raw?.name ?? name };
     },
 
     async getOne(resource, params) {

@@ -30,12 +30,12 @@ describe('console shell', () => {
     expect(within(workspaces).getByText('Member')).toBeInTheDocument();
   });
 
-  it('sidebar: Console Home, Requests, the workspaces tree, Tokens and the profile entry; no Admin for non-admins', async () => {
+  it('sidebar: Console Home, Requests, the workspaces tree, Nodes, Tokens and the profile entry; no Admin for non-admins', async () => {
     renderApp({ path: '/', loggedIn: true });
     await screen.findByRole('heading', { name: 'Your workspaces' });
     const menu = document.querySelector('.RaSidebar-fixed, .RaSidebar-paper') as HTMLElement;
     const entries = within(menu).getAllByRole('menuitem').map((item) => item.textContent);
-    expect(entries).toEqual(['Console Home', 'Requests', 'Tokens', 'Ada Lovelace']);
+    expect(entries).toEqual(['Console Home', 'Requests', 'Nodes', 'Tokens', 'Ada Lovelace']);
     expect(within(menu).getByText('No workspaces')).toBeInTheDocument();
     expect(within(menu).queryByText('Admin')).not.toBeInTheDocument();
     expect(within(menu).getByRole('menuitem', { name: 'Tokens' })).toHaveAttribute('href', '/tokens');

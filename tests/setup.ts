@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { resetDb } from './mocks/db';
+import { resetNodesDb } from './mocks/nodes';
 import { server } from './mocks/server';
 
 // The whole console renders in each test: allow for a loaded machine (default 1000 ms).
@@ -28,6 +29,7 @@ beforeAll(() => {
 beforeEach(() => {
   window.localStorage.clear();
   resetDb();
+  resetNodesDb();
 });
 
 afterEach(() => {

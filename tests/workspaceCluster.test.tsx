@@ -132,13 +132,15 @@ describe('pods section', () => {
     expect(within(section).getByRole('table').closest('.MuiTableContainer-root')).toBeInTheDocument();
   });
 
-  it("'Logs' opens the dialog 'Logs for web-1', which says live logs come later (no fake lines)", async () => {
+  it("'Logs' opens the dialog 'Logs for web-1', connecting to the pod's log stream (no fake lines)", async () => {
     db.workspaces = [makeWorkspace()];
     db.pods = { 'edgelab-vision': [makePod(), makePod({ name: 'web-2' })] };
     const { user } = openWorkspace();
     await user.click(await screen.findByRole('button', { name: 'Logs for web-1' }));
     const dialog = await screen.findByRole('dialog', { name: 'Logs for web-1' });
-    expect(within(dialog).getByText('The live log view arrives with the next release.')).toBeInTheDocument();
+    expect(within(dialog).getByText('Connecting to the log stream…')).toBeInTheDocument();
+    expect(within(dialog).getByTestId('pod-log-lines')).toBeEmptyDOMElement();
+    expect(within(dialog).getByRole('button', { name: 'Pause' })).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
@@ -197,7 +199,7 @@ describe('cluster panels and access', () => {
     expect(requestsTo('GET', '/api/pods')).toHaveLength(0);
   });
 
-  it('platform admins who are not members get both panels, next to the join notice', async () => {
+  it('platform admins who are not members get both panels, next to the join notice, but no pod logs', async () => {
     db.user = makeUser({ admin: true });
     db.workspaces = [makeWorkspace({ member: false, role: null, can_manage: false })];
     db.pods = { 'edgelab-vision': [makePod()] };
@@ -206,5 +208,7 @@ describe('cluster panels and access', () => {
     expect(screen.getByRole('button', { name: 'Download kubeconfig' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Pods' })).toBeInTheDocument();
     expect(await screen.findByText('web-1')).toBeInTheDocument();
+    // Pod logs are for members only (the server refuses the log channel to others).
+    expect(screen.queryByRole('button', { name: 'Logs for web-1' })).not.toBeInTheDocument();
   });
 });

@@ -1,4 +1,5 @@
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
+import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
 import AssignmentOutlinedIcon from '@mui/icons-material/AssignmentOutlined';
 import GroupsOutlinedIcon from '@mui/icons-material/GroupsOutlined';
 import HistoryOutlinedIcon from '@mui/icons-material/HistoryOutlined';
@@ -10,6 +11,7 @@ import type { ReactElement } from 'react';
 import { Menu as RaMenu, useSidebarState, useTranslate } from 'react-admin';
 import { fullName } from '../authProvider';
 import { useCurrentUser, useOwnPendingRequestsCount, usePendingRequestsCount } from '../hooks';
+import nodes from '../resources/nodes';
 import tokens from '../resources/tokens';
 import { WorkspacesTree } from './WorkspacesTree';
 
@@ -27,7 +29,7 @@ const ADMIN_ENTRIES = [
   { to: '/admin/teams', label: 'app.menu.admin_teams', icon: <GroupsOutlinedIcon /> },
   { to: '/admin/workspaces', label: 'app.menu.admin_workspaces', icon: <WorkspacesOutlinedIcon /> },
   { to: '/admin/users', label: 'app.menu.admin_users', icon: <PeopleOutlineIcon /> },
-  // Extension point (nodes issue): { to: '/admin/nodes', ... }.
+  { to: '/admin/nodes', label: 'app.menu.admin_nodes', icon: <DnsOutlinedIcon /> },
   { to: '/admin/activity', label: 'app.menu.admin_activity', icon: <HistoryOutlinedIcon /> },
 ];
 
@@ -60,7 +62,7 @@ export const Menu = () => {
 
       <WorkspacesTree />
 
-      {/* Extension point (nodes issue): <RaMenu.ResourceItem name="nodes" />. */}
+      <RaMenu.ResourceItem name={nodes.name} />
 
       <RaMenu.ResourceItem name={tokens.name} />
 

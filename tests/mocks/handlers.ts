@@ -349,6 +349,23 @@ export const handlers = [
     return workspace ? json(workspace) : notFound();
   }),
 
+  http.delete('/api/subnamespaces/:id/users/:userId', async ({ request, params }) => {
+    await record(request);
+    if (!authorized(request)) return unauthenticated();
+    const workspace = db.workspaces.find((item) => String(item.id) === params.id);
+    if (!workspace) return notFound();
+    const self = String(db.user.id) === params.userId;
+    if (!self && !workspace.can_manage) {
+      return json({ message: "Only the workspace's managers and its team's managers can remove members." }, 403);
+    }
+    const users: { id: number }[] = workspace.users ?? [];
+    if (!users.some((user) => String(user.id) === params.userId)) {
+      return json({ message: 'This person is not a member of this workspace.' }, 404);
+    }
+    workspace.users = users.filter((user) => String(user.id) !== params.userId);
+    return new HttpResponse(null, { status: 204 });
+  }),
+
   // Cluster (docs/api-contract.md "Cluster"): members of the workspace and platform admins.
   http.post('/api/subnamespaces/:id/kubeconfig', async ({ request, params }) => {
     await record(request);

@@ -22,6 +22,8 @@ import { EmptyState } from '../../components/EmptyState';
 import { RoleChip } from '../../components/RoleChip';
 import { useCurrentUser, usePendingRequestsCount } from '../../hooks';
 import { ResponsiveColumns } from '../../layout/ResponsiveColumns';
+import { HomeNodes } from '../../resources/nodes/HomeNodes';
+import { AddNodeButton } from '../../resources/nodes/NodeList';
 import { PendingRequestsAlert } from './PendingRequestsAlert';
 
 const HomeCard = ({
@@ -101,9 +103,19 @@ export const HomePage = () => {
             </Box>
           )}
         </HomeCard>
-        <HomeCard title="home.nodes.title" icon={<DevicesOtherOutlinedIcon />}>
-          {/* Extension point (nodes issue): the user's nodes from GET /api/nodes and 'Add a Node'. */}
-          <EmptyState title={translate('home.nodes.empty')} body={translate('home.nodes.later')} />
+        <HomeCard
+          title="home.nodes.title"
+          icon={<DevicesOtherOutlinedIcon />}
+          actions={
+            <>
+              <AddNodeButton />
+              <Button component={Link} to="/nodes" variant="outlined" size="small">
+                {translate('home.nodes.all')}
+              </Button>
+            </>
+          }
+        >
+          <HomeNodes />
         </HomeCard>
         <HomeCard
           title="home.teams.title"

@@ -5,7 +5,9 @@ import { Link } from 'react-router-dom';
 import { RoleChip } from '../../components/RoleChip';
 
 /** Admin tables keep a minimum width of 800 and scroll horizontally (spec §9). */
-export const adminListSx = { '& .RaList-content': { overflowX: 'auto' } };
+// The list's main column is a flex item: without minWidth 0 a wide table widens the page
+// instead of scrolling inside its card.
+export const adminListSx = { '& .RaList-main': { minWidth: 0 }, '& .RaList-content': { overflowX: 'auto' } };
 export const adminTableSx = { '& table': { minWidth: 800 } };
 
 /** Names with their role badge ('Ada Lovelace [Owner]'), optionally linked. */

@@ -1,9 +1,14 @@
+import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
 import GroupsOutlinedIcon from '@mui/icons-material/GroupsOutlined';
 import HistoryOutlinedIcon from '@mui/icons-material/HistoryOutlined';
 import PeopleOutlineIcon from '@mui/icons-material/PeopleOutline';
 import WorkspacesOutlinedIcon from '@mui/icons-material/WorkspacesOutlined';
+import { createElement } from 'react';
 import type { ResourceProps } from 'react-admin';
+import { Route } from 'react-router-dom';
 import { AdminActivityList } from './activity/AdminActivityList';
+import { AdminNodeList } from './nodes/AdminNodeList';
+import { AdminNodeShow } from './nodes/AdminNodeShow';
 import { AdminTeamList } from './teams/AdminTeamList';
 import { AdminUserList } from './users/AdminUserList';
 import { AdminWorkspaceList } from './workspaces/AdminWorkspaceList';
@@ -18,4 +23,13 @@ export const adminWorkspaces: ResourceProps = { name: 'admin/workspaces', list: 
 export const adminUsers: ResourceProps = { name: 'admin/users', list: AdminUserList, icon: PeopleOutlineIcon };
 export const adminActivity: ResourceProps = { name: 'admin/activity', list: AdminActivityList, icon: HistoryOutlinedIcon };
 
-export const adminResources = [adminTeams, adminWorkspaces, adminUsers, adminActivity];
+/** /admin/nodes and /admin/nodes/{name} (a child route: the spec's path, by name). */
+export const adminNodes: ResourceProps = {
+  name: 'admin/nodes',
+  list: AdminNodeList,
+  icon: DnsOutlinedIcon,
+  recordRepresentation: 'name',
+  children: createElement(Route, { path: ':id', element: createElement(AdminNodeShow) }),
+};
+
+export const adminResources = [adminTeams, adminWorkspaces, adminUsers, adminNodes, adminActivity];

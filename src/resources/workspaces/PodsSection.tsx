@@ -5,10 +5,6 @@ import {
   CardContent,
   Chip,
   CircularProgress,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
   Stack,
   Table,
   TableBody,
@@ -22,6 +18,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
+import { useChannelEvent } from '../../realtime/RealtimeProvider';
 import { CopyButton } from '../../components/CopyButton';
 import { EmptyState } from '../../components/EmptyState';
 import type { Pod } from '../../dataProvider';
@@ -30,9 +27,15 @@ import { useSettings } from '../../settings';
 import { serverMessage } from '../../httpClient';
 import { formatDateTime } from '../../utils/dates';
 import { CommandLine } from './KubeconfigPanel';
+import { PodLogsDialog } from './PodLogsDialog';
 
-/** Pods are polled until realtime pod events exist. */
-export const PODS_REFRESH_MS = 10_000;
+/**
+ * The list follows the workspace channel's PodsChanged events; polling stays as the fallback
+ * for when the realtime connection is down, so it can be slow.
+ */
+export const PODS_REFRESH_MS = 30_000;
+/** While the cluster cannot be reached, the list is tried again this often. */
+export const PODS_RETRY_MS = 10_000;
 
 /** Spec §2: Running green, any other phase gray. */
 export const podPhaseColor = (phase?: string | null): ChipProps['color'] => (phase === 'Running' ? 'success' : 'default');
@@ -40,28 +43,21 @@ export const podPhaseColor = (phase?: string | null): ChipProps['color'] => (pha
 export const START_POD_COMMAND =
   "kubectl --kubeconfig <file> run hello --image=busybox -- sh -c 'while true; do date; sleep 5; done'";
 
-/** 'Logs for {name}'. The live log stream is a later step: the body says so, no fake lines. */
-const LogsDialog = ({ pod, open, onClose }: { pod: Pod | null; open: boolean; onClose: () => void }) => {
-  const translate = useTranslate();
-  const title = pod ? translate('workspaces.logs_for', { name: pod.name }) : '';
-  return (
-    <Dialog open={open && !!pod} onClose={onClose} aria-labelledby="pod-logs-title" fullWidth maxWidth="md">
-      <DialogTitle id="pod-logs-title">{title}</DialogTitle>
-      <DialogContent>
-        <Typography color="text.secondary">{translate('workspaces.logs_later')}</Typography>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{translate('workspaces.close')}</Button>
-      </DialogActions>
-    </Dialog>
-  );
-};
-
 /**
- * Members' Pods section: GET /api/pods?namespace={namespace}, refreshed every 10 s. A 503
- * (cluster unreachable) shows the server's message and keeps retrying; the page never breaks.
+ * Members' Pods section: GET /api/pods?namespace={namespace}, listed again whenever the
+ * workspace channel says a pod changed (and every 30 s as a fallback). A 503 (cluster
+ * unreachable) shows the server's message and keeps retrying; the page never breaks.
  */
-export const PodsSection = ({ namespace }: { namespace?: string | null }) => {
+export const PodsSection = ({
+  workspaceId,
+  namespace,
+  canFollowLogs = true,
+}: {
+  workspaceId: number;
+  namespace?: string | null;
+  /** Pod logs are for workspace members only: a platform admin who is not one sees no Logs button. */
+  canFollowLogs?: boolean;
+}) => {
   const translate = useTranslate();
   const dataProvider = useTestbedDataProvider();
   const { sandbox } = useSettings();
@@ -72,9 +68,10 @@ export const PodsSection = ({ namespace }: { namespace?: string | null }) => {
     queryKey: ['pods', namespace],
     queryFn: ({ signal }) => dataProvider.getPods(namespace as string, signal),
     enabled: !!namespace,
-    refetchInterval: PODS_REFRESH_MS,
+    refetchInterval: (query) => (query.state.error ? PODS_RETRY_MS : PODS_REFRESH_MS),
     retry: false,
   });
+  useChannelEvent(namespace ? `workspace.${workspaceId}` : null, 'PodsChanged', () => void refetch());
 
   const pods = data ?? [];
   let body;
@@ -132,17 +129,19 @@ export const PodsSection = ({ namespace }: { namespace?: string | null }) => {
                   </TableCell>
                   <TableCell>{formatDateTime(pod.status?.startTime) || '—'}</TableCell>
                   <TableCell align="right">
-                    <Button
-                      size="small"
-                      variant="outlined"
-                      onClick={() => {
-                        setLogsOf(pod);
-                        setLogsOpen(true);
-                      }}
-                      aria-label={translate('workspaces.logs_for', { name: pod.name })}
-                    >
-                      {translate('workspaces.logs')}
-                    </Button>
+                    {canFollowLogs && (
+                      <Button
+                        size="small"
+                        variant="outlined"
+                        onClick={() => {
+                          setLogsOf(pod);
+                          setLogsOpen(true);
+                        }}
+                        aria-label={translate('workspaces.logs_for', { name: pod.name })}
+                      >
+                        {translate('workspaces.logs')}
+                      </Button>
+                    )}
                   </TableCell>
                 </TableRow>
               );
@@ -178,13 +177,13 @@ export const PodsSection = ({ namespace }: { namespace?: string | null }) => {
           >
             <Typography variant="body2">{translate(errorText, { _: errorText })}</Typography>
             <Typography variant="body2">
-              {translate('workspaces.pods_retrying', { seconds: PODS_REFRESH_MS / 1000 })}
+              {translate('workspaces.pods_retrying', { seconds: PODS_RETRY_MS / 1000 })}
             </Typography>
           </Alert>
         )}
         {body}
       </CardContent>
-      <LogsDialog pod={logsOf} open={logsOpen} onClose={() => setLogsOpen(false)} />
+      <PodLogsDialog workspaceId={workspaceId} pod={logsOf?.name ?? null} open={logsOpen} onClose={() => setLogsOpen(false)} />
     </Card>
   );
 };

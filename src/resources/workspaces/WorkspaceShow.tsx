@@ -1,12 +1,12 @@
-import { Alert, Box, Button, Card, CardContent, Chip, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
+import { Alert, Box, Button, Chip, Stack, Typography } from '@mui/material';
 import { Loading, Title, useGetOne, useTranslate } from 'react-admin';
 import { Link, useParams } from 'react-router-dom';
-import { EmptyState } from '../../components/EmptyState';
 import { RoleChip } from '../../components/RoleChip';
 import { useCurrentUser, useJoinRequest, useTestbedDataProvider } from '../../hooks';
 import { ResponsiveColumns } from '../../layout/ResponsiveColumns';
 import { KubeconfigPanel } from './KubeconfigPanel';
 import { PodsSection } from './PodsSection';
+import { WorkspaceMembers } from './WorkspaceMembers';
 
 export interface WorkspaceRecord {
   id: number;
@@ -105,27 +105,10 @@ export const WorkspaceShow = () => {
       )}
 
       <ResponsiveColumns>
-        <Card component="section" aria-labelledby="workspace-users-title">
-          <CardContent>
-            <Typography id="workspace-users-title" variant="h6" component="h2" gutterBottom>
-              {translate('workspaces.users')}
-            </Typography>
-            {(workspace.users ?? []).length === 0 ? (
-              <EmptyState title={translate('workspaces.no_users')} />
-            ) : (
-              <List dense disablePadding aria-label={translate('workspaces.users')}>
-                {(workspace.users ?? []).map((item) => (
-                  <ListItem key={item.id} disableGutters secondaryAction={<RoleChip role={item.pivot?.role} />}>
-                    <ListItemText primary={item.name} />
-                  </ListItem>
-                ))}
-              </List>
-            )}
-          </CardContent>
-        </Card>
+        <WorkspaceMembers workspace={workspace} />
         {clusterAccess && <KubeconfigPanel workspaceId={workspace.id} />}
       </ResponsiveColumns>
-      {clusterAccess && <PodsSection namespace={workspace.namespace} />}
+      {clusterAccess && <PodsSection workspaceId={workspace.id} namespace={workspace.namespace} canFollowLogs={member} />}
     </Stack>
   );
 };

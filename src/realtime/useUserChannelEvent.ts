@@ -1,0 +1,2 @@
+// The entry point the resources import; the implementation lives with the shared connection.
+export { useUserChannelEvent } from './RealtimeProvider';

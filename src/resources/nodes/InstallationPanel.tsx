@@ -1,0 +1,164 @@
+import DownloadIcon from '@mui/icons-material/Download';
+import TerminalIcon from '@mui/icons-material/Terminal';
+import UsbIcon from '@mui/icons-material/Usb';
+import { Alert, Box, Button, Card, CardContent, CircularProgress, Divider, Stack, Typography } from '@mui/material';
+import { useState } from 'react';
+import { useTranslate } from 'react-admin';
+import { CopyButton } from '../../components/CopyButton';
+import { tokenStore } from '../../httpClient';
+import { useSettings } from '../../settings';
+import { CommandLine } from '../workspaces/KubeconfigPanel';
+import type { NodeRecord } from './types';
+
+/** The terminal install command for an installation_url (spec §2 "Node detail"). */
+export const installCommand = (installationUrl: string) => `curl -fsSL '${installationUrl}' | sudo sh`;
+
+/** The file name of a node's USB image (as the server's Content-Disposition says). */
+export const imageFilename = (id: NodeRecord['id']) => `testbed-node-${id}-cidata.img`;
+
+/** Saves a Blob under `filename` through an object URL and a temporary <a download>. */
+const saveBlob = (blob: Blob, filename: string) => {
+  const url = URL.createObjectURL(blob);
+  const anchor = document.createElement('a');
+  anchor.href = url;
+  anchor.download = filename;
+  anchor.rel = 'noopener';
+  anchor.style.display = 'none';
+  document.body.appendChild(anchor);
+  try {
+    anchor.click();
+  } finally {
+    anchor.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 0);
+  }
+};
+
+/**
+ * GET image_url with the session's bearer token (a binary answer: not through the JSON client).
+ * Failures throw the server's message when it sent one.
+ */
+const fetchImage = async (apiUrl: string, imageUrl: string): Promise<Blob> => {
+  const base = apiUrl.replace(/\/+$/, '');
+  const url = /^https?:\/\//.test(imageUrl) ? imageUrl : new URL(`${base}${imageUrl}`, window.location.origin).toString();
+  const token = tokenStore.get();
+  const headers: Record<string, string> = { Accept: 'application/octet-stream, application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(url, { headers });
+  if (!response.ok) {
+    if (response.status === 401 && token && tokenStore.get() === token) tokenStore.clear();
+    let message = '';
+    try {
+      const body = await response.json();
+      if (body && typeof body.message === 'string') message = body.message;
+    } catch {
+      // not JSON: the generic message
+    }
+    throw new Error(message || 'nodes.install.download_error');
+  }
+  return response.blob();
+};
+
+/**
+ * Install from terminal (the copyable `curl … | sudo sh` command) and install from a USB stick
+ * (the node's cloud-init seed image, downloaded with the session's token).
+ */
+export const InstallationPanel = ({ node }: { node: NodeRecord }) => {
+  const translate = useTranslate();
+  const settings = useSettings();
+  const [downloading, setDownloading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const command = node.installation_url ? installCommand(node.installation_url) : '';
+  const imageUrl = node.image_url || `/api/nodes/${node.id}/image`;
+  const filename = imageFilename(node.id);
+
+  const download = async () => {
+    setDownloading(true);
+    setError(null);
+    try {
+      saveBlob(await fetchImage(settings.apiUrl, imageUrl), filename);
+    } catch (failure) {
+      const message = (failure as Error)?.message || 'nodes.install.download_error';
+      setError(translate(message, { _: message }));
+    } finally {
+      setDownloading(false);
+    }
+  };
+
+  return (
+    <Card component="section" aria-labelledby="node-install-title">
+      <CardContent>
+        <Typography id="node-install-title" variant="h6" component="h2" gutterBottom>
+          {translate('nodes.install.title')}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {translate('nodes.install.intro')}
+        </Typography>
+
+        <Box component="section" aria-labelledby="node-install-terminal" sx={{ mt: 2 }}>
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+            <TerminalIcon color="primary" fontSize="small" />
+            <Typography id="node-install-terminal" variant="subtitle1" component="h3">
+              {translate('nodes.install.terminal')}
+            </Typography>
+          </Stack>
+          <Typography variant="body2" color="text.secondary">
+            {translate('nodes.install.terminal_hint')}
+          </Typography>
+          {command ? (
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
+              <Box sx={{ flexGrow: 1, minWidth: 0 }} data-testid="install-command">
+                <CommandLine command={command} />
+              </Box>
+              <CopyButton text={command} size="small" sx={{ mt: { sm: 1 }, flexShrink: 0 }} />
+            </Stack>
+          ) : (
+            <Alert severity="info" sx={{ mt: 1 }}>
+              {translate('nodes.install.no_url')}
+            </Alert>
+          )}
+        </Box>
+
+        <Divider sx={{ my: 2 }} />
+
+        <Box component="section" aria-labelledby="node-install-usb">
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+            <UsbIcon color="primary" fontSize="small" />
+            <Typography id="node-install-usb" variant="subtitle1" component="h3">
+              {translate('nodes.install.usb')}
+            </Typography>
+          </Stack>
+          <Typography variant="body2" color="text.secondary">
+            {translate('nodes.install.usb_hint')}
+          </Typography>
+          <CommandLine command={`sudo dd if=${filename} of=/dev/sdX bs=4M conv=fsync`} />
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+            {translate('nodes.install.usb_boot')}
+          </Typography>
+          <Button
+            variant="contained"
+            onClick={download}
+            disabled={downloading}
+            aria-busy={downloading || undefined}
+            startIcon={downloading ? <CircularProgress size={16} color="inherit" aria-hidden /> : <DownloadIcon />}
+            sx={{ mt: 1.5 }}
+          >
+            {translate('nodes.install.download')}
+          </Button>
+          {error && (
+            <Alert
+              severity="error"
+              sx={{ mt: 2 }}
+              action={
+                <Button color="inherit" size="small" onClick={download} disabled={downloading}>
+                  {translate('nodes.retry')}
+                </Button>
+              }
+            >
+              {error}
+            </Alert>
+          )}
+        </Box>
+      </CardContent>
+    </Card>
+  );
+};

@@ -1,0 +1,94 @@
+import { Alert, Box, Button, Card, CardContent, CircularProgress, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { type Identifier, useTranslate } from 'react-admin';
+import type { NodeActivityEntry } from '../../dataProvider';
+import { useTestbedDataProvider } from '../../hooks';
+import { errorMessage } from '../../httpClient';
+import { formatDateTime } from '../../utils/dates';
+import { SeverityChip } from '../admin/common';
+
+/** react-query key of a node's activity (under 'nodes': invalidating the nodes refreshes it too). */
+export const nodeActivityKey = (id: Identifier) => ['nodes', 'activity', String(id)];
+
+/** The activity table: Date (DD/MM/YYYY HH:mm), Severity badge, Description. */
+export const NodeActivityTable = ({ entries }: { entries: NodeActivityEntry[] }) => {
+  const translate = useTranslate();
+  if (entries.length === 0) {
+    return (
+      <Typography variant="body2" color="text.secondary">
+        {translate('nodes.activity.empty')}
+      </Typography>
+    );
+  }
+  return (
+    <Box sx={{ overflowX: 'auto' }}>
+      <Table size="small" sx={{ minWidth: 800 }} aria-label={translate('nodes.activity.title')}>
+        <TableHead>
+          <TableRow>
+            <TableCell sx={{ width: 160 }}>{translate('nodes.activity.date')}</TableCell>
+            <TableCell sx={{ width: 120 }}>{translate('nodes.activity.severity')}</TableCell>
+            <TableCell>{translate('nodes.activity.description')}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {entries.map((entry) => (
+            <TableRow key={entry.id}>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(entry.created_at)}</TableCell>
+              <TableCell>
+                <SeverityChip severity={entry.properties?.severity ?? 'info'} />
+              </TableCell>
+              <TableCell>{entry.description}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </Box>
+  );
+};
+
+/** A card titled 'Activity' around the table. */
+export const NodeActivityCard = ({ children }: { children: React.ReactNode }) => {
+  const translate = useTranslate();
+  return (
+    <Card component="section" aria-labelledby="node-activity-title">
+      <CardContent>
+        <Typography id="node-activity-title" variant="h6" component="h2" gutterBottom>
+          {translate('nodes.activity.title')}
+        </Typography>
+        {children}
+      </CardContent>
+    </Card>
+  );
+};
+
+/** GET /api/nodes/{id}/activity, refetched with the node (realtime or the fallback interval). */
+export const NodeActivity = ({ nodeId, refetchInterval }: { nodeId: Identifier; refetchInterval?: number | false }) => {
+  const translate = useTranslate();
+  const dataProvider = useTestbedDataProvider();
+  const { data, error, isPending, refetch, isFetching } = useQuery({
+    queryKey: nodeActivityKey(nodeId),
+    queryFn: ({ signal }) => dataProvider.getNodeActivity(nodeId, signal),
+    retry: false,
+    refetchInterval,
+  });
+  return (
+    <NodeActivityCard>
+      {isPending ? (
+        <CircularProgress size={24} aria-label={translate('nodes.activity.loading')} />
+      ) : error && !data ? (
+        <Alert
+          severity="warning"
+          action={
+            <Button color="inherit" size="small" onClick={() => void refetch()} disabled={isFetching}>
+              {translate('nodes.retry')}
+            </Button>
+          }
+        >
+          {translate('nodes.activity.error')} {translate(errorMessage(error), { _: errorMessage(error) })}
+        </Alert>
+      ) : (
+        <NodeActivityTable entries={data ?? []} />
+      )}
+    </NodeActivityCard>
+  );
+};
