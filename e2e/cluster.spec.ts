@@ -86,14 +86,39 @@ test('the member downloads a kubeconfig that kubectl accepts', async () => {
 
 test('a pod started with kubectl appears in the Pods section without reloading', async () => {
   execFileSync(kubectlPath, ['--kubeconfig', kubeconfigFile, 'run', 'hello', '--image=busybox:1.36'], { stdio: 'pipe' });
+  // The list polls only every 30 s: within 10 s, only the workspace channel's events can show it.
   const row = page.getByRole('row').filter({ hasText: 'hello' });
-  await expect(row).toBeVisible({ timeout: 25_000 });
-  await expect(row.getByText('Running')).toBeVisible({ timeout: 25_000 });
+  await expect(row).toBeVisible({ timeout: 10_000 });
+  await expect(row.getByText('Running')).toBeVisible({ timeout: 10_000 });
   await expect(row).toContainText(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
   expect(new URL(page.url()).pathname).toBe(workspacePath);
   await screenshot(page, '41-workspace-pods');
+});
 
+test("the pod's logs stream live in the logs dialog, with pause and follow", async () => {
+  const row = page.getByRole('row').filter({ hasText: 'hello' });
   await row.getByRole('button', { name: 'Logs for hello' }).click();
-  await expect(page.getByRole('dialog', { name: 'Logs for hello' })).toBeVisible();
+  const dialog = page.getByRole('dialog', { name: 'Logs for hello' });
+  await expect(dialog).toBeVisible();
+  const view = dialog.getByTestId('pod-log-lines');
+  await expect(view).toContainText('started container hello', { timeout: 10_000 });
+  // The sandbox container writes a line every few seconds: new lines arrive while we watch.
+  await expect(view).toContainText('(tick 1)', { timeout: 10_000 });
+  await expect(view).toContainText('(tick 2)', { timeout: 10_000 });
   await screenshot(page, '42-pod-logs-dialog');
+
+  await dialog.getByRole('button', { name: 'Pause' }).click();
+  await expect(dialog.getByText(/new lines? while paused/)).toBeVisible({ timeout: 10_000 });
+  const frozen = await view.textContent();
+  expect(frozen).not.toContain('(tick 4)');
+  await dialog.getByRole('button', { name: 'Follow' }).click();
+  await expect(view).not.toHaveText(frozen ?? '');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+});
+
+test('a pod deleted with kubectl leaves the Pods section without reloading', async () => {
+  execFileSync(kubectlPath, ['--kubeconfig', kubeconfigFile, 'delete', 'pod', 'hello', '--wait=false'], { stdio: 'pipe' });
+  await expect(page.getByRole('row').filter({ hasText: 'hello' })).toHaveCount(0, { timeout: 10_000 });
+  await expect(page.getByText('No pods are running in this workspace yet.')).toBeVisible();
 });
