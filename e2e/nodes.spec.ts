@@ -21,7 +21,10 @@ let nodePath: string;
 let installCommand: string;
 
 /** Runs a shell command as a machine would, with the system-command doubles first on PATH. */
-function runOnMachine(command: string): Promise<{ code: number | null; output: string }> {
+function runOnMachine(
+  command: string,
+  onOutput: (output: string) => void = () => undefined,
+): Promise<{ code: number | null; output: string }> {
   const root = mkdtempSync(join(tmpdir(), 'e2e-node-'));
   mkdirSync(join(root, 'etc'), { recursive: true });
   return new Promise((resolve, reject) => {
@@ -30,8 +33,12 @@ function runOnMachine(command: string): Promise<{ code: number | null; output: s
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
+    const collect = (chunk: Buffer) => {
+      output += chunk;
+      onOutput(output);
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
     const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
     child.on('error', reject);
     child.on('close', (code) => {
@@ -122,3 +129,39 @@ test('a platform admin sees the node among the cluster nodes, with addresses, ca
   await screenshot(adminPage, '55-admin-node');
   await adminPage.context().close();
 });
+
+test('a machine that runs the generic installer is claimed with the code it shows', async () => {
+  await page.goto('/nodes/create');
+  await page.getByRole('button', { name: 'No code yet? Prepare the machine first' }).click();
+  const genericCommand = (await page.getByTestId('generic-install-command').innerText()).trim();
+  expect(genericCommand).toMatch(/^curl -fsSL 'http:\/\/127\.0\.0\.1:\d+\/agent\/install' \| sudo sh$/);
+  await expect(page.getByRole('link', { name: 'Download the generic image' })).toHaveAttribute('href', /\/agent\/image$/);
+  await screenshot(page, '56-node-machine-first');
+
+  // The machine runs the generic script and prints its code; the owner types it in.
+  let shown: (code: string) => void;
+  const codeShown = new Promise<string>((resolve) => (shown = resolve));
+  const run = runOnMachine(genericCommand, (output) => {
+    const match = /Enter this code in the console at \S+: ([A-Z]{6})/.exec(output);
+    if (match) shown(match[1]!);
+  });
+  const code = await Promise.race([
+    codeShown,
+    run.then((result) => Promise.reject(new Error(`the script ended without a code:\n${result.output}`))),
+  ]);
+  await page.getByLabel('Authentication code').fill(code.toLowerCase());
+  await page.getByLabel('Type').click();
+  await page.getByRole('option', { name: 'Virtual machine' }).click();
+  await page.getByRole('button', { name: 'Add a new node' }).click();
+  await expect(page).toHaveURL(/\/nodes\/\d+$/);
+  expect(new URL(page.url()).pathname).not.toBe(nodePath);
+
+  const result = await run;
+  expect(result.code, result.output).toBe(0);
+  await expect(page.getByText('Running', { exact: true }).first()).toBeVisible({ timeout: 30_000 });
+  const activity = page.getByRole('table').filter({ hasText: 'Severity' });
+  await expect(activity).toContainText('node registered, waiting to be claimed');
+  await expect(activity).toContainText('node claimed');
+  await screenshot(page, '57-node-claimed-running');
+});
+

@@ -16,6 +16,8 @@ export interface Settings {
   sandbox: boolean;
   cluster?: string;
   realtime: RealtimeSettings;
+  /** The generic (machine-first) installer's script and USB image; absent from older servers. */
+  nodeInstall?: { scriptUrl: string; imageUrl: string };
 }
 
 export const defaultSettings = (): Settings => ({
@@ -38,6 +40,7 @@ export const mergeSettings = (raw: unknown): Settings => {
   const defaults = defaultSettings();
   if (!isObject(raw)) return defaults;
   const realtime = isObject(raw.realtime) ? raw.realtime : {};
+  const nodeInstall = isObject(raw.nodeInstall) ? raw.nodeInstall : {};
   return {
     appName: typeof raw.appName === 'string' && raw.appName ? raw.appName : defaults.appName,
     apiUrl: typeof raw.apiUrl === 'string' ? raw.apiUrl.replace(/\/+$/, '') : defaults.apiUrl,
@@ -49,6 +52,10 @@ export const mergeSettings = (raw: unknown): Settings => {
       port: typeof realtime.port === 'number' ? realtime.port : defaults.realtime.port,
       forceTLS: typeof realtime.forceTLS === 'boolean' ? realtime.forceTLS : defaults.realtime.forceTLS,
     },
+    nodeInstall:
+      typeof nodeInstall.scriptUrl === 'string' && typeof nodeInstall.imageUrl === 'string'
+        ? { scriptUrl: nodeInstall.scriptUrl, imageUrl: nodeInstall.imageUrl }
+        : undefined,
   };
 };
 

@@ -187,6 +187,22 @@ describe('/nodes/create', () => {
     expect(requestsTo('POST', '/api/nodes')[0]!.body).toEqual({ type: 'jetson', dhcp: true, hostname: 'lab-jetson-1', notes: 'Rack 2' });
   });
 
+  it('tells how to get a code: the generic install command and USB image, behind a disclosure', async () => {
+    const nodeInstall = { scriptUrl: 'http://localhost:8000/agent/install', imageUrl: 'http://localhost:8000/agent/image' };
+    const { user } = renderApp({ path: '/nodes/create', loggedIn: true, settings: { nodeInstall } });
+    const summary = await screen.findByRole('button', { name: 'No code yet? Prepare the machine first' });
+    expect(summary).toHaveAttribute('aria-expanded', 'false');
+    await user.click(summary);
+    expect(summary).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByTestId('generic-install-command')).toHaveTextContent(
+      "curl -fsSL 'http://localhost:8000/agent/install' | sudo sh",
+    );
+    expect(screen.getByRole('link', { name: 'Download the generic image' })).toHaveAttribute(
+      'href',
+      'http://localhost:8000/agent/image',
+    );
+  });
+
   it("'Cancel' goes back to /nodes", async () => {
     const { user, path } = renderApp({ path: '/nodes/create', loggedIn: true });
     await user.click(await screen.findByRole('button', { name: 'Cancel' }));

@@ -18,6 +18,7 @@ describe('GET /api/settings', () => {
       sandbox: true,
       cluster: 'sandbox',
       realtime: { key: 'testbed', host: 'console.test', port: 8080, forceTLS: false },
+      nodeInstall: { scriptUrl: `${ctx.config.appUrl}/agent/install`, imageUrl: `${ctx.config.appUrl}/agent/image` },
     });
   });
 
@@ -26,5 +27,9 @@ describe('GET /api/settings', () => {
     expect(settings.sandbox).toBe(false);
     expect(settings.cluster).toBe('none');
     expect(settings.realtime).toEqual({ key: 'k', host: 'rt.example.org', port: 6001, forceTLS: false });
+    expect(runtimeSettings({ ...ctx.config, appUrl: 'https://testbed.example.org' }).nodeInstall).toEqual({
+      scriptUrl: 'https://testbed.example.org/agent/install',
+      imageUrl: 'https://testbed.example.org/agent/image',
+    });
   });
 });

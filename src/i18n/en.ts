@@ -412,6 +412,10 @@ export const appMessages = {
       intro:
         'Describe the machine you want to contribute. If it already runs the generic installer, enter the code it shows to claim it.',
       code_hint: 'Optional: the 6-letter code shown by a machine that runs the generic installer.',
+      machine_first: 'No code yet? Prepare the machine first',
+      machine_first_terminal: 'On the machine (Linux, with internet access), run this command as a user who can use sudo. It shows a code to enter above:',
+      machine_first_usb: 'Or write the generic USB image to a USB key and boot the machine from it; the code appears on its console.',
+      machine_first_download: 'Download the generic image',
       choose_type: 'Choose a type',
       dhcp_hint: 'The machine gets its address from your network. Turn off to give it a static IPv4 address.',
       ipv4_hint: 'The static IPv4 address of the machine, e.g. 192.168.1.50.',

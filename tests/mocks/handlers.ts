@@ -115,6 +115,7 @@ export const handlers = [
       sandbox: true,
       cluster: 'sandbox',
       realtime: { key: 'testbed', host: 'localhost', port: 8080, forceTLS: false },
+      nodeInstall: { scriptUrl: 'http://localhost:8000/agent/install', imageUrl: 'http://localhost:8000/agent/image' },
     }),
   ),
 

@@ -9,6 +9,8 @@ const settingsSchema = z.object({
   sandbox: z.boolean(),
   cluster: z.enum(['kubernetes', 'sandbox', 'none']),
   realtime: z.object({ key: z.string(), host: z.string(), port: z.number(), forceTLS: z.boolean() }),
+  /** The generic (machine-first) installer: public, it carries no secret. */
+  nodeInstall: z.object({ scriptUrl: z.string(), imageUrl: z.string() }),
 });
 
 /** What the console needs at start (docs/api-contract.md, "Runtime settings"). */
@@ -20,6 +22,7 @@ export function runtimeSettings(config: Config): z.infer<typeof settingsSchema> 
     sandbox: config.cluster === 'sandbox',
     cluster: config.cluster,
     realtime: { key: config.realtime.key, host: config.realtime.host, port: config.realtime.port, forceTLS: false },
+    nodeInstall: { scriptUrl: `${config.appUrl}/agent/install`, imageUrl: `${config.appUrl}/agent/image` },
   };
 }
 

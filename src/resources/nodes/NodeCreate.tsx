@@ -1,10 +1,29 @@
-import { Alert, AlertTitle, Box, Button, Card, CardContent, CircularProgress, Stack, Typography } from '@mui/material';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import {
+  Accordion,
+  AccordionDetails,
+  AccordionSummary,
+  Alert,
+  AlertTitle,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  CircularProgress,
+  Link,
+  Stack,
+  Typography,
+} from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { BooleanInput, Form, FormDataConsumer, SelectInput, TextInput, Title, useDataProvider, useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
+import { CopyButton } from '../../components/CopyButton';
 import { SubmitButton } from '../../components/SubmitButton';
 import { errorMessage, fieldErrors } from '../../httpClient';
+import { useSettings } from '../../settings';
+import { CommandLine } from '../workspaces/KubeconfigPanel';
+import { installCommand } from './InstallationPanel';
 import { NODE_TYPES, type NodeRecord } from './types';
 
 const typeChoices = NODE_TYPES.map((id) => ({ id, name: `nodes.types.${id}` }));
@@ -24,6 +43,41 @@ export const newNodePayload = (values: Record<string, any>): Record<string, unkn
   const code = trimmed(values.code).toUpperCase();
   if (code) payload.code = code;
   return payload;
+};
+
+/**
+ * Machine first: how to get the authentication code, with the generic installer (its public
+ * script and USB image, from the runtime settings). Collapsed: most people add the node first.
+ */
+const MachineFirstHelp = () => {
+  const translate = useTranslate();
+  const { nodeInstall } = useSettings();
+  if (!nodeInstall) return null;
+  const command = installCommand(nodeInstall.scriptUrl);
+  return (
+    <Accordion variant="outlined" disableGutters sx={{ mb: 2, '&::before': { display: 'none' } }}>
+      <AccordionSummary expandIcon={<ExpandMoreIcon />} aria-controls="machine-first-help" id="machine-first-summary">
+        <Typography variant="body2">{translate('nodes.create.machine_first')}</Typography>
+      </AccordionSummary>
+      <AccordionDetails id="machine-first-help">
+        <Typography variant="body2" color="text.secondary">
+          {translate('nodes.create.machine_first_terminal')}
+        </Typography>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
+          <Box sx={{ flexGrow: 1, minWidth: 0 }} data-testid="generic-install-command">
+            <CommandLine command={command} />
+          </Box>
+          <CopyButton text={command} size="small" sx={{ mt: { sm: 1 }, flexShrink: 0 }} />
+        </Stack>
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5 }}>
+          {translate('nodes.create.machine_first_usb')}{' '}
+          <Link href={nodeInstall.imageUrl} download>
+            {translate('nodes.create.machine_first_download')}
+          </Link>
+        </Typography>
+      </AccordionDetails>
+    </Accordion>
+  );
 };
 
 const defaultValues = { code: '', type: null, dhcp: true, ipv4: '', hostname: '', notes: '' };
@@ -74,6 +128,7 @@ export const NodeCreate = () => {
           <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
             {translate('nodes.create.intro')}
           </Typography>
+          <MachineFirstHelp />
           {failure && (
             <Alert severity="error" sx={{ mb: 2 }}>
               <AlertTitle>{translate('nodes.create.error_title')}</AlertTitle>

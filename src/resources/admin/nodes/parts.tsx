@@ -80,8 +80,8 @@ export const Capacity = ({ record }: { record: AdminNodeRecord }) => {
         // Memory and storage read as GiB; the exact quantity stays in the tooltip.
         const value =
           raw && BYTE_KEYS.includes(key) ? (
-            <span key={key} title={raw}>
-              {formatByteQuantity(raw)}
+            <span key={key} title={String(raw)}>
+              {formatByteQuantity(String(raw))}
             </span>
           ) : (
             (raw ?? null)
