@@ -54,6 +54,15 @@ export interface Config {
   appKey: string;
   cluster: ClusterMode;
   kubeconfig: string | null;
+  /**
+   * The API server address people and machines use (kubeconfigs, GET /api/cluster, kubeadm
+   * join); null = the one the console itself connects to. Behind a load balancer or NAT, or
+   * with in-cluster config (`https://kubernetes.default.svc`), that one is not reachable from
+   * outside.
+   */
+  clusterServerUrl: string | null;
+  /** Loopback port of the in-process sandbox API server (CLUSTER=sandbox); 0 = any free port. */
+  sandboxClusterPort: number;
   realtime: { port: number; host: string; key: string };
   /** null = rate limiting is off (RATE_LIMITS=off, for load benchmarks). */
   rateLimits: RateLimits | null;
@@ -95,6 +104,8 @@ const environmentSchema = z.object({
   APP_KEY: z.string().min(16, 'APP_KEY must be at least 16 characters long').optional(),
   CLUSTER: z.enum(['kubernetes', 'sandbox', 'none'], { error: 'CLUSTER must be kubernetes, sandbox or none' }).optional(),
   KUBECONFIG: z.string().optional(),
+  CLUSTER_SERVER_URL: z.url({ protocol: /^https$/, error: 'CLUSTER_SERVER_URL must be an https:// URL' }).optional(),
+  SANDBOX_CLUSTER_PORT: port('SANDBOX_CLUSTER_PORT').default(0),
   REVERB_PORT: port('REVERB_PORT').default(8080),
   REVERB_HOST: z.string().min(1).optional(),
   REVERB_APP_KEY: z.string().min(1).default('testbed'),
@@ -143,6 +154,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     appKey: vars.APP_KEY ?? storedAppKey(storageDir),
     cluster: vars.CLUSTER ?? (vars.NODE_ENV === 'production' ? 'none' : 'sandbox'),
     kubeconfig: vars.KUBECONFIG ?? null,
+    clusterServerUrl: vars.CLUSTER_SERVER_URL?.replace(/\/+$/, '') ?? null,
+    sandboxClusterPort: vars.SANDBOX_CLUSTER_PORT,
     realtime: {
       port: vars.REVERB_PORT,
       host: vars.REVERB_HOST ?? new URL(appUrl).hostname,

@@ -244,6 +244,15 @@ describe('the gateway on the sandbox', () => {
     expect(await gateway.health()).toBe(true);
     expect(gateway.clusterInfo()).toEqual({ ca: sandbox!.caPem, server: sandbox!.url });
   });
+
+  it('hands out the public API server address (CLUSTER_SERVER_URL) while talking to its own', async () => {
+    const kc = kubeConfigFor({ server: sandbox!.url, caPem: sandbox!.caPem, token: sandbox!.adminToken });
+    const behindProxy = kubernetesGateway(kc, 'sandbox', { publicServer: 'https://k8s.example.org:6443' });
+    expect(await behindProxy.health()).toBe(true);
+    expect(behindProxy.clusterInfo()).toEqual({ ca: sandbox!.caPem, server: 'https://k8s.example.org:6443' });
+    const token = await behindProxy.createBootstrapToken({ ttlSeconds: 600, description: 'public address test' });
+    expect(token.apiServer).toBe('k8s.example.org:6443');
+  });
 });
 
 describe('approvals while the cluster is down converge later', () => {

@@ -25,6 +25,8 @@ describe('loadConfig', () => {
       mailFrom: 'console@localhost',
       cluster: 'sandbox',
       kubeconfig: null,
+      clusterServerUrl: null,
+      sandboxClusterPort: 0,
       realtime: { port: 8080, host: 'localhost', key: 'testbed' },
       rateLimits: DEFAULT_RATE_LIMITS,
       staticDir: resolve('dist'),
@@ -48,6 +50,8 @@ describe('loadConfig', () => {
       APP_KEY: 'k'.repeat(32),
       CLUSTER: 'kubernetes',
       KUBECONFIG: '/etc/kube/config',
+      CLUSTER_SERVER_URL: 'https://k8s.example.org:6443/',
+      SANDBOX_CLUSTER_PORT: '6443',
       REVERB_PORT: '6001',
       REVERB_HOST: 'ws.example.org',
       REVERB_APP_KEY: 'app-key',
@@ -63,6 +67,8 @@ describe('loadConfig', () => {
       appKey: 'k'.repeat(32),
       cluster: 'kubernetes',
       kubeconfig: '/etc/kube/config',
+      clusterServerUrl: 'https://k8s.example.org:6443',
+      sandboxClusterPort: 6443,
       realtime: { port: 6001, host: 'ws.example.org', key: 'app-key' },
       rateLimits: null,
       staticDir: '/srv/console',
@@ -104,6 +110,11 @@ describe('loadConfig', () => {
   ])('refuses %j with a clear message', (env, message) => {
     expect(() => load(env)).toThrow(ConfigError);
     expect(() => load(env)).toThrow(message);
+  });
+
+  it('wants an https:// public API server address and a port for the sandbox', () => {
+    expect(() => load({ CLUSTER_SERVER_URL: 'http://k8s.example.org' })).toThrow(/CLUSTER_SERVER_URL must be an https:\/\/ URL/);
+    expect(() => load({ SANDBOX_CLUSTER_PORT: '70000' })).toThrow(/SANDBOX_CLUSTER_PORT must be between 0 and 65535/);
   });
 
   it('names every bad variable at once', () => {

@@ -17,13 +17,14 @@ export interface ConnectedCluster {
  * under STORAGE_DIR, loopback, port SANDBOX_CLUSTER_PORT or any free one); `kubernetes`
  * loads KUBECONFIG, or the in-cluster service account without it; `none` has no cluster.
  */
-export async function connectCluster(config: Config, env: NodeJS.ProcessEnv = process.env): Promise<ConnectedCluster> {
+export async function connectCluster(config: Config): Promise<ConnectedCluster> {
+  const options = { publicServer: config.clusterServerUrl };
   switch (config.cluster) {
     case 'none':
       return { gateway: noneGateway, description: 'CLUSTER=none: no cluster is connected.', close: async () => {} };
     case 'kubernetes': {
       const kc = loadKubeConfig(config.kubeconfig);
-      const gateway = kubernetesGateway(kc, 'kubernetes');
+      const gateway = kubernetesGateway(kc, 'kubernetes', options);
       return {
         gateway,
         description: `CLUSTER=kubernetes: ${gateway.clusterInfo()?.server ?? 'in-cluster'} (${config.kubeconfig ?? 'in-cluster service account'})`,
@@ -31,10 +32,9 @@ export async function connectCluster(config: Config, env: NodeJS.ProcessEnv = pr
       };
     }
     case 'sandbox': {
-      const port = Number(env.SANDBOX_CLUSTER_PORT ?? 0);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`SANDBOX_CLUSTER_PORT must be a port number (got ${env.SANDBOX_CLUSTER_PORT})`);
-      const sandbox = await startSandboxCluster({ storageDir: config.storageDir, host: '127.0.0.1', port });
-      const gateway = kubernetesGateway(kubeConfigFor({ server: sandbox.url, caPem: sandbox.caPem, token: sandbox.adminToken }), 'sandbox');
+      const sandbox = await startSandboxCluster({ storageDir: config.storageDir, host: '127.0.0.1', port: config.sandboxClusterPort });
+      const kc = kubeConfigFor({ server: sandbox.url, caPem: sandbox.caPem, token: sandbox.adminToken });
+      const gateway = kubernetesGateway(kc, 'sandbox', options);
       return {
         gateway,
         description: `CLUSTER=sandbox: sandbox Kubernetes API at ${sandbox.url} (state in ${join(config.storageDir, 'sandbox-cluster')})`,

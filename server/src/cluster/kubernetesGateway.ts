@@ -126,7 +126,12 @@ function podSummary(pod: V1Pod, namespace: string): PodSummary {
   };
 }
 
-export function kubernetesGateway(kc: KubeConfig, mode: ClusterMode = 'kubernetes'): ClusterGateway {
+export interface KubernetesGatewayOptions {
+  /** The API server address handed out (kubeconfigs, clusterInfo, bootstrap tokens); null = kc's. */
+  publicServer?: string | null;
+}
+
+export function kubernetesGateway(kc: KubeConfig, mode: ClusterMode = 'kubernetes', options: KubernetesGatewayOptions = {}): ClusterGateway {
   const core = kc.makeApiClient(CoreV1Api);
   const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
   const networking = kc.makeApiClient(NetworkingV1Api);
@@ -135,7 +140,8 @@ export function kubernetesGateway(kc: KubeConfig, mode: ClusterMode = 'kubernete
   const cluster = kc.getCurrentCluster();
   const info = cluster
     ? {
-        server: cluster.server,
+        // The gateway itself talks to kc's server; others get the public address.
+        server: options.publicServer || cluster.server,
         ca: cluster.caData
           ? Buffer.from(cluster.caData, 'base64').toString('utf8')
           : cluster.caFile
