@@ -380,13 +380,14 @@ describe('kubeconfigs and pods', () => {
     expect(await statusCodeOf(client.listNamespacedPod({ namespace: workspace.namespace }))).toBe(401);
   });
 
-  it('refuses outsiders (403), unknown workspaces (404), and admins may download one', async () => {
+  it('refuses outsiders and platform admins who are not members (403) and unknown workspaces (404)', async () => {
     expect((await inject('POST', `/api/subnamespaces/${workspace.id}/kubeconfig`, outsider.token)).statusCode).toBe(403);
     expect((await inject('POST', `/api/subnamespaces/${other.id}/kubeconfig`, member.token)).statusCode).toBe(403);
     expect((await inject('POST', '/api/subnamespaces/999999/kubeconfig', member.token)).statusCode).toBe(404);
     expect((await inject('POST', `/api/subnamespaces/${workspace.id}/kubeconfig`)).statusCode).toBe(401);
     const asAdmin = await inject('POST', `/api/subnamespaces/${workspace.id}/kubeconfig`, admin.token);
-    expect(asAdmin.statusCode).toBe(201);
+    expect(asAdmin.statusCode).toBe(403);
+    expect(asAdmin.json().message).toBe('You are not a member of this workspace.');
   });
 
   it('lists pods for members and admins only', async () => {

@@ -68,7 +68,7 @@ export function workspaceRoutes({ db, cluster }: AppContext): FastifyPluginAsync
       {
         schema: {
           tags: ['workspaces'],
-          summary: "A kubeconfig for the workspace's namespace (its members and platform admins)",
+          summary: "A kubeconfig for the workspace's namespace (its members only)",
           security: bearerAuth,
           params: z.object({ id: idParam() }),
           response: {
@@ -82,7 +82,9 @@ export function workspaceRoutes({ db, cluster }: AppContext): FastifyPluginAsync
         const user = currentUser(request);
         const access = await loadAccess(db, user);
         const role = access.workspaceRoles.get(workspace.id);
-        if (!role && !access.admin) throw new HttpError(403, 'You are not a member of this workspace.');
+        // Members only (spec §2), platform admins included: an admin who needs cluster access to
+        // a workspace joins it, so the binding is recorded and revoked like anyone's.
+        if (!role) throw new HttpError(403, 'You are not a member of this workspace.');
         const info = cluster.clusterInfo();
         if (!info) throw new HttpError(503, NO_CLUSTER);
         if (workspace.cluster_state !== 'ready') throw new HttpError(409, STILL_SETTING_UP);
@@ -90,15 +92,13 @@ export function workspaceRoutes({ db, cluster }: AppContext): FastifyPluginAsync
         // The binding is ensured on demand (idempotent), so a kubeconfig works even before the
         // reconciler has got to this membership.
         await withCluster(() => cluster.ensureClusterRoles());
-        await withCluster(() => cluster.ensureMemberAccess({ namespace: workspace.namespace, workspaceId: workspace.id, userId: user.id, role: role ?? 'manager' }));
-        if (role) {
-          await db
-            .updateTable('workspace_members')
-            .set({ cluster_state: 'ready', cluster_error: null, cluster_synced_at: timestamp() })
-            .where('workspace_id', '=', workspace.id)
-            .where('user_id', '=', user.id)
-            .execute();
-        }
+        await withCluster(() => cluster.ensureMemberAccess({ namespace: workspace.namespace, workspaceId: workspace.id, userId: user.id, role }));
+        await db
+          .updateTable('workspace_members')
+          .set({ cluster_state: 'ready', cluster_error: null, cluster_synced_at: timestamp() })
+          .where('workspace_id', '=', workspace.id)
+          .where('user_id', '=', user.id)
+          .execute();
         const issued = await withCluster(() =>
           cluster.issueKubeconfigToken({ userId: user.id, workspaceId: workspace.id, namespace: workspace.namespace, expirationSeconds: KUBECONFIG_LIFETIME_SECONDS }),
         );

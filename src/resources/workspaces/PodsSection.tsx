@@ -51,12 +51,9 @@ export const START_POD_COMMAND =
 export const PodsSection = ({
   workspaceId,
   namespace,
-  canFollowLogs = true,
 }: {
   workspaceId: number;
   namespace?: string | null;
-  /** Pod logs are for workspace members only: a platform admin who is not one sees no Logs button. */
-  canFollowLogs?: boolean;
 }) => {
   const translate = useTranslate();
   const dataProvider = useTestbedDataProvider();
@@ -129,19 +126,17 @@ export const PodsSection = ({
                   </TableCell>
                   <TableCell>{formatDateTime(pod.status?.startTime) || '—'}</TableCell>
                   <TableCell align="right">
-                    {canFollowLogs && (
-                      <Button
-                        size="small"
-                        variant="outlined"
-                        onClick={() => {
-                          setLogsOf(pod);
-                          setLogsOpen(true);
-                        }}
-                        aria-label={translate('workspaces.logs_for', { name: pod.name })}
-                      >
-                        {translate('workspaces.logs')}
-                      </Button>
-                    )}
+                    <Button
+                      size="small"
+                      variant="outlined"
+                      onClick={() => {
+                        setLogsOf(pod);
+                        setLogsOpen(true);
+                      }}
+                      aria-label={translate('workspaces.logs_for', { name: pod.name })}
+                    >
+                      {translate('workspaces.logs')}
+                    </Button>
                   </TableCell>
                 </TableRow>
               );

@@ -26,7 +26,7 @@ export interface WorkspaceRecord {
 /**
  * /workspaces/:id: title (label), description, users with role. Non-members see a notice and
  * 'Join workspace' (PATCH /api/requests/workspaces/ {team_id, name}), then 'Request pending'.
- * Members and platform admins get the kubeconfig download and the Pods section (cluster).
+ * Members only (spec §2, also for platform admins) get the kubeconfig download and the Pods section.
  */
 export const WorkspaceShow = () => {
   const { id } = useParams();
@@ -51,8 +51,6 @@ export const WorkspaceShow = () => {
 
   const team = workspace.team ?? workspace.tenant ?? null;
   const member = workspace.member ?? (user?.workspaces ?? []).some((item) => item.id === workspace.id);
-  // The cluster calls answer members of the workspace and platform admins (403 otherwise).
-  const clusterAccess = member || !!user?.admin;
   const pending =
     asked ||
     (workspace.requests ?? []).some(
@@ -106,9 +104,9 @@ export const WorkspaceShow = () => {
 
       <ResponsiveColumns>
         <WorkspaceMembers workspace={workspace} />
-        {clusterAccess && <KubeconfigPanel workspaceId={workspace.id} />}
+        {member && <KubeconfigPanel workspaceId={workspace.id} />}
       </ResponsiveColumns>
-      {clusterAccess && <PodsSection workspaceId={workspace.id} namespace={workspace.namespace} canFollowLogs={member} />}
+      {member && <PodsSection workspaceId={workspace.id} namespace={workspace.namespace} />}
     </Stack>
   );
 };
