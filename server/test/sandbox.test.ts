@@ -119,7 +119,7 @@ describe('sandbox cluster: discovery and TLS', () => {
     expect((await raw('/api/v1/nowhere', { token: cluster.adminToken })).body).toMatchObject({ code: 404, reason: 'NotFound', message: 'the server could not find the requested resource' });
   });
 
-  it('keeps its CA and admin token under storage across restarts', async () => {
+  it('keeps its CA, admin token and port under storage across restarts', async () => {
     const dir = join(storageDir, 'sandbox-cluster');
     expect(existsSync(join(dir, 'ca.crt'))).toBe(true);
     expect(readFileSync(join(dir, 'ca.crt'), 'utf8')).toBe(cluster.caPem);
@@ -136,8 +136,18 @@ describe('sandbox cluster: discovery and TLS', () => {
       expect(second.adminToken).toBe(cluster.adminToken);
       const nodes = await kubeConfigFor(second, second.adminToken).makeApiClient(CoreV1Api).listNode();
       expect(nodes.items).toHaveLength(3);
+      // The first run's port is still taken (it runs): another one, remembered in its place.
+      expect(second.url).not.toBe(cluster.url);
+      expect(readFileSync(join(dir, 'port'), 'utf8').trim()).toBe(new URL(second.url).port);
     } finally {
       await second.close();
+    }
+    // Free again: the next start takes the same address, so kubeconfigs keep working.
+    const third = await startSandboxCluster({ storageDir, port: 0, timings: FAST });
+    try {
+      expect(third.url).toBe(second.url);
+    } finally {
+      await third.close();
     }
   });
 });

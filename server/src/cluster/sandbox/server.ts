@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -685,14 +686,24 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
     socket.once('close', () => sockets.delete(socket));
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  // Without a port asked for, the one of the last run (kept next to the CA) if it is still
+  // free: downloaded kubeconfigs name the server's address, so they then survive a restart.
+  const portFile = join(dir, 'port');
+  const lastPort = Number(existsSync(portFile) ? readFileSync(portFile, 'utf8').trim() : 0);
+  if (options.port) await listen(options.port);
+  else if (Number.isInteger(lastPort) && lastPort > 0 && lastPort < 65536) {
+    await listen(lastPort).catch(() => listen(0));
+  } else await listen(0);
   const { port } = server.address() as AddressInfo;
+  if (!options.port) writeFileSync(portFile, `${port}\n`);
   serverAddress = `${host}:${port}`;
   const url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
