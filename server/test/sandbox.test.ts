@@ -1,5 +1,5 @@
 import { X509Certificate } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:https';
@@ -385,6 +385,70 @@ describe('sandbox cluster: pods, nodes, watches and logs', () => {
       expect(followed).toMatch(/tick \d+\)\n/);
     } finally {
       controller.abort();
+    }
+  });
+});
+
+describe('sandbox cluster: state kept across restarts', () => {
+  it('keeps namespaces, bindings, issued tokens and running pods (their logs carry on); ignores a damaged state file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-restart-'));
+    let first: SandboxCluster | undefined = await startSandboxCluster({ storageDir: dir, port: 0, timings: FAST });
+    let second: SandboxCluster | undefined;
+    try {
+      const admin = kubeConfigFor(first, first.adminToken);
+      const core = admin.makeApiClient(CoreV1Api);
+      const rbac = admin.makeApiClient(RbacAuthorizationV1Api);
+      await core.createNamespace({ body: namespace('kept') });
+      await core.createNamespacedServiceAccount({ namespace: 'kept', body: { metadata: { name: 'member' } } });
+      await rbac.createNamespacedRoleBinding({
+        namespace: 'kept',
+        body: {
+          metadata: { name: 'member' },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'admin' },
+          subjects: [{ kind: 'ServiceAccount', name: 'member', namespace: 'kept' }],
+        },
+      });
+      const token = (await core.createNamespacedServiceAccountToken({ name: 'member', namespace: 'kept', body: { spec: { audiences: [], expirationSeconds: 3600 } } })).status!.token;
+      const member = kubeConfigFor(first, token).makeApiClient(CoreV1Api);
+      await member.createNamespacedPod({ namespace: 'kept', body: pod('survivor', 'busybox:1.36') });
+      const running = await until(async () => {
+        const found = await member.readNamespacedPod({ name: 'survivor', namespace: 'kept' });
+        return found.status?.phase === 'Running' ? found : undefined;
+      });
+      const url = first.url;
+      await first.close();
+      first = undefined;
+
+      second = await startSandboxCluster({ storageDir: dir, port: 0, timings: FAST });
+      expect(second.url).toBe(url);
+      // The kubeconfig token issued before the restart still works, where it is bound.
+      const again = kubeConfigFor(second, token).makeApiClient(CoreV1Api);
+      const pods = await again.listNamespacedPod({ namespace: 'kept' });
+      expect(pods.items.map((p) => [p.metadata?.name, p.status?.phase, p.status?.podIP, p.metadata?.uid])).toEqual([
+        ['survivor', 'Running', running.status?.podIP, running.metadata?.uid],
+      ]);
+      expect(await statusOf(again.listNamespacedPod({ namespace: 'default' }))).toMatchObject({ code: 403 });
+      const logs = await until(async () => {
+        const text = await again.readNamespacedPodLog({ name: 'survivor', namespace: 'kept' });
+        return text.includes('(tick 1)') ? text : undefined;
+      });
+      expect(logs).toContain('carries on after a sandbox restart');
+      // New objects continue the resourceVersion sequence.
+      const created = await kubeConfigFor(second, second.adminToken).makeApiClient(CoreV1Api).createNamespace({ body: namespace('later') });
+      expect(Number(created.metadata?.resourceVersion)).toBeGreaterThan(Number(running.metadata?.resourceVersion));
+      await second.close();
+      second = undefined;
+
+      writeFileSync(join(dir, 'sandbox-cluster', 'state.json'), '{ not json');
+      second = await startSandboxCluster({ storageDir: dir, port: 0, timings: FAST });
+      const fresh = kubeConfigFor(second, second.adminToken).makeApiClient(CoreV1Api);
+      expect((await fresh.listNamespace()).items.map((n) => n.metadata?.name)).not.toContain('kept');
+      const refused = await kubeConfigFor(second, token).makeApiClient(CoreV1Api).listNamespacedPod({ namespace: 'kept' }).catch((error: { code?: number }) => error);
+      expect(refused).toMatchObject({ code: 401 });
+    } finally {
+      await first?.close();
+      await second?.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

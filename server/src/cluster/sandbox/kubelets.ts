@@ -149,6 +149,8 @@ export class NodeSimulation {
       const node = this.store.get('nodes', undefined, spec.name) ?? this.store.create('nodes', builtinNode(spec));
       this.registered(node);
     }
+    // Nodes that joined before a restart (restored state): their machines' kubelets carry on.
+    for (const node of this.store.list('nodes')) if (!this.kubelets.has(node.metadata.name)) this.registered(node);
     this.heartbeat = setInterval(() => {
       for (const kubelet of this.kubelets.values()) if (kubelet.running) this.post(kubelet);
     }, this.timings.heartbeatMs);

@@ -201,14 +201,36 @@ export class SandboxRuntime {
         lastState: {},
       }));
     });
+    this.startContainers(current, target, 'started');
+  }
+
+  /**
+   * The pods of a restored state: terminating ones are gone, running ones get their containers
+   * (and a fresh log) back, the others are scheduled again.
+   */
+  resume(pods: KubeObject[], remove: (pod: KubeObject) => void) {
+    for (const pod of pods) {
+      if (pod.metadata.deletionTimestamp) {
+        remove(pod);
+        continue;
+      }
+      const node = pod.spec?.nodeName ? this.store.get('nodes', undefined, pod.spec.nodeName) : undefined;
+      if (pod.status?.phase === 'Running' && node) this.startContainers(pod, targetOf(node), 'resumed');
+      else this.admitted(pod);
+    }
+  }
+
+  private startContainers(pod: KubeObject, target: NodeTarget, how: 'started' | 'resumed') {
+    const key = SandboxRuntime.key(pod);
     const containers = new Map<string, ContainerLog>();
     this.logs.set(key, containers);
-    for (const c of current.spec.containers) {
+    for (const c of pod.spec.containers) {
       const log: ContainerLog = { lines: [], emitter: new EventEmitter() };
       log.emitter.setMaxListeners(0);
       containers.set(c.name, log);
       const command = [...(c.command ?? []), ...(c.args ?? [])].join(' ');
-      this.append(log, `sandbox: started container ${c.name} (image ${c.image}) on ${target.name}`);
+      if (how === 'resumed') this.append(log, `sandbox: container ${c.name} (image ${c.image}) on ${target.name} carries on after a sandbox restart`);
+      else this.append(log, `sandbox: started container ${c.name} (image ${c.image}) on ${target.name}`);
       if (command) this.append(log, `sandbox: command: ${command}`);
     }
     let tick = 0;
@@ -217,7 +239,9 @@ export class SandboxRuntime {
       for (const [containerName, log] of containers) this.append(log, `sandbox: ${containerName} is running on ${target.name} (tick ${tick})`);
     }, this.timings.logIntervalMs);
     ticker.unref();
-    this.podTimers.get(key)?.push(ticker);
+    const timers = this.podTimers.get(key) ?? [];
+    timers.push(ticker);
+    this.podTimers.set(key, timers);
   }
 
   private append(log: ContainerLog, text: string) {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -15,7 +15,7 @@ import {
   alreadyExists, ApiError, badRequest, conflict, forbidden, invalid, methodNotAllowed, notFound, routeNotFound,
   statusBody, unauthorized, unsupportedMediaType, type StatusCause,
 } from './status.js';
-import { loadOrCreateAdminToken, ObjectStore, StoreError, type KubeObject, type StoreEvent } from './store.js';
+import { loadOrCreateAdminToken, ObjectStore, StoreError, type KubeObject, type StoreEvent, type StoreSnapshot } from './store.js';
 
 // A faithful double of the Kubernetes API server for CLUSTER=sandbox: HTTPS on loopback,
 // JSON only, the subset of the API the console's gateway and kubectl use. See docs/cluster.md.
@@ -27,6 +27,11 @@ export interface SandboxClusterOptions {
   /** 0 = any free port. */
   port?: number;
   timings?: Partial<RuntimeTimings>;
+  /**
+   * Keep the objects and tokens in <storageDir>/sandbox-cluster/state.json across restarts
+   * (default true): kubeconfigs downloaded before a restart keep working, as on a real cluster.
+   */
+  persist?: boolean;
 }
 
 export interface SandboxCluster {
@@ -109,12 +114,40 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
     });
   }
 
+  // The state of the last run, if kept (see persist); the built-in objects are there either way.
+  const stateFile = join(dir, 'state.json');
+  const persist = options.persist !== false;
+  const restored = persist ? loadState(store, stateFile) : false;
   for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
+    if (store.get('namespaces', undefined, name)) continue;
     store.create('namespaces', namespaceObject(name));
     namespaceCreated(name);
   }
-  for (const role of defaultClusterRoles()) store.create('clusterroles', role);
+  for (const role of defaultClusterRoles()) {
+    if (!store.get('clusterroles', undefined, role.metadata.name)) store.create('clusterroles', role);
+  }
   runtime.start();
+  if (restored) {
+    runtime.resume(store.list('pods'), (pod) => {
+      runtime.stopped(pod.metadata.namespace!, pod.metadata.name);
+      store.delete('pods', pod.metadata.namespace, pod.metadata.name);
+    });
+  }
+
+  // Saved a moment after changes (a burst of writes is one save), and on close.
+  let saveTimer: NodeJS.Timeout | undefined;
+  const save = () => {
+    clearTimeout(saveTimer);
+    saveTimer = undefined;
+    if (persist) saveState(store, stateFile);
+  };
+  const saveSoon = () => {
+    if (persist && !saveTimer) {
+      saveTimer = setTimeout(save, 250);
+      saveTimer.unref();
+    }
+  };
+  store.events.on('event', saveSoon);
 
   // ---------------------------------------------------------------------------------------
   // HTTP plumbing
@@ -464,6 +497,7 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
     const token = `sandbox-sa.${randomBytes(32).toString('base64url')}`;
     const expiresAt = Date.now() + seconds * 1000;
     store.tokens.set(token, { namespace: r.namespace!, serviceAccount: r.name!, serviceAccountUid: account.metadata.uid!, expiresAt });
+    saveSoon();
     return {
       kind: 'TokenRequest',
       apiVersion: 'authentication.k8s.io/v1',
@@ -710,6 +744,8 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
   // What `kubeadm init` publishes for token discovery, and the BootstrapSigner that keeps its
   // jws-kubeconfig-<id> signatures in step with the bootstrap tokens (on every token change,
   // and each heartbeat interval for expiries).
+  // (Written afresh at every start: a restored one may name the previous run's port.)
+  if (store.get('configmaps', 'kube-public', 'cluster-info')) store.delete('configmaps', 'kube-public', 'cluster-info');
   store.create('configmaps', clusterInfoConfigMap(certificates.caPem, url));
   let signerClosed = false;
   const sign = () => {
@@ -737,7 +773,9 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
       signerClosed = true;
       clearInterval(signer);
       store.events.off('event', onTokenChange);
+      store.events.off('event', saveSoon);
       runtime.stop();
+      save();
       for (const finish of closers) finish();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -799,3 +837,28 @@ function jsonPatch(target: KubeObject, operations: unknown): KubeObject {
   }
   return doc as KubeObject;
 }
+
+// ---------------------------------------------------------------------------------------
+// State kept across restarts
+
+/** Loads state.json into the store; false when there is none or it cannot be read (a fresh cluster then). */
+function loadState(store: ObjectStore, file: string): boolean {
+  if (!existsSync(file)) return false;
+  try {
+    store.restore(JSON.parse(readFileSync(file, 'utf8')) as StoreSnapshot);
+    return true;
+  } catch (error) {
+    // A damaged file must not keep the console from starting: the reconciler rebuilds the
+    // workspaces' objects in a fresh cluster.
+    process.emitWarning(`sandbox cluster: ignoring ${file} (${(error as Error).message}); starting empty`);
+    return false;
+  }
+}
+
+/** Writes the snapshot atomically (a crash mid-write leaves the previous one). */
+function saveState(store: ObjectStore, file: string) {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, JSON.stringify(store.snapshot()), { mode: 0o600 });
+  renameSync(temporary, file);
+}
+

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 
 // The sandbox cluster's "etcd": objects per resource, one global resourceVersion counter,
 // a short event history for watches that resume from a resourceVersion, and the bearer
-// tokens the API server accepts. Everything but the admin token lives in memory.
+// tokens the API server accepts. It lives in memory; the server saves a snapshot to
+// <storageDir>/sandbox-cluster/state.json after changes and restores it at start, so
+// namespaces, service accounts and the kubeconfig tokens issued survive a restart.
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type KubeObject = { apiVersion?: string; kind?: string; metadata: ObjectMeta; [key: string]: any };
@@ -40,6 +42,15 @@ export interface IssuedToken {
 
 const HISTORY = 2000;
 
+/** What is saved to disk: every object, the revision counter, the tokens still valid. */
+export interface StoreSnapshot {
+  version: 1;
+  revision: number;
+  objects: Record<string, KubeObject[]>;
+  tokens: [string, IssuedToken][];
+  nodeCreators: [string, string][];
+}
+
 const clone = <T>(value: T): T => structuredClone(value);
 
 export class StoreError extends Error {
@@ -62,6 +73,28 @@ export class ObjectStore {
 
   constructor() {
     this.events.setMaxListeners(0);
+  }
+
+  snapshot(now = Date.now()): StoreSnapshot {
+    return {
+      version: 1,
+      revision: this.revision,
+      objects: Object.fromEntries([...this.objects].map(([resource, bucket]) => [resource, [...bucket.values()]])),
+      tokens: [...this.tokens].filter(([, issued]) => issued.expiresAt > now),
+      nodeCreators: [...this.nodeCreators],
+    };
+  }
+
+  /** Loads a snapshot into an empty store (no events: nothing is new to a watcher). */
+  restore(snapshot: StoreSnapshot) {
+    if (snapshot.version !== 1) throw new Error(`unknown sandbox state version ${String(snapshot.version)}`);
+    this.revision = snapshot.revision;
+    for (const [resource, objects] of Object.entries(snapshot.objects)) {
+      const bucket = this.bucket(resource);
+      for (const object of objects) bucket.set(ObjectStore.key(object.metadata.namespace, object.metadata.name), clone(object));
+    }
+    for (const [token, issued] of snapshot.tokens) this.tokens.set(token, issued);
+    for (const [node, user] of snapshot.nodeCreators) this.nodeCreators.set(node, user);
   }
 
   get resourceVersion(): string {
