@@ -196,6 +196,15 @@ describe('sandbox cluster: bootstrap tokens', () => {
     await until(async () => ((await whoami(token)).status === 401 ? true : undefined), 4000);
     expect((await whoami(token)).body).toEqual(UNAUTHORIZED);
   });
+
+  it('deletes expired bootstrap-token Secrets (the TokenCleaner), leaving the others', async () => {
+    await createToken('gone11', 'abcdefghij012345', { expiration: new Date(Date.now() + 500).toISOString() });
+    await createToken('kept11', 'abcdefghij012345', { expiration: new Date(Date.now() + 3600_000).toISOString() });
+    const secretStatus = async (id: string) => (await admin(`/api/v1/namespaces/kube-system/secrets/bootstrap-token-${id}`)).status;
+    expect(await secretStatus('gone11')).toBe(200);
+    await until(async () => ((await secretStatus('gone11')) === 404 ? true : undefined), 5000);
+    expect(await secretStatus('kept11')).toBe(200);
+  });
 });
 
 describe('sandbox cluster: what a bootstrapper may do', () => {

@@ -133,3 +133,19 @@ export function signClusterInfo(store: ObjectStore) {
     configMap.data = { ...kept, ...wanted };
   });
 }
+
+/**
+ * The TokenCleaner controller's pass: bootstrap-token Secrets in kube-system whose expiration
+ * has passed are deleted (kube-controller-manager does this for kubeadm's tokens). Returns the
+ * names deleted.
+ */
+export function cleanExpiredBootstrapTokens(store: ObjectStore, now = Date.now()): string[] {
+  const deleted: string[] = [];
+  for (const secret of store.list('secrets', 'kube-system')) {
+    if (secret.type !== BOOTSTRAP_TOKEN_SECRET_TYPE || !expired(secret, now)) continue;
+    store.delete('secrets', 'kube-system', secret.metadata.name);
+    deleted.push(secret.metadata.name);
+  }
+  return deleted;
+}
+

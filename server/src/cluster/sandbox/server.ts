@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { authenticate, authorize, defaultClusterRoles, forbiddenMessage, type Identity, type RequestAttributes } from './authorization.js';
-import { clusterInfoConfigMap, signClusterInfo } from './bootstrap.js';
+import { cleanExpiredBootstrapTokens, clusterInfoConfigMap, signClusterInfo } from './bootstrap.js';
 import { loadOrCreateCertificates } from './certificates.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, apiVersionOf, findResource, GROUPS, qualifiedName, RESOURCES, type ResourceType } from './resources.js';
 import { DEFAULT_TIMINGS, SandboxRuntime, type RuntimeTimings } from './runtime.js';
@@ -751,12 +751,18 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
   const sign = () => {
     if (!signerClosed) signClusterInfo(store);
   };
+  // The signer's interval also runs the TokenCleaner (whose deletions re-sign through the event).
+  const signAndClean = () => {
+    if (signerClosed) return;
+    cleanExpiredBootstrapTokens(store);
+    sign();
+  };
   const onTokenChange = (event: StoreEvent) => {
     if (event.resource === 'secrets' && event.object.metadata.namespace === 'kube-system') setImmediate(sign);
     if (event.resource === 'configmaps' && event.object.metadata.namespace === 'kube-public' && event.object.metadata.name === 'cluster-info' && event.type === 'ADDED') setImmediate(sign);
   };
   store.events.on('event', onTokenChange);
-  const signer = setInterval(sign, runtime.timings.heartbeatMs);
+  const signer = setInterval(signAndClean, runtime.timings.heartbeatMs);
   signer.unref();
 
   return {
