@@ -1,4 +1,4 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes, X509Certificate, createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -13,6 +13,7 @@ import { startSandboxCluster, type SandboxCluster } from '../src/cluster/sandbox
 import { buildFat12Image } from '../src/nodes/install/fatImage.js';
 import { buildNodeSeedImage, seedMetaData, seedUserData } from '../src/nodes/install/cidataImage.js';
 import { renderInstallScript } from '../src/nodes/install/installScript.js';
+import { runShell } from './shell.js';
 
 // The node install script run for real (sh, curl, the kubeadm and systemctl test doubles on
 // PATH) against a small agent server written here and the sandbox cluster, and the USB seed
@@ -217,32 +218,6 @@ class FakeConsole {
     }
     json(404, { message: 'Not found.' });
   }
-}
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs COMMAND (sh -c) asynchronously, so the agent server in this process keeps answering. */
-function runShell(command: string, env: Record<string, string>, onStdout?: (text: string) => void): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', command], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-      onStdout?.(stdout);
-    });
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
 }
 
 const withDoubles = () => `${NODE_BIN}${delimiter}${process.env.PATH ?? ''}`;

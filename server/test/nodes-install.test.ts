@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeNameBase } from '../src/nodes/nodes.js';
 import { createNodeWatcher, type NodeWatcher } from '../src/nodes/watcher.js';
 import { eventually, type NodesWorld, startNodesWorld } from './nodesFixtures.js';
+import { runShell } from './shell.js';
 
 // The real install script (served by this server), run with sh and curl, with the kubeadm and
 // systemctl test doubles on PATH, against this server listening on loopback and the sandbox
@@ -34,33 +35,9 @@ afterAll(async () => {
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runShell(command: string, root: string, onStdout?: (text: string) => void): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', command], {
-      env: { ...process.env, PATH: `${NODE_BIN}${delimiter}${process.env.PATH ?? ''}`, TESTBED_ROOT: root },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-      onStdout?.(stdout);
-    });
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** The install runs as on a machine: the doubles first on PATH, files under `root`. */
+const runOnMachine = (command: string, root: string, onStdout?: (text: string) => void) =>
+  runShell(command, { PATH: `${NODE_BIN}${delimiter}${process.env.PATH ?? ''}`, TESTBED_ROOT: root }, onStdout);
 
 const newRoot = (name: string) => {
   const root = join(workDir, name);
@@ -81,7 +58,7 @@ describe('the install script against this server and the sandbox', () => {
     expect(node.status).toBe('to install');
     world.broadcasts.length = 0;
 
-    const run = await runShell(`curl -fsSL '${node.installation_url}' | sh`, newRoot('console-first'));
+    const run = await runOnMachine(`curl -fsSL '${node.installation_url}' | sh`, newRoot('console-first'));
     expect(run.code, run.stdout + run.stderr).toBe(0);
 
     const running = await eventually(async () => {
@@ -108,7 +85,7 @@ describe('the install script against this server and the sandbox', () => {
     expect(statuses.at(-1)).toBe('ok');
 
     // Run again: the node keeps its name and stays Running.
-    const again = await runShell(`curl -fsSL '${node.installation_url}' | sh`, join(workDir, 'console-first'));
+    const again = await runOnMachine(`curl -fsSL '${node.installation_url}' | sh`, join(workDir, 'console-first'));
     expect(again.code, again.stdout + again.stderr).toBe(0);
     expect((await nodeJson(node.id))).toMatchObject({ status: 'ok', name: running.name });
   });
@@ -116,7 +93,7 @@ describe('the install script against this server and the sandbox', () => {
   it('machine first: the generic script shows a code, the owner enters it, the install continues', async () => {
     let code: string | null = null;
     let claimed: ReturnType<NodesWorld['inject']> | null = null;
-    const run = await runShell(`curl -fsSL '${world.config.appUrl}/agent/install' | sh`, newRoot('machine-first'), (stdout) => {
+    const run = await runOnMachine(`curl -fsSL '${world.config.appUrl}/agent/install' | sh`, newRoot('machine-first'), (stdout) => {
       const match = /Enter this code in the console at \S+: ([A-Z]{6})/.exec(stdout);
       if (match && !code) {
         code = match[1]!;

@@ -1,9 +1,8 @@
 /**
- * Saves `text` as a file named `filename`: a Blob behind an object URL, clicked through a
- * temporary <a download> (no navigation, works for text the API returned as JSON).
+ * Saves a Blob as a file named `filename`: an object URL clicked through a temporary
+ * <a download> (no navigation; works for what the API returned as JSON or fetched binary).
  */
-export const saveTextFile = (text: string, filename: string, type = 'application/yaml'): void => {
-  const blob = new Blob([text], { type });
+export const saveBlob = (blob: Blob, filename: string): void => {
   const url = URL.createObjectURL(blob);
   const anchor = document.createElement('a');
   anchor.href = url;
@@ -19,3 +18,7 @@ export const saveTextFile = (text: string, filename: string, type = 'application
     setTimeout(() => URL.revokeObjectURL(url), 0);
   }
 };
+
+/** Saves `text` as a file named `filename`. */
+export const saveTextFile = (text: string, filename: string, type = 'application/yaml'): void =>
+  saveBlob(new Blob([text], { type }), filename);

@@ -7,6 +7,7 @@ import { useTranslate } from 'react-admin';
 import { CopyButton } from '../../components/CopyButton';
 import { tokenStore } from '../../httpClient';
 import { useSettings } from '../../settings';
+import { saveBlob } from '../../utils/download';
 import { CommandLine } from '../workspaces/KubeconfigPanel';
 import type { NodeRecord } from './types';
 
@@ -15,23 +16,6 @@ export const installCommand = (installationUrl: string) => `curl -fsSL '${instal
 
 /** The file name of a node's USB image (as the server's Content-Disposition says). */
 export const imageFilename = (id: NodeRecord['id']) => `testbed-node-${id}-cidata.img`;
-
-/** Saves a Blob under `filename` through an object URL and a temporary <a download>. */
-const saveBlob = (blob: Blob, filename: string) => {
-  const url = URL.createObjectURL(blob);
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = filename;
-  anchor.rel = 'noopener';
-  anchor.style.display = 'none';
-  document.body.appendChild(anchor);
-  try {
-    anchor.click();
-  } finally {
-    anchor.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 0);
-  }
-};
 
 /**
  * GET image_url with the session's bearer token (a binary answer: not through the JSON client).
