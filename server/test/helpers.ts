@@ -235,18 +235,7 @@ export async function createTestContext(overrides: TestContextOverrides = {}): P
     throw error;
   });
 
-  const inject: TestContext['inject'] = (method, url, { token, body, headers } = {}) =>
-    app.inject({
-      method,
-      url,
-      headers: {
-        accept: 'application/json',
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...headers,
-      },
-      payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
+  const inject = injectorFor(app);
 
   const registration: TestContext['registration'] = (fields = {}) => ({
     firstname: 'Ada',
@@ -303,3 +292,20 @@ export async function createTestContext(overrides: TestContextOverrides = {}): P
     },
   };
 }
+
+/** TestContext['inject'] for an app: requests as the console makes them. */
+export function injectorFor(app: FastifyInstance): TestContext['inject'] {
+  return (method, url, { token, body, headers } = {}) =>
+    app.inject({
+      method,
+      url,
+      headers: {
+        accept: 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+}
+

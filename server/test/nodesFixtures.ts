@@ -16,7 +16,7 @@ import { createMailer, type Mailer } from '../src/mail/mailer.js';
 import type { NodeServices } from '../src/nodes/nodes.js';
 import type { Broadcaster } from '../src/realtime/broadcaster.js';
 import { createUser } from '../src/users/users.js';
-import { createTestDatabase, DEFAULT_PASSWORD, type TestDatabase, uniqueEmail } from './helpers.js';
+import { createTestDatabase, DEFAULT_PASSWORD, injectorFor, type TestDatabase, uniqueEmail } from './helpers.js';
 
 // The nodes tests' world: the app as main.ts builds it, with the sandbox cluster over HTTPS
 // (or no cluster), a real database, and a broadcaster that keeps what it was asked to send
@@ -106,18 +106,7 @@ export async function startNodesWorld(
   const app = await buildApp({ config, db: database.db, mailer, logger, broadcaster, cluster: gateway });
   if (options.listen) await app.listen({ host: '127.0.0.1', port: appPort });
 
-  const inject: NodesWorld['inject'] = (method, url, { token, body, headers } = {}) =>
-    app.inject({
-      method,
-      url,
-      headers: {
-        accept: 'application/json',
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...headers,
-      },
-      payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
+  const inject: NodesWorld['inject'] = injectorFor(app);
 
   return {
     app,

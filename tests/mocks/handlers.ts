@@ -1,6 +1,7 @@
 import { http, HttpResponse, type JsonBodyType } from 'msw';
 import { db } from './db';
 import { NOW, SESSION_TOKEN } from './fixtures';
+import { authorized, record } from './http';
 
 /** Laravel-shaped answers (docs/api-contract.md). */
 const unauthenticated = () => HttpResponse.json({ message: 'Unauthenticated.' }, { status: 401 });
@@ -8,27 +9,6 @@ const unauthenticated = () => HttpResponse.json({ message: 'Unauthenticated.' },
 const invalid = (errors: Record<string, string[]>) =>
   HttpResponse.json({ message: Object.values(errors)[0]![0], errors }, { status: 422 });
 
-const authorized = (request: Request): boolean => {
-  const header = request.headers.get('Authorization') ?? '';
-  const token = header.replace(/^Bearer\s+/, '');
-  return !!token && db.sessions.has(token);
-};
-
-const record = async (request: Request) => {
-  let body: unknown = undefined;
-  const text = await request.clone().text();
-  if (text) {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = text;
-    }
-  }
-  db.requests.push({ method: request.method, url: new URL(request.url), headers: request.headers, body });
-  return body as Record<string, any> | undefined;
-};
-
-/** Expiry of the mock kubeconfigs. */
 export const KUBECONFIG_EXPIRES_AT = '2026-11-23T18:45:00.000Z';
 
 export const kubeconfigYaml = (namespace: string) => `apiVersion: v1

@@ -1,6 +1,7 @@
 import { http, HttpResponse, type JsonBodyType } from 'msw';
 import { db } from './db';
 import { NOW } from './fixtures';
+import { authorized, record } from './http';
 
 /**
  * Nodes API of docs/nodes-contract.md, backed by `nodesDb` (reset before each test by
@@ -94,25 +95,6 @@ const clusterDown = () =>
   nodesDb.cluster === 'down'
     ? json({ message: 'The cluster cannot be reached right now. Try again in a minute.' }, 503)
     : null;
-
-const authorized = (request: Request) => {
-  const token = (request.headers.get('Authorization') ?? '').replace(/^Bearer\s+/, '');
-  return !!token && db.sessions.has(token);
-};
-
-const record = async (request: Request) => {
-  let body: unknown = undefined;
-  const text = await request.clone().text();
-  if (text) {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = text;
-    }
-  }
-  db.requests.push({ method: request.method, url: new URL(request.url), headers: request.headers, body });
-  return body as Record<string, any> | undefined;
-};
 
 const ownNodes = () => nodesDb.nodes.filter((node) => node.owner?.id === db.user.id);
 const findNode = (id: string) =>
