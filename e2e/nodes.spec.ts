@@ -71,6 +71,17 @@ test('the user adds a node and gets the installation panel', async () => {
   await page.getByRole('option', { name: 'Raspberry Pi' }).click();
   await page.getByLabel('Hostname').fill('lab-pi-01');
   await page.getByLabel('Notes').fill('Second shelf, room 204');
+
+  // A bad static address: the server's field error under the field and the alert; nothing lost.
+  await page.getByRole('switch', { name: 'DHCP' }).click();
+  await page.getByLabel('Static IPv4 address').fill('300.1.2.3');
+  await page.getByRole('button', { name: 'Add a new node' }).click();
+  await expect(page.getByText('Registration error')).toBeVisible();
+  await expect(page.getByText('The ipv4 field must be a valid IPv4 address.').first()).toBeVisible();
+  await expect(page).toHaveURL(/\/nodes\/create$/);
+  await expect(page.getByLabel('Hostname')).toHaveValue('lab-pi-01');
+  await screenshot(page, '50a-node-create-error');
+  await page.getByRole('switch', { name: 'DHCP' }).click();
   await screenshot(page, '50-node-create');
   await page.getByRole('button', { name: 'Add a new node' }).click();
 
