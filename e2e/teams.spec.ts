@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { screenshot } from './support/screens';
 import { createUser, loggedInPage, type TestUser } from './support/users';
 
@@ -28,13 +28,14 @@ test.afterAll(async () => {
   for (const page of Object.values(pages)) await page.context().close();
 });
 
-async function approveOnRequestsPage(page: Page, rowText: string | RegExp) {
+async function approveOnRequestsPage(page: Page, rowText: string | RegExp, beforeDeciding?: (dialog: Locator) => Promise<void>) {
   await page.goto('/requests');
   const row = page.getByRole('row').filter({ hasText: rowText }).first();
   await expect(row).toBeVisible();
   await row.getByRole('button', { name: 'Manage' }).click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toBeVisible();
+  await beforeDeciding?.(dialog);
   await dialog.getByRole('button', { name: 'Approve' }).click();
   await expect(dialog).toBeHidden();
 }
@@ -68,7 +69,14 @@ test('the platform admin approves the team on /requests', async ({ browser }) =>
   await expect(page.getByText(/waiting for your decision/i).first()).toBeVisible();
   await page.goto('/requests');
   await screenshot(page, '23-requests-admin');
-  await approveOnRequestsPage(page, 'Edge Computing Laboratory');
+  await approveOnRequestsPage(page, 'Edge Computing Laboratory', async (dialog) => {
+    // What the requester wrote, so the admin can judge the request.
+    const details = dialog.getByLabel('What was asked');
+    await expect(details).toContainText('University of Somewhere');
+    await expect(details.getByRole('link', { name: 'https://edgelab.example.org' })).toBeVisible();
+    await expect(details).toContainText('We run edge AI experiments with students.');
+    await screenshot(page, '23b-manage-team-request');
+  });
   await expect(page.getByText(/approved/i).first()).toBeVisible();
 });
 

@@ -43,6 +43,45 @@ describe('requests page', () => {
     expect(await screen.findByText('No requests are waiting for your decision.')).toBeInTheDocument();
   });
 
+  it('a new team request shows what the requester wrote before the admin decides', async () => {
+    db.toDecide = [
+      makeRequestToDecide({
+        type: 'CreateTeam',
+        message: null,
+        object: { name: 'edgerobo', fullname: 'Edge Robotics Group', shortname: 'edgerobo' },
+        data: {
+          affiliation: 'University of Somewhere',
+          country: 'Norway',
+          url: 'https://robo.example.org',
+          joining_category: 'Teaching',
+          joining_reason: 'A course on edge robotics.',
+        },
+      }),
+    ];
+    const { user } = renderApp({ path: '/requests', loggedIn: true });
+    await user.click(await screen.findByRole('button', { name: 'Manage' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Manage request' });
+    const details = within(dialog).getByLabelText('What was asked');
+    const pairs = Array.from(details.querySelectorAll('dt')).map((term) => [term.textContent, term.nextElementSibling?.textContent]);
+    expect(pairs).toEqual([
+      ['Affiliation', 'University of Somewhere'],
+      ['Country', 'Norway'],
+      ['Website', 'https://robo.example.org'],
+      ['Category', 'Teaching'],
+      ['Why do you want to join?', 'A course on edge robotics.'],
+    ]);
+    expect(within(details).getByRole('link', { name: 'https://robo.example.org' })).toHaveAttribute('href', 'https://robo.example.org');
+  });
+
+  it('a join request has no form details: only its message shows', async () => {
+    db.toDecide = [makeRequestToDecide()];
+    const { user } = renderApp({ path: '/requests', loggedIn: true });
+    await user.click(await screen.findByRole('button', { name: 'Manage' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Manage request' });
+    expect(within(dialog).getByText('Please let me in')).toBeInTheDocument();
+    expect(within(dialog).queryByLabelText('What was asked')).not.toBeInTheDocument();
+  });
+
   it('deny on a request decided meanwhile: the dialog closes and the server message is notified', async () => {
     db.toDecide = [makeRequestToDecide()];
     const { user } = renderApp({ path: '/requests', loggedIn: true });

@@ -97,7 +97,7 @@ export const appMessages = {
     verify: {
       title: 'Email verification',
       progress: 'Verifying your email address…',
-      success_title: 'Your email address is verified',
+      success: 'Your email address is verified.',
       continue: 'Continue to the console',
       login: 'Log in to continue',
       failed_title: 'This verification link cannot be used',
@@ -227,6 +227,7 @@ export const appMessages = {
     manage: 'Manage',
     manage_label: 'Manage the request of %{name}',
     dialog_title: 'Manage request',
+    details: 'What was asked',
     decision_message: 'Message',
     decision_hint: 'Optional. Sent to the requester with your decision.',
     approve: 'Approve',

@@ -5,6 +5,7 @@ import { useRefreshRequests } from '../../hooks';
 import { errorMessage } from '../../httpClient';
 import type { UserRequest } from '../../types';
 import { requestObject } from '../../pages/profile/UserRequests';
+import { RequestDetails } from './RequestDetails';
 
 export interface ManageRequestDialogProps {
   request: UserRequest | null;
@@ -61,6 +62,7 @@ export const ManageRequestDialog = ({ request, onClose }: ManageRequestDialogPro
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
             {translate('requests.fields.requester')}: {requester}
           </Typography>
+          <RequestDetails request={request} />
           {request.message && (
             <Typography variant="body2" sx={{ mb: 2, whiteSpace: 'pre-wrap' }}>
               {request.message}
