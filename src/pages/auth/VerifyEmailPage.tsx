@@ -36,7 +36,7 @@ export const VerifyEmailPage = () => {
       .verifyEmail(id, hash, search)
       .then(async (answer) => {
         if (auth.getSession().status !== 'anonymous') await auth.refreshUser();
-        setState({ kind: 'verified', message: answer?.message || 'auth.verify.success_title' });
+        setState({ kind: 'verified', message: answer?.message || 'auth.verify.success' });
       })
       .catch((failure) => {
         if (auth.getSession().status === 'loading') void auth.loadUser();
@@ -65,8 +65,8 @@ export const VerifyEmailPage = () => {
 
       {state.kind === 'verified' && (
         <>
+          {/* The server's message alone: a title above it would say the same thing twice. */}
           <Alert severity="success" role="status">
-            <AlertTitle>{translate('auth.verify.success_title')}</AlertTitle>
             {translate(state.message, { _: state.message })}
           </Alert>
           <Button variant="contained" size="large" fullWidth sx={{ mt: 3 }} onClick={() => navigate('/')}>
