@@ -102,6 +102,7 @@ export async function startNodesWorld(
   const broadcaster: Broadcaster = {
     toUser: (userId, event, payload) => broadcasts.push({ userId, event, payload: JSON.parse(JSON.stringify(payload)) }),
     toWorkspace() {},
+    rightsChanged() {},
   };
   const app = await buildApp({ config, db: database.db, mailer, logger, broadcaster, cluster: gateway });
   if (options.listen) await app.listen({ host: '127.0.0.1', port: appPort });

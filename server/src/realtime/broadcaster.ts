@@ -24,12 +24,19 @@ export const workspaceChannel = (workspaceId: number) => `private-workspace.${wo
 export interface Broadcaster {
   toUser(userId: number, event: string, payload: unknown): void;
   toWorkspace(workspaceId: number, event: string, payload: unknown): void;
+  /**
+   * A right of these users may have ended (a membership, a token or session, the account, a
+   * node): the realtime server re-checks their open subscriptions and ends those no longer
+   * allowed. Call it after the change is committed.
+   */
+  rightsChanged(userIds: number[]): void;
 }
 
 /** For apps without a realtime server (most tests, the CLI): broadcasts go nowhere. */
 export const noopBroadcaster: Broadcaster = {
   toUser() {},
   toWorkspace() {},
+  rightsChanged() {},
 };
 
 /** Broadcasts through the Pusher-protocol server of this process. Never throws. */
@@ -44,5 +51,7 @@ export function realtimeBroadcaster(server: Pick<RealtimeServer, 'broadcast'>, l
   return {
     toUser: (userId, event, payload) => broadcast(userChannel(userId), event, payload),
     toWorkspace: (workspaceId, event, payload) => broadcast(workspaceChannel(workspaceId), event, payload),
+    // Implemented with the subscription revocation of issue 11 (realtime/); until then a no-op.
+    rightsChanged: () => {},
   };
 }
