@@ -1,0 +1,169 @@
+import type { IncomingMessage } from 'node:http';
+import type { Identity } from './authorization.js';
+import type { ApiContext } from './context.js';
+import { deleteNamespace, namespaceCreated, prepareNamespace } from './namespaces.js';
+import { jsonPatch, mergePatch } from './patches.js';
+import { deletePod, podUpdate } from './pods.js';
+import { apiVersionOf, type ResourceType } from './resources.js';
+import type { Route } from './routing.js';
+import { fieldSelector, labelSelector } from './selectors.js';
+import { alreadyExists, badRequest, conflict, notFound, unsupportedMediaType } from './status.js';
+import { type KubeObject, StoreError } from './store.js';
+import { toTable } from './table.js';
+import { validate } from './validation.js';
+import { readBody } from './wire.js';
+
+// The verbs on objects (get, list, create, update, patch, delete), with what each resource adds
+// to them in namespaces.ts, pods.ts and kubelets.ts.
+
+export const withKind = (type: ResourceType, object: KubeObject) => ({ ...object, apiVersion: apiVersionOf(type), kind: type.kind });
+
+const storeError = (error: unknown, type: ResourceType, name: string) => {
+  if (error instanceof StoreError) {
+    if (error.reason === 'NotFound') return notFound(type.resource, type.group, name);
+    if (error.reason === 'AlreadyExists') return alreadyExists(type.resource, type.group, name);
+    return conflict(type.resource, type.group, name, error.message);
+  }
+  return error;
+};
+
+export function requireNamespace({ store }: ApiContext, namespace: string | undefined) {
+  if (namespace !== undefined && !store.get('namespaces', undefined, namespace)) throw notFound('namespaces', '', namespace);
+}
+
+export function getObject({ store }: ApiContext, r: Route): KubeObject {
+  const object = store.get(r.type.resource, r.namespace, r.name!);
+  if (!object) throw notFound(r.type.resource, r.type.group, r.name!);
+  return withKind(r.type, object);
+}
+
+export function list({ store }: ApiContext, r: Route, query: URLSearchParams, table: boolean) {
+  const byLabel = labelSelector(query.get('labelSelector'));
+  const byField = fieldSelector(query.get('fieldSelector'));
+  const matching = store.list(r.type.resource, r.namespace).filter((o) => byLabel(o) && byField(o));
+  if (table) return toTable(r.type.resource, matching.map((o) => withKind(r.type, o)), store.resourceVersion, query.get('includeObject'));
+  const items = matching.map(({ kind: _kind, apiVersion: _apiVersion, ...item }) => item);
+  return { kind: `${r.type.kind}List`, apiVersion: apiVersionOf(r.type), metadata: { resourceVersion: store.resourceVersion }, items };
+}
+
+export function create(context: ApiContext, r: Route, object: KubeObject, identity: Identity): KubeObject {
+  const { store, runtime } = context;
+  const type = r.type;
+  if (type.namespaced) {
+    if (object.metadata.namespace && object.metadata.namespace !== r.namespace)
+      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    object.metadata.namespace = r.namespace;
+  } else delete object.metadata.namespace;
+  for (const field of ['uid', 'resourceVersion', 'creationTimestamp', 'deletionTimestamp']) delete object.metadata[field];
+  validate(type, object);
+  requireNamespace(context, r.namespace);
+  switch (type.resource) {
+    case 'namespaces':
+      prepareNamespace(object);
+      break;
+    case 'pods':
+      runtime.prepare(object);
+      break;
+    case 'nodes':
+      runtime.nodes.prepare(object);
+      break;
+    case 'secrets':
+      object.type ??= 'Opaque';
+      if (object.stringData) {
+        object.data = { ...object.data };
+        for (const [k, v] of Object.entries(object.stringData)) object.data[k] = Buffer.from(String(v)).toString('base64');
+        delete object.stringData;
+      }
+      break;
+  }
+  let created: KubeObject;
+  try {
+    created = store.create(type.resource, object);
+  } catch (error) {
+    throw storeError(error, type, object.metadata.name);
+  }
+  if (type.resource === 'namespaces') namespaceCreated(context, created.metadata.name);
+  if (type.resource === 'pods') runtime.admitted(created);
+  if (type.resource === 'nodes') {
+    store.nodeCreators.set(created.metadata.name, identity.user);
+    runtime.nodes.registered(created);
+  }
+  return withKind(type, created);
+}
+
+export function replace({ store }: ApiContext, r: Route, object: KubeObject): KubeObject {
+  const type = r.type;
+  if (object.metadata.name && object.metadata.name !== r.name) throw badRequest(`the name of the object (${object.metadata.name}) does not match the name on the URL (${r.name})`);
+  object.metadata.name = r.name!;
+  if (type.namespaced) object.metadata.namespace = r.namespace;
+  const current = store.get(type.resource, r.namespace, r.name!);
+  if (!current) throw notFound(type.resource, type.group, r.name!);
+  if (r.subresource === 'status') {
+    // a status write changes the status only (nodeStatusStrategy), with the usual optimistic lock
+    object = { ...current, metadata: { ...current.metadata, resourceVersion: object.metadata.resourceVersion }, status: object.status ?? {} };
+  } else if (type.resource === 'nodes') object.status = current.status; // status belongs to nodes/status
+  validate(type, object);
+  if (type.resource === 'pods') podUpdate(current, object);
+  if (type.resource === 'namespaces') {
+    object.status = current.status; // status belongs to the status subresource
+    object.spec = current.spec;
+  }
+  for (const field of ['deletionTimestamp', 'deletionGracePeriodSeconds']) {
+    if (current.metadata[field] !== undefined) object.metadata[field] = current.metadata[field];
+  }
+  try {
+    return withKind(type, store.update(type.resource, object));
+  } catch (error) {
+    throw storeError(error, type, r.name!);
+  }
+}
+
+export async function patch(context: ApiContext, req: IncomingMessage, r: Route): Promise<KubeObject> {
+  const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const body = await readBody(req);
+  const current = getObject(context, r);
+  let next: KubeObject;
+  if (contentType === 'application/merge-patch+json' || contentType === 'application/strategic-merge-patch+json') {
+    next = mergePatch(current, body) as KubeObject;
+  } else if (contentType === 'application/json-patch+json') {
+    next = jsonPatch(current, body);
+  } else throw unsupportedMediaType(contentType || 'none');
+  if (!next || typeof next !== 'object') throw badRequest('the patch must produce an object');
+  next.metadata = { ...next.metadata, resourceVersion: (body as KubeObject)?.metadata?.resourceVersion };
+  return replace(context, r, next);
+}
+
+export function remove(context: ApiContext, r: Route, query: URLSearchParams, options: KubeObject | undefined): KubeObject {
+  const { store, runtime } = context;
+  const type = r.type;
+  const current = getObject(context, r);
+  const name = r.name!;
+  const erase = () => {
+    try {
+      return store.delete(type.resource, r.namespace, name);
+    } catch (error) {
+      throw storeError(error, type, name);
+    }
+  };
+  const preconditionUid = options?.preconditions?.uid;
+  if (preconditionUid && preconditionUid !== current.metadata.uid)
+    throw conflict(type.resource, type.group, name, `Precondition failed: UID in precondition: ${preconditionUid}, UID in object meta: ${current.metadata.uid}`);
+  switch (type.resource) {
+    case 'namespaces':
+      return deleteNamespace(context, current, erase);
+    case 'pods':
+      return withKind(type, deletePod(context, r, query, options, current, erase));
+    case 'nodes': {
+      const gone = erase();
+      store.nodeCreators.delete(name);
+      runtime.nodes.removed(name);
+      return withKind(type, gone);
+    }
+    default:
+      erase();
+      if (type.resource === 'serviceaccounts') {
+        for (const [token, issued] of store.tokens) if (issued.namespace === r.namespace && issued.serviceAccount === name) store.tokens.delete(token);
+      }
+      return current;
+  }
+}
