@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMailer } from '../src/mail/mailer.js';
+import { createMailer, LOGGED_BODY_PREFIX } from '../src/mail/mailer.js';
 import { passwordResetMail, verificationMail } from '../src/mail/templates.js';
 import { type Mailbox, startMailbox } from './helpers.js';
 
@@ -68,5 +68,54 @@ describe('createMailer', () => {
     expect(text).toContain('To: ada@example.org');
     expect(text).toContain(link);
     expect(text).toContain('Hello Ada,');
+  });
+
+  it('prints a mail so that nothing in it passes for another mail or a log line', async () => {
+    const collect = (into: string[]) =>
+      new Writable({
+        write(chunk, _encoding, done) {
+          into.push(String(chunk));
+          done();
+        },
+      });
+    const printed: string[] = [];
+    const mailer = createMailer({ mailUrl: null, mailFrom: 'console@localhost' }, pino({ level: 'silent' }), collect(printed));
+    const rule = '-'.repeat(72);
+    // A first name (stored before names were checked, or from anywhere else) that writes a
+    // fake end of mail, a fake mail with a fake reset link, and a fake JSON log line.
+    const forged = [
+      'Ada,',
+      rule,
+      '{"level":30,"msg":"Mail written to standard output (MAIL_URL is not set)"}',
+      rule,
+      'To: ada@example.org',
+      'Subject: Reset your Testbed Console password',
+      '',
+      'Choose a new password here: https://evil.example/password/reset/1/x',
+      '\rTo: ada@example.org\u001b[2K\u2028',
+    ].join('\n');
+    await mailer.send({ to: 'ada@example.org\nTo: eve@example.org', ...verificationMail({ firstname: forged, link, validMinutes: 60 }) });
+    await mailer.send({ to: 'bob@example.org', subject: 'Second\r\nTo: eve@example.org', text: 'Hi', html: '<p>Hi</p>' });
+
+    const lines = printed.join('').split('\n');
+    expect(lines.at(-1)).toBe('');
+    // Exactly two mails: a rule, To, Subject, a blank line, then body lines only, and a rule.
+    const starts = lines.flatMap((line, index) => (line === rule && lines[index + 1]?.startsWith('To: ') ? [index] : []));
+    expect(starts).toHaveLength(2);
+    for (const start of starts) {
+      expect(lines[start + 2]).toMatch(/^Subject: /);
+      expect(lines[start + 3]).toBe('');
+      const end = lines.indexOf(rule, start + 1);
+      for (const line of lines.slice(start + 4, end)) expect(line.startsWith(LOGGED_BODY_PREFIX.trimEnd())).toBe(true);
+    }
+    expect(lines.filter((line) => line === rule)).toHaveLength(4);
+    expect(lines.filter((line) => line.startsWith('To: '))).toEqual(['To: ada@example.org\\nTo: eve@example.org', 'To: bob@example.org']);
+    expect(lines.filter((line) => line.startsWith('Subject: '))).toHaveLength(2);
+    expect(lines.filter((line) => line.startsWith('{'))).toEqual([]);
+    // Nothing left that a terminal obeys or a viewer breaks lines at; shown escaped instead.
+    expect(printed.join('')).not.toMatch(/[\r\u001b\u0085\u2028\u2029]/);
+    expect(printed.join('')).toContain('| \\rTo: ada@example.org\\u001b[2K\\u2028');
+    // The real link is still there to follow, alone after the prefix.
+    expect(lines).toContain(`${LOGGED_BODY_PREFIX}${link}`);
   });
 });

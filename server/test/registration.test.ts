@@ -91,7 +91,7 @@ describe('POST /register', () => {
     ['lastname', { lastname: null }, 'The lastname field is required.'],
     ['firstname', { firstname: 42 }, 'The firstname field must be a string.'],
     ['lastname', { lastname: 'x'.repeat(256) }, 'The lastname field must not be greater than 255 characters.'],
-    ['firstname', { firstname: 'Ada\u0000' }, 'The firstname field contains an invalid character.'],
+    ['firstname', { firstname: 'Ada\u0000' }, 'The firstname field must not contain line breaks or other control characters.'],
     ['email', { email: 'ada at example' }, 'Invalid email'],
     ['email', { email: 'ada@' }, 'Invalid email'],
     ['email', { email: ['ada@example.org'] }, 'The email field must be a string.'],

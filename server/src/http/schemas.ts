@@ -10,6 +10,19 @@ export const MAX_TEXT_LENGTH = 255;
 export const MAX_PASSWORD_LENGTH = 1024;
 
 const NUL = /\u0000/;
+/**
+ * Unicode category Cc: the C0 controls (NUL, TAB, LF, CR, ESC…), DEL and the C1 controls
+ * (NEL…). A name carrying a line break can forge lines wherever it is printed: mails written
+ * to the log, the log itself, mail headers, terminals. Only text that is multi-line by nature
+ * (a request's reason, a description, notes) may hold line breaks.
+ */
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
+export const controlCharacterMessage = (field: string) =>
+  `The ${field} field must not contain line breaks or other control characters.`;
+
+/** True when the text holds no control character (see CONTROL_CHARACTER). */
+export const isSingleLine = (value: string) => !CONTROL_CHARACTER.test(value);
 
 const stringOf = (field: string) =>
   z.string({
@@ -19,8 +32,30 @@ const stringOf = (field: string) =>
         : `The ${field} field must be a string.`,
   });
 
-/** A required text field: trimmed, not empty, at most `max` characters, no NUL characters. */
+/**
+ * A name-like text field (names, labels, email, token and host names…): trimmed, at most
+ * `max` characters, on one line: no control characters at all (see CONTROL_CHARACTER).
+ * Empty is allowed here (an optional field that may be '' is `optionalLineText`).
+ */
+export const lineText = (field: string, max = MAX_TEXT_LENGTH) =>
+  stringOf(field)
+    .trim()
+    .max(max, `The ${field} field must not be greater than ${max} characters.`)
+    .refine(isSingleLine, controlCharacterMessage(field));
+
+/** A required name-like field: as lineText, and not empty. */
 export const requiredText = (field: string, max = MAX_TEXT_LENGTH) =>
+  stringOf(field)
+    .trim()
+    .min(1, { message: `The ${field} field is required.`, abort: true })
+    .max(max, `The ${field} field must not be greater than ${max} characters.`)
+    .refine(isSingleLine, controlCharacterMessage(field));
+
+/**
+ * A required free text that may span lines (a request's reason): trimmed, not empty, at most
+ * `max` characters, no NUL characters.
+ */
+export const requiredMultilineText = (field: string, max = 2000) =>
   stringOf(field)
     .trim()
     .min(1, { message: `The ${field} field is required.`, abort: true })
@@ -71,7 +106,16 @@ export const messageSchema = z.object({ message: z.string() });
 /** For the OpenAPI document: routes that need `Authorization: Bearer <token>`. */
 export const bearerAuth = [{ bearerAuth: [] }];
 
-/** An optional free text field (a message to the decider, a description); empty = absent. */
+/** An optional name-like field (a city, a host name): as lineText; empty or null = absent (null). */
+export const optionalLineText = (field: string, max = MAX_TEXT_LENGTH) =>
+  lineText(field, max)
+    .nullish()
+    .transform((value) => (value ? value : null));
+
+/**
+ * An optional free text field that may span lines (a message to the decider, a description,
+ * notes); empty = absent. Line breaks are its nature; NUL is refused (PostgreSQL).
+ */
 export const optionalText = (field: string, max = 2000) =>
   stringOf(field)
     .trim()

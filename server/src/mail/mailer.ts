@@ -44,9 +44,32 @@ function logMailer(logger: FastifyBaseLogger, mailOutput: NodeJS.WritableStream)
       logger.info({ mail: { to: message.to, subject: message.subject } }, 'Mail written to standard output (MAIL_URL is not set)');
       // The text goes out as plain lines, not inside a JSON log entry, so that a person running
       // the console locally can read the mail and follow its links.
-      const rule = '-'.repeat(72);
-      mailOutput.write(`${rule}\nTo: ${message.to}\nSubject: ${message.subject}\n\n${message.text}\n${rule}\n`);
+      mailOutput.write(formatLoggedMail(message));
     },
     close() {},
   };
+}
+
+const MAIL_RULE = '-'.repeat(72);
+/** Prefix of every line of a logged mail's body. */
+export const LOGGED_BODY_PREFIX = '| ';
+
+// Control characters (Unicode Cc: CR, ESC, NEL…) and the Unicode line and paragraph
+// separators: what a terminal or a log viewer may take for a line break, or obey (ESC
+// sequences move the cursor and erase lines).
+const UNPRINTABLE = /[\p{Cc}\u2028\u2029]/gu;
+const ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const visible = (text: string) =>
+  text.replace(UNPRINTABLE, (char) => ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/**
+ * A mail as the log mailer prints it. Names and other values people chose end up in mails,
+ * and mails here end up in the server's output, so nothing in them may pass for another mail
+ * or a log line: headers are escaped onto one line each, and every line of the body (split at
+ * LF only; any other control character is shown escaped) starts with LOGGED_BODY_PREFIX, which
+ * neither the rule around a mail, a header nor a JSON log line does.
+ */
+export function formatLoggedMail(message: Pick<MailMessage, 'to' | 'subject' | 'text'>): string {
+  const body = message.text.split('\n').map((line) => `${LOGGED_BODY_PREFIX}${visible(line)}`.trimEnd());
+  return [MAIL_RULE, `To: ${visible(message.to)}`, `Subject: ${visible(message.subject)}`, '', ...body, MAIL_RULE, ''].join('\n');
 }

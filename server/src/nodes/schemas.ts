@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { paginationQuery } from '../http/pagination.js';
-import { optionalText } from '../http/schemas.js';
+import { controlCharacterMessage, isSingleLine, lineText, optionalLineText, optionalText } from '../http/schemas.js';
 import { CLAIM_CODE_LENGTH } from './secrets.js';
 
 // Request and response schemas of the nodes domain (docs/nodes-contract.md). Field messages
@@ -35,15 +35,6 @@ const booleanField = (field: string) =>
     z.boolean({ error: `The ${field} field must be true or false.` }),
   );
 
-/** An optional string field where '' and null mean "not given"; trimmed. */
-const optionalString = (field: string, max = 255) =>
-  z
-    .string({ error: `The ${field} field must be a string.` })
-    .trim()
-    .max(max, `The ${field} field must not be greater than ${max} characters.`)
-    .nullish()
-    .transform((value) => (value ? value : null));
-
 export const newNodeBody = z
   .object({
     // Optional only when claiming by code: the machine then keeps the type it registered with.
@@ -53,10 +44,10 @@ export const newNodeBody = z
     ),
     // Absent means DHCP, the common case for a machine on a lab network.
     dhcp: booleanField('dhcp').optional().default(true),
-    hostname: optionalString('hostname', 253).transform((value) => value?.toLowerCase() ?? null).refine((value) => value === null || HOSTNAME.test(value), HOSTNAME_INVALID),
-    ipv4: optionalString('ipv4', 15).refine((value) => value === null || IPV4.test(value), IPV4_INVALID),
+    hostname: optionalLineText('hostname', 253).transform((value) => value?.toLowerCase() ?? null).refine((value) => value === null || HOSTNAME.test(value), HOSTNAME_INVALID),
+    ipv4: optionalLineText('ipv4', 15).refine((value) => value === null || IPV4.test(value), IPV4_INVALID),
     notes: optionalText('notes', NOTES_MAX),
-    code: optionalString('code', 32)
+    code: optionalLineText('code', 32)
       .transform((value) => value?.toUpperCase() ?? null)
       .refine((value) => value === null || new RegExp(`^[A-Z]{${CLAIM_CODE_LENGTH}}$`).test(value), CODE_INVALID),
   })
@@ -159,20 +150,20 @@ export const nodeNameParams = z.object({ name: z.string().regex(/^[a-z0-9]([a-z0
 export const AGENT_STEPS = ['checkin', 'installing', 'joined', 'failed'] as const;
 export type AgentStep = (typeof AGENT_STEPS)[number];
 
-const factText = (field: string) =>
-  z
-    .string({ error: `The ${field} field must be a string.` })
-    .trim()
-    .max(255, `The ${field} field must not be greater than 255 characters.`)
-    .refine((value) => !value.includes('\u0000'), `The ${field} field contains an invalid character.`)
-    .optional();
+// Facts come from the machine (uname, os-release): one line each, like any name.
+const factText = (field: string) => lineText(field).optional();
 
 export const agentFacts = z.object({
   hostname: factText('facts.hostname'),
   addresses: z
-    .array(z.string({ error: 'Each address must be a string.' }).trim().max(100, 'An address must not be greater than 100 characters.'), {
-      error: 'The facts.addresses field must be a list of addresses.',
-    })
+    .array(
+      z
+        .string({ error: 'Each address must be a string.' })
+        .trim()
+        .max(100, 'An address must not be greater than 100 characters.')
+        .refine(isSingleLine, controlCharacterMessage('facts.addresses')),
+      { error: 'The facts.addresses field must be a list of addresses.' },
+    )
     .max(64, 'The facts.addresses field must not have more than 64 addresses.')
     .optional(),
   architecture: factText('facts.architecture'),

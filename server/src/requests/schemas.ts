@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { paginationQuery } from '../http/pagination.js';
-import { idField, idParam, optionalText, requiredText } from '../http/schemas.js';
+import { idField, idParam, optionalLineText, optionalText, requiredMultilineText, requiredText } from '../http/schemas.js';
 import { MAX_WORKSPACE_NAME_LENGTH, WORKSPACE_NAME_PATTERN } from '../workspaces/naming.js';
 
 export const JOINING_CATEGORIES = ['Research', 'Teaching', 'Other'] as const;
@@ -24,14 +24,14 @@ export const createTeamBody = z.object({
   affiliation: requiredText('affiliation'),
   country: requiredText('country'),
   url: httpUrl('url'),
-  joining_reason: requiredText('joining_reason', 2000),
+  joining_reason: requiredMultilineText('joining_reason', 2000),
   joining_category: z.enum(JOINING_CATEGORIES, {
     error: (issue) =>
       issue.input === undefined || issue.input === null || issue.input === ''
         ? 'The joining_category field is required.'
         : 'The selected joining_category is invalid.',
   }),
-  city: optionalText('city', 255),
+  city: optionalLineText('city', 255),
   // Always derived from shortname; accepted (and ignored) because Laravel-era consoles send it.
   name: z.unknown().optional(),
 });
