@@ -7,7 +7,7 @@ import { createDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import type { Database } from './db/schema.js';
 import { HttpError } from './http/errors.js';
-import { emailField, newPasswordField, requiredText } from './http/schemas.js';
+import { emailField, newPasswordField, requiredText, strongPassword } from './http/schemas.js';
 import { createUser, promoteToAdmin } from './users/users.js';
 
 // `npm run cli -- <command>`: operator commands against the configured database.
@@ -35,7 +35,7 @@ const newUserInput = z.object({
   lastname: requiredText('lastname'),
   email: emailField(),
   password: newPasswordField(),
-});
+}).check(strongPassword());
 
 /** Runs one command; answers the process exit code. */
 export async function runCli(args: string[], db: Kysely<Database>, output: CliOutput): Promise<number> {

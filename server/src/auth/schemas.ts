@@ -6,6 +6,7 @@ import {
   passwordsMatch,
   passwordWithConfirmation,
   requiredText,
+  strongPassword,
 } from '../http/schemas.js';
 
 export const registerBody = z
@@ -15,6 +16,7 @@ export const registerBody = z
     email: emailField(),
     ...passwordWithConfirmation,
   })
+  .check(strongPassword())
   .refine(passwordsMatch, confirmationMismatch);
 
 export const loginBody = z.object({

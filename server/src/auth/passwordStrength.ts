@@ -1,0 +1,53 @@
+import { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import * as common from '@zxcvbn-ts/language-common';
+import * as en from '@zxcvbn-ts/language-en';
+
+// Password strength as zxcvbn judges it: an estimate of how many guesses an attacker with
+// the common password lists, English dictionaries, keyboard patterns and the person's own
+// names would need. Length alone (NIST 800-63B's minimum of 8, no composition rules) lets
+// `password` and `12345678` through; the estimate does not.
+
+/** zxcvbn's scale is 0..4; 3 means "safely unguessable" (about 10^8 guesses and more). */
+export const MIN_PASSWORD_SCORE = 3;
+export const WEAK_PASSWORD = 'The password is too easy to guess.';
+
+// Building the ranked dictionaries takes a few hundred milliseconds and tens of megabytes, so
+// it happens once per process, on first use (the CLI's migrate command never pays for it).
+let factory: ZxcvbnFactory | undefined;
+function zxcvbn(): ZxcvbnFactory {
+  factory ??= new ZxcvbnFactory({
+    translations: en.translations,
+    graphs: common.adjacencyGraphs,
+    dictionary: { ...common.dictionary, ...en.dictionary },
+  });
+  return factory;
+}
+
+/**
+ * The words of a person's email and names, for zxcvbn's user inputs: it matches whole
+ * entries only, so `ada.lovelace@example.org` also gives `ada.lovelace`, `ada` and `lovelace`.
+ */
+export function personalWords(person: { email?: unknown; firstname?: unknown; lastname?: unknown }): string[] {
+  const words = new Set<string>();
+  for (const value of [person.email, person.firstname, person.lastname]) {
+    if (typeof value !== 'string') continue;
+    const text = value.trim().toLowerCase();
+    if (!text) continue;
+    words.add(text);
+    const local = text.split('@')[0];
+    words.add(local);
+    for (const part of text.split(/[\s@._+-]+/)) if (part.length > 1) words.add(part);
+  }
+  return [...words];
+}
+
+/**
+ * null when the password is strong enough; otherwise the field message: why it is weak and
+ * how to do better, in zxcvbn's words (its warning and suggestions).
+ */
+export function weakPasswordMessage(password: string, userInputs: string[] = []): string | null {
+  const result = zxcvbn().check(password, userInputs);
+  if (result.score >= MIN_PASSWORD_SCORE) return null;
+  const { warning, suggestions } = result.feedback;
+  return [WEAK_PASSWORD, warning, ...suggestions].filter(Boolean).join(' ');
+}
