@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailer, LOGGED_BODY_PREFIX } from '../src/mail/mailer.js';
-import { passwordResetMail, verificationMail } from '../src/mail/templates.js';
+import { passwordChangedMail, passwordResetMail, verificationMail } from '../src/mail/templates.js';
 import { type Mailbox, startMailbox } from './helpers.js';
 
 let mailbox: Mailbox;
@@ -24,6 +24,18 @@ describe('mail templates', () => {
     expect(mail.html).toContain(`href="${link.replaceAll('&', '&amp;')}"`);
     expect(mail.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
     expect(mail.html).not.toContain('<script>');
+  });
+});
+
+describe('the password changed mail', () => {
+  it('says that every session and personal access token was revoked, in both parts', () => {
+    const mail = passwordChangedMail({ firstname: '<b>Ada</b>', link: 'https://console.example.org', revokedTokens: 2 });
+    for (const part of [mail.text, mail.html]) {
+      expect(part).toContain('every login session and every personal access token of your account was revoked (2 personal access tokens)');
+      expect(part).toContain('If you did not reset your password');
+    }
+    expect(mail.html).toContain('&lt;b&gt;Ada&lt;/b&gt;');
+    expect(mail.html).not.toContain('<b>Ada');
   });
 });
 

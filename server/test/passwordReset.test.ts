@@ -11,6 +11,7 @@ afterAll(() => ctx.close());
 const LINK_SENT = { message: 'If an account exists for this address, we have emailed a password reset link.' };
 const INVALID_LINK = { message: 'This password reset link is invalid or has expired.' };
 const NEW_PASSWORD = 'a brand new passphrase';
+const RESET_DONE = 'Your password has been updated. Every session and personal access token of the account has been revoked.';
 
 async function requestLink(email: string) {
   const response = await ctx.inject('POST', '/password/link', { body: { email } });
@@ -68,19 +69,37 @@ describe('POST /password/link', () => {
 });
 
 describe('POST /password/reset/{id}/{signature}', () => {
-  it('sets the new password once, ends every session, keeps personal tokens, and records it', async () => {
+  it('sets the new password once, revokes every session and personal token, mails the owner, and records it', async () => {
     const { user, password, token } = await ctx.signedInUser();
+    const otherSession = await ctx.login(user.email, password);
     const personal = (await ctx.inject('POST', '/api/tokens', { token, body: { name: 'ci' } })).json().token.plainTextToken;
+    const personal2 = (await ctx.inject('POST', '/api/tokens', { token, body: { name: 'backup', expires_in_days: 30 } })).json().token.plainTextToken;
+    const bystander = await ctx.signedInUser();
+    const bystanderToken = (await ctx.inject('POST', '/api/tokens', { token: bystander.token, body: { name: 'ci' } })).json().token.plainTextToken;
     const { link } = await requestLink(user.email);
 
     const response = await reset(link, NEW_PASSWORD);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ message: 'Your password has been updated.' });
+    expect(response.json()).toEqual({ message: RESET_DONE });
 
     expect(await loginStatus(user.email, password)).toBe(422);
     expect(await loginStatus(user.email, NEW_PASSWORD)).toBe(200);
-    expect((await ctx.inject('GET', '/user', { token })).statusCode).toBe(401);
-    expect((await ctx.inject('GET', '/user', { token: personal })).statusCode).toBe(200);
+    // A reset is the way back after a compromise: whatever the old password opened is closed.
+    for (const old of [token, otherSession, personal, personal2]) {
+      expect((await ctx.inject('GET', '/user', { token: old })).statusCode).toBe(401);
+      expect((await ctx.inject('GET', '/api/tokens', { token: old })).statusCode).toBe(401);
+    }
+    // Other people's tokens are untouched.
+    expect((await ctx.inject('GET', '/user', { token: bystander.token })).statusCode).toBe(200);
+    expect((await ctx.inject('GET', '/user', { token: bystanderToken })).statusCode).toBe(200);
+
+    // The owner hears of it by mail (over SMTP), text and HTML saying the same.
+    const mail = await ctx.mailbox.waitFor(user.email, { subject: /password was changed/i });
+    for (const part of [mail.text, mail.html]) {
+      expect(part).toContain('every login session and every personal access token of your account was revoked (2 personal access tokens)');
+      expect(part).toContain('If you did not reset your password');
+    }
+    expect(mail.text).toContain(TEST_APP_URL);
 
     const second = await reset(link, 'yet another passphrase');
     expect(second.statusCode).toBe(403);
@@ -89,11 +108,48 @@ describe('POST /password/reset/{id}/{signature}', () => {
 
     const entries = await ctx.db
       .selectFrom('activity_log')
-      .select('description')
+      .select(['description', 'subject_type', 'subject_id', 'properties'])
       .where('causer_id', '=', user.id)
-      .where('description', 'in', ['password reset link requested', 'password reset'])
+      .where('description', 'in', ['password reset link requested', 'password reset', 'sessions and access tokens revoked'])
+      .orderBy('id')
       .execute();
-    expect(entries.map((entry) => entry.description).sort()).toEqual(['password reset', 'password reset link requested']);
+    expect(entries.map((entry) => ({ ...entry, properties: JSON.parse(entry.properties) }))).toEqual([
+      { description: 'password reset link requested', subject_type: 'user', subject_id: user.id, properties: { severity: 'info' } },
+      { description: 'password reset', subject_type: 'user', subject_id: user.id, properties: { severity: 'info' } },
+      {
+        description: 'sessions and access tokens revoked',
+        subject_type: 'user',
+        subject_id: user.id,
+        properties: { reason: 'password reset', sessions: 2, personal_tokens: 2, severity: 'warning' },
+      },
+    ]);
+  });
+
+  it('refuses a weak password with zxcvbn’s feedback and leaves the link usable', async () => {
+    const { user, password } = await ctx.createUser({ firstname: 'Wilhelmina', lastname: 'Zwanenburg' });
+    const { link } = await requestLink(user.email);
+    for (const weak of ['password', '12345678']) {
+      const response = await reset(link, weak);
+      expect(response.statusCode).toBe(422);
+      expect(response.json()).toEqual({
+        message: 'The password is too easy to guess. This is a heavily used password. Add more words that are less common.',
+        errors: { password: ['The password is too easy to guess. This is a heavily used password. Add more words that are less common.'] },
+      });
+    }
+    // The person's own names and email score low for them (but not for others: see passwordStrength.test.ts).
+    for (const personal of ['wilhelminazwanenburg', user.email]) {
+      const response = await reset(link, personal);
+      expect(response.statusCode).toBe(422);
+      expect(response.json().errors.password[0]).toContain('There should not be any personal or page related data.');
+    }
+    expect(await loginStatus(user.email, password)).toBe(200);
+    expect((await reset(link, NEW_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('says nothing of the password’s strength through a link that does not work', async () => {
+    const response = await ctx.inject('POST', `/password/reset/1/${'x'.repeat(43)}`, { body: { password: 'password', password_confirmation: 'password' } });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual(INVALID_LINK);
   });
 
   it('refuses an expired link with 403', async () => {

@@ -4,11 +4,12 @@ import { recordActivity } from '../activity/log.js';
 import type { AppContext } from '../context.js';
 import { timestamp } from '../db/database.js';
 import type { Database } from '../db/schema.js';
-import { HttpError } from '../http/errors.js';
-import { passwordResetMail } from '../mail/templates.js';
-import { revokeSessions } from '../tokens/tokens.js';
+import { fieldError, HttpError } from '../http/errors.js';
+import { passwordChangedMail, passwordResetMail } from '../mail/templates.js';
+import { revokeAllTokens } from '../tokens/tokens.js';
 import { findUserByEmail, setPasswordHash } from '../users/users.js';
 import { hashPassword } from './passwords.js';
+import { personalWords, weakPasswordMessage } from './passwordStrength.js';
 
 // Password reset links: APP_URL/password/reset/{user id}/{token}, where the token is random,
 // single-use, valid 60 minutes, and stored only as a SHA-256. A new link replaces the
@@ -57,30 +58,41 @@ export async function sendPasswordResetLink(context: AppContext, email: string, 
 }
 
 /**
- * Sets a new password through a reset link, uses the link up and ends every login session of
- * the user, all in one transaction. An unknown, used or expired link is a 403.
+ * Sets a new password through a reset link. A reset is the way back in after a compromise, so
+ * in the same transaction it uses the link up and revokes every login session and personal
+ * access token of the user (whoever knew the old password may have made some), and records
+ * both. Once committed, the user's realtime subscriptions are re-checked and a mail tells the
+ * owner. An unknown, used or expired link is a 403; a weak password a 422 on `password`.
  */
 export async function resetPassword(
-  db: Kysely<Database>,
+  context: AppContext,
   link: { userId: string; token: string },
   password: string,
   now = new Date(),
 ): Promise<void> {
+  const { db, config, mailer, tasks, broadcaster } = context;
   const invalid = new HttpError(403, INVALID_RESET_LINK);
   if (!/^\d{1,15}$/.test(link.userId) || !/^[A-Za-z0-9_-]{1,200}$/.test(link.token)) throw invalid;
   const userId = Number(link.userId);
-  const usableLink = db
+  const user = await db
     .selectFrom('password_resets')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where('token_hash', '=', sha256(link.token))
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', timestamp(now));
-  if (!(await usableLink.executeTakeFirst())) throw invalid;
+    .innerJoin('users', 'users.id', 'password_resets.user_id')
+    .select(['users.email', 'users.firstname', 'users.lastname'])
+    .where('password_resets.user_id', '=', userId)
+    .where('password_resets.token_hash', '=', sha256(link.token))
+    .where('password_resets.used_at', 'is', null)
+    .where('password_resets.expires_at', '>', timestamp(now))
+    .executeTakeFirst();
+  if (!user) throw invalid;
+
+  // Judged here rather than in the body schema: a password made of the person's own email or
+  // names must score low, and only the link says whose they are.
+  const weak = weakPasswordMessage(password, personalWords(user));
+  if (weak) throw fieldError('password', weak);
 
   // Hashing takes a while; do it before the transaction rather than hold the database.
   const passwordHash = await hashPassword(password);
-  await db.transaction().execute(async (trx) => {
+  const revoked = await db.transaction().execute(async (trx) => {
     // Marking the link used is the claim: of two concurrent uses, only one updates the row.
     const claimed = await trx
       .updateTable('password_resets')
@@ -92,7 +104,25 @@ export async function resetPassword(
     if (claimed.numUpdatedRows !== 1n) throw invalid;
 
     await setPasswordHash(trx, userId, passwordHash);
-    await revokeSessions(trx, userId);
-    await recordActivity(trx, { causerId: userId, description: 'password reset', subject: { type: 'user', id: userId } });
+    const tokens = await revokeAllTokens(trx, userId);
+    const subject = { type: 'user', id: userId };
+    await recordActivity(trx, { causerId: userId, description: 'password reset', subject });
+    await recordActivity(trx, {
+      causerId: userId,
+      description: 'sessions and access tokens revoked',
+      subject,
+      severity: 'warning',
+      properties: { reason: 'password reset', sessions: tokens.sessions, personal_tokens: tokens.personal },
+    });
+    return tokens;
   });
+
+  // Only after the commit: a subscription re-checked earlier would still find the old tokens.
+  broadcaster.rightsChanged([userId]);
+  tasks.run('password changed mail', () =>
+    mailer.send({
+      to: user.email,
+      ...passwordChangedMail({ firstname: user.firstname, link: config.appUrl, revokedTokens: revoked.personal }),
+    }),
+  );
 }

@@ -20,7 +20,8 @@ import {
 import { verifyEmailLink } from './verification.js';
 
 export const PASSWORD_LINK_SENT = 'If an account exists for this address, we have emailed a password reset link.';
-export const PASSWORD_UPDATED = 'Your password has been updated.';
+export const PASSWORD_UPDATED =
+  'Your password has been updated. Every session and personal access token of the account has been revoked.';
 export const EMAIL_VERIFIED = 'Your email address is verified.';
 
 const tags = ['accounts'];
@@ -140,7 +141,7 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          summary: 'Choose a new password through a mailed reset link; ends every session',
+          summary: 'Choose a new password through a mailed reset link; revokes every session and personal access token',
           params: passwordResetParams,
           body: passwordResetBody,
           response: { 200: messageSchema },
@@ -148,7 +149,7 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { id, signature } = request.params;
-        await resetPassword(db, { userId: id, token: signature }, request.body.password);
+        await resetPassword(context, { userId: id, token: signature }, request.body.password);
         return { message: PASSWORD_UPDATED };
       },
     );

@@ -58,6 +58,29 @@ export function passwordResetMail(options: { firstname: string; link: string; va
   };
 }
 
+/**
+ * After a password reset: the password changed, and every session and personal access token
+ * of the account was revoked. Also the alarm for a reset the owner did not make.
+ */
+export function passwordChangedMail(options: { firstname: string; link: string; revokedTokens: number }): MailContent {
+  const greeting = `Hello ${options.firstname},`;
+  const intro = `The password of your ${APP_NAME} account was changed through a password reset link.`;
+  const revoked = `To lock out anyone who knew the old password, every login session and every personal access token of your account was revoked${
+    options.revokedTokens > 0 ? ` (${options.revokedTokens} personal access token${options.revokedTokens === 1 ? '' : 's'})` : ''
+  }. Log in again with the new password, and create new access tokens for the scripts and tools that need one.`;
+  const warning = `If you did not reset your password, someone else may be able to read your mail: secure your mailbox, reset your password again and tell the platform admins.`;
+  return {
+    subject: `Your ${APP_NAME} password was changed`,
+    text: [greeting, '', intro, '', revoked, '', options.link, '', warning, '', APP_NAME].join('\n'),
+    html: htmlMail({
+      greeting,
+      paragraphs: [intro, revoked],
+      action: { label: 'Log in', url: options.link },
+      after: [warning],
+    }),
+  };
+}
+
 /** To each person who may decide a new request. `what` reads "join the team “Edge Lab”". */
 export function requestCreatedMail(options: {
   firstname: string;

@@ -96,9 +96,16 @@ export async function revokeToken(db: Kysely<Database>, tokenId: number): Promis
   await db.deleteFrom('access_tokens').where('id', '=', tokenId).execute();
 }
 
-/** Ends every login session of a user (after a password reset); personal tokens stay. */
-export async function revokeSessions(db: Kysely<Database>, userId: number): Promise<void> {
-  await db.deleteFrom('access_tokens').where('user_id', '=', userId).where('kind', '=', 'session').execute();
+/**
+ * Ends every login session and personal access token of a user (a password reset: whoever
+ * knew the old password may have made tokens with it). Answers how many of each kind ended.
+ */
+export async function revokeAllTokens(db: Kysely<Database>, userId: number): Promise<{ sessions: number; personal: number }> {
+  const revoked = await db.deleteFrom('access_tokens').where('user_id', '=', userId).returning('kind').execute();
+  return {
+    sessions: revoked.filter((token) => token.kind === 'session').length,
+    personal: revoked.filter((token) => token.kind === 'personal').length,
+  };
 }
 
 export function listPersonalTokens(db: Kysely<Database>, userId: number): Promise<AccessToken[]> {
