@@ -3,11 +3,12 @@ import type { Identity } from './authorization.js';
 import type { ApiContext } from './context.js';
 import { deleteNamespace, namespaceCreated, prepareNamespace } from './namespaces.js';
 import { jsonPatch, mergePatch } from './patches.js';
+import { admitNamespace, admitPod, isSignificantPodUpdate } from './podSecurity.js';
 import { deletePod, podUpdate } from './pods.js';
 import { apiVersionOf, type ResourceType } from './resources.js';
 import type { Route } from './routing.js';
 import { fieldSelector, labelSelector } from './selectors.js';
-import { alreadyExists, badRequest, conflict, notFound, unsupportedMediaType } from './status.js';
+import { alreadyExists, badRequest, conflict, forbidden, notFound, unsupportedMediaType } from './status.js';
 import { type KubeObject, StoreError } from './store.js';
 import { toTable } from './table.js';
 import { validate } from './validation.js';
@@ -46,7 +47,18 @@ export function list({ store }: ApiContext, r: Route, query: URLSearchParams, ta
   return { kind: `${r.type.kind}List`, apiVersion: apiVersionOf(r.type), metadata: { resourceVersion: store.resourceVersion }, items };
 }
 
-export function create(context: ApiContext, r: Route, object: KubeObject, identity: Identity): KubeObject {
+/**
+ * Pod Security admission of a pod being written (podSecurity.ts): 403 when the namespace's
+ * enforce level refuses it, else the warn level's warnings are added to `warnings`.
+ */
+export function admitPodWrite({ store }: ApiContext, namespace: string, pod: KubeObject, warnings: string[]) {
+  const verdict = admitPod(store.get('namespaces', undefined, namespace), pod);
+  if (verdict.forbidden) throw forbidden(`pods "${pod.metadata.name ?? ''}" is forbidden: ${verdict.forbidden}`, 'pods', '', pod.metadata.name ?? '');
+  warnings.push(...verdict.warnings);
+}
+
+/** Creates the object; `warnings` collects what the answer's Warning headers should say. */
+export function create(context: ApiContext, r: Route, object: KubeObject, identity: Identity, warnings: string[] = []): KubeObject {
   const { store, runtime } = context;
   const type = r.type;
   if (type.namespaced) {
@@ -59,10 +71,14 @@ export function create(context: ApiContext, r: Route, object: KubeObject, identi
   requireNamespace(context, r.namespace);
   switch (type.resource) {
     case 'namespaces':
+      admitNamespace(object, undefined, []);
       prepareNamespace(object);
       break;
     case 'pods':
       runtime.prepare(object);
+      // After the name is generated: the refusal names the pod, as kube-apiserver's does.
+      store.assignGeneratedName('pods', object);
+      admitPodWrite(context, r.namespace!, object, warnings);
       break;
     case 'nodes':
       runtime.nodes.prepare(object);
@@ -91,7 +107,8 @@ export function create(context: ApiContext, r: Route, object: KubeObject, identi
   return withKind(type, created);
 }
 
-export function replace({ store }: ApiContext, r: Route, object: KubeObject): KubeObject {
+export function replace(context: ApiContext, r: Route, object: KubeObject, warnings: string[] = []): KubeObject {
+  const { store } = context;
   const type = r.type;
   if (object.metadata.name && object.metadata.name !== r.name) throw badRequest(`the name of the object (${object.metadata.name}) does not match the name on the URL (${r.name})`);
   object.metadata.name = r.name!;
@@ -103,10 +120,14 @@ export function replace({ store }: ApiContext, r: Route, object: KubeObject): Ku
     object = { ...current, metadata: { ...current.metadata, resourceVersion: object.metadata.resourceVersion }, status: object.status ?? {} };
   } else if (type.resource === 'nodes') object.status = current.status; // status belongs to nodes/status
   validate(type, object);
-  if (type.resource === 'pods') podUpdate(current, object);
+  if (type.resource === 'pods') {
+    podUpdate(current, object);
+    if (r.subresource !== 'status' && isSignificantPodUpdate(object, current)) admitPodWrite(context, r.namespace!, object, warnings);
+  }
   if (type.resource === 'namespaces') {
     object.status = current.status; // status belongs to the status subresource
     object.spec = current.spec;
+    warnings.push(...admitNamespace(object, current, store.list('pods', r.name)));
   }
   for (const field of ['deletionTimestamp', 'deletionGracePeriodSeconds']) {
     if (current.metadata[field] !== undefined) object.metadata[field] = current.metadata[field];
@@ -118,7 +139,7 @@ export function replace({ store }: ApiContext, r: Route, object: KubeObject): Ku
   }
 }
 
-export async function patch(context: ApiContext, req: IncomingMessage, r: Route): Promise<KubeObject> {
+export async function patch(context: ApiContext, req: IncomingMessage, r: Route, warnings: string[] = []): Promise<KubeObject> {
   const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   const body = await readBody(req);
   const current = getObject(context, r);
@@ -130,7 +151,7 @@ export async function patch(context: ApiContext, req: IncomingMessage, r: Route)
   } else throw unsupportedMediaType(contentType || 'none');
   if (!next || typeof next !== 'object') throw badRequest('the patch must produce an object');
   next.metadata = { ...next.metadata, resourceVersion: (body as KubeObject)?.metadata?.resourceVersion };
-  return replace(context, r, next);
+  return replace(context, r, next, warnings);
 }
 
 export function remove(context: ApiContext, r: Route, query: URLSearchParams, options: KubeObject | undefined): KubeObject {

@@ -8,7 +8,8 @@ import { cleanExpiredBootstrapTokens, clusterInfoConfigMap, signClusterInfo } fr
 import { loadOrCreateCertificates } from './certificates.js';
 import type { ApiContext } from './context.js';
 import { namespaceCreated, namespaceObject } from './namespaces.js';
-import { create, getObject, list, patch, remove, replace, requireNamespace, withKind } from './objects.js';
+import { admitPodWrite, create, getObject, list, patch, remove, replace, requireNamespace, withKind } from './objects.js';
+import { warningHeader } from './podSecurity.js';
 import { loadState, saveState } from './persistence.js';
 import { podLogs } from './pods.js';
 import { qualifiedName } from './resources.js';
@@ -182,6 +183,9 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
     if (!r.type.verbs.includes(verb)) throw methodNotAllowed(method);
     if (r.type.resource === 'selfsubjectreviews') return send(res, 201, selfSubjectReview(identity));
     const table = wantsTable(req.headers.accept);
+    // Admission warnings (Pod Security's warn level), sent as kube-apiserver's Warning headers.
+    const warnings: string[] = [];
+    const sendWritten = (code: number, body: unknown) => send(res, code, body, warnings.length ? { Warning: warnings.map(warningHeader) } : {});
     switch (verb) {
       case 'list':
         return send(res, 200, list(context, r, query, table));
@@ -196,17 +200,19 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
         const object = await objectBody(req, r.type);
         if (query.get('dryRun') === 'All') {
           validate(r.type, object);
-          return send(res, 201, withKind(r.type, object));
+          // Admission runs on dry runs too: a refused pod is refused, not echoed.
+          if (r.type.resource === 'pods') admitPodWrite(context, r.namespace!, object, warnings);
+          return sendWritten(201, withKind(r.type, object));
         }
-        return send(res, 201, create(context, r, object, identity));
+        return sendWritten(201, create(context, r, object, identity, warnings));
       }
       case 'update': {
         if (!r.type.verbs.includes('update')) throw methodNotAllowed(method);
-        return send(res, 200, replace(context, r, await objectBody(req, r.type)));
+        return sendWritten(200, replace(context, r, await objectBody(req, r.type), warnings));
       }
       case 'patch':
         if (!r.type.verbs.includes('patch')) throw methodNotAllowed(method);
-        return send(res, 200, await patch(context, req, r));
+        return sendWritten(200, await patch(context, req, r, warnings));
       case 'delete': {
         if (!r.type.verbs.includes('delete')) throw methodNotAllowed(method);
         const options = (await readBody(req)) as KubeObject | undefined;

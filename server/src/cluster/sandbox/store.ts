@@ -130,13 +130,20 @@ export class ObjectStore {
     );
   }
 
-  create(resource: string, object: KubeObject): KubeObject {
+  /** Gives an object with only a generateName its name (one no stored object has). */
+  assignGeneratedName(resource: string, object: KubeObject) {
     const bucket = this.bucket(resource);
     const meta = object.metadata;
     if (!meta.name && meta.generateName) {
       do meta.name = meta.generateName + randomBytes(3).toString('hex').slice(0, 5);
       while (bucket.has(ObjectStore.key(meta.namespace, meta.name)));
     }
+  }
+
+  create(resource: string, object: KubeObject): KubeObject {
+    const bucket = this.bucket(resource);
+    const meta = object.metadata;
+    this.assignGeneratedName(resource, object);
     const key = ObjectStore.key(meta.namespace, meta.name);
     if (bucket.has(key)) throw new StoreError('AlreadyExists', `${resource} "${meta.name}" already exists`);
     const stored = clone(object);
