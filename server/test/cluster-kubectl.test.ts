@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FAST_SANDBOX_TIMINGS, kubectlAvailable, kubectlWith } from './kubectl.js';
+import { FAST_SANDBOX_TIMINGS, KUBECTL, kubectlAvailable, kubectlWith, runFile } from './kubectl.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterGateway } from '../src/cluster/gateway.js';
 import { kubeconfigYaml } from '../src/cluster/http.js';
@@ -50,6 +50,46 @@ describe.skipIf(!haveKubectl)('a downloaded kubeconfig with kubectl', () => {
     expect(pods.items.map((pod: { metadata: { name: string } }) => pod.metadata.name)).toEqual(['web']);
     const forbidden = await kubectl('get', 'pods', '-n', 'lab-other').catch((error: { stderr: string }) => error.stderr);
     expect(forbidden).toMatch(/forbidden/i);
+  });
+
+  it('refuses a privileged hostPID/hostNetwork/hostPath pod with Forbidden (Pod Security baseline), while kubectl run of a plain pod works', async () => {
+    // What an ordinary member did in issue 11: root on somebody else's contributed node.
+    const manifest = join(dir, 'rooted.json');
+    writeFileSync(
+      manifest,
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'rooted' },
+        spec: {
+          hostPID: true,
+          hostNetwork: true,
+          nodeName: 'sandbox-node-1',
+          containers: [{ name: 'x', image: 'busybox', command: ['sleep', '3600'], securityContext: { privileged: true }, volumeMounts: [{ name: 'root', mountPath: '/host' }] }],
+          volumes: [{ name: 'root', hostPath: { path: '/' } }],
+        },
+      }),
+    );
+    // --validate=false: the sandbox serves no OpenAPI document (docs/cluster.md, "Missing").
+    const refused = await kubectl('create', '-f', manifest, '--validate=false').then(
+      () => '',
+      (error: { stderr: string }) => error.stderr,
+    );
+    expect(refused.trim()).toBe(
+      'Error from server (Forbidden): error when creating "' + manifest + '": pods "rooted" is forbidden: violates PodSecurity "baseline:v1.34": ' +
+        'host namespaces (hostNetwork=true, hostPID=true), hostPath volumes (volume "root"), privileged (container "x" must not set securityContext.privileged=true)',
+    );
+    const privileged = await kubectl('run', 'priv', '--image=busybox', '--restart=Never', '--privileged').catch((error: { stderr: string }) => error.stderr);
+    expect(privileged).toContain('Error from server (Forbidden): pods "priv" is forbidden: violates PodSecurity "baseline:v1.34": privileged (container "priv" must not set securityContext.privileged=true)');
+
+    // A plain pod runs; kubectl prints the restricted level's warning.
+    const { stdout, stderr } = await runFile(KUBECTL, ['--kubeconfig', kubeconfig, 'run', 'plain', '--image=busybox', '--restart=Never'], { timeout: 20_000 });
+    expect(stdout.trim()).toBe('pod/plain created');
+    expect(stderr).toContain('Warning: would violate PodSecurity "restricted:v1.34": allowPrivilegeEscalation != false (container "plain" must set securityContext.allowPrivilegeEscalation=false)');
+    const names = JSON.parse(await kubectl('get', 'pods', '-o', 'json')).items.map((pod: { metadata: { name: string } }) => pod.metadata.name);
+    expect(names).toContain('plain');
+    expect(names).not.toContain('rooted');
+    expect(names).not.toContain('priv');
   });
 
   it('stops working once the access is revoked', async () => {

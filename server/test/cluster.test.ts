@@ -174,6 +174,16 @@ afterAll(async () => {
 
 const haveKubectl = kubectlAvailable('server/test/cluster.test.ts', 'member removal');
 
+/** Pod Security Admission on every workspace namespace (issue 11, finding 5), spelled out. */
+const POD_SECURITY_NAMESPACE_LABELS = {
+  'pod-security.kubernetes.io/enforce': 'baseline',
+  'pod-security.kubernetes.io/enforce-version': 'v1.34',
+  'pod-security.kubernetes.io/warn': 'restricted',
+  'pod-security.kubernetes.io/warn-version': 'v1.34',
+  'pod-security.kubernetes.io/audit': 'restricted',
+  'pod-security.kubernetes.io/audit-version': 'v1.34',
+};
+
 describe('the gateway on the sandbox', () => {
   it('creates a labelled namespace with quota, limit range and a same-namespace network policy, idempotently', async () => {
     const namespace = unique('gwteam-space');
@@ -185,6 +195,7 @@ describe('the gateway on the sandbox', () => {
       'testbed.io/team': 'gwteam',
       'testbed.io/workspace': 'space',
       'app.kubernetes.io/managed-by': 'testbed-console',
+      ...POD_SECURITY_NAMESPACE_LABELS,
     });
     expect(store().list('resourcequotas', namespace)).toHaveLength(1);
     expect(store().list('resourcequotas', namespace)[0].spec.hard).toMatchObject({ pods: '50', 'limits.memory': '32Gi' });
@@ -254,6 +265,56 @@ describe('the gateway on the sandbox', () => {
     expect(token.apiServer).toBe('k8s.example.org:6443');
   });
 });
+
+describe('Pod Security labels on workspace namespaces', () => {
+  it('the reconciler adds them to a namespace made without them, and writes nothing once they match', async () => {
+    const { team, owner } = await teamWithOwner();
+    const workspace = await createWorkspace(team.id, owner.token);
+    await reconciler.reconcileOnce();
+    expect(store().get('namespaces', undefined, workspace.namespace)?.metadata.labels).toMatchObject(POD_SECURITY_NAMESPACE_LABELS);
+
+    // A namespace as the console made it before Pod Security: its labels without them.
+    store().modify('namespaces', undefined, workspace.namespace, (object) => {
+      object.metadata.labels = Object.fromEntries(Object.entries(object.metadata.labels ?? {}).filter(([key]) => !key.startsWith('pod-security.')));
+    });
+    const before = store().get('namespaces', undefined, workspace.namespace)!;
+    expect(before.metadata.labels).not.toHaveProperty('pod-security.kubernetes.io/enforce');
+    // Pods there are not refused yet.
+    expect(await gatewayPodCreate(workspace.namespace, 'before-labels')).toBe(200);
+
+    expect((await reconciler.reconcileOnce({ all: true })).failed).toBe(0);
+    const labelled = store().get('namespaces', undefined, workspace.namespace)!;
+    expect(labelled.metadata.labels).toMatchObject({ ...POD_SECURITY_NAMESPACE_LABELS, 'testbed.io/team': team.name });
+    expect(labelled.metadata.resourceVersion).not.toBe(before.metadata.resourceVersion);
+    expect(await gatewayPodCreate(workspace.namespace, 'after-labels')).toBe(403);
+
+    // Compared before writing: a resync with matching labels leaves the namespace untouched.
+    await reconciler.reconcileOnce({ all: true });
+    expect(store().get('namespaces', undefined, workspace.namespace)?.metadata.resourceVersion).toBe(labelled.metadata.resourceVersion);
+  });
+
+  it('tells the workspace answer which levels apply', async () => {
+    const { team, owner } = await teamWithOwner();
+    const workspace = await createWorkspace(team.id, owner.token);
+    await reconciler.reconcileOnce(); // leaves nothing pending for the tests after this one
+    const answer = await inject('GET', `/api/subnamespaces/${workspace.id}`, owner.token);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json().pod_security).toEqual({ enforce: 'baseline', warn: 'restricted', audit: 'restricted', version: 'v1.34' });
+  });
+});
+
+/** Creates a privileged hostPID pod in the namespace with the admin's client; the HTTP status. */
+async function gatewayPodCreate(namespace: string, name: string): Promise<number | undefined> {
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'sandbox', server: sandbox!.url, caData: Buffer.from(sandbox!.caPem).toString('base64') }],
+    users: [{ name: 'admin', token: sandbox!.adminToken }],
+    contexts: [{ name: 'admin', cluster: 'sandbox', user: 'admin' }],
+    currentContext: 'admin',
+  });
+  const pod = { metadata: { name }, spec: { hostPID: true, containers: [{ name: 'x', image: 'busybox', securityContext: { privileged: true } }] } };
+  return statusCodeOf(kc.makeApiClient(CoreV1Api).createNamespacedPod({ namespace, body: pod }));
+}
 
 describe('approvals while the cluster is down converge later', () => {
   it('approves with the cluster down, stays pending, then becomes ready once it is back', async () => {

@@ -96,6 +96,24 @@ export const WORKSPACE_DEFAULTS = {
   networkPolicyName: 'testbed-same-namespace',
 } as const;
 
+/**
+ * Pod Security Admission levels of every workspace namespace (docs/cluster.md, "Pod Security"),
+ * the one place to change them. Members are not trusted with the nodes people contribute:
+ * `baseline` refuses what reaches the host (host namespaces, privileged containers, hostPath
+ * volumes, host ports, added capabilities …); `restricted` is what we nudge towards, as
+ * warnings and audit entries. The version is pinned so that a cluster upgrade cannot change
+ * the rules under running workspaces.
+ */
+export const POD_SECURITY = { enforce: 'baseline', warn: 'restricted', audit: 'restricted', version: 'v1.34' } as const;
+
+/** The namespace labels that apply POD_SECURITY. */
+export const POD_SECURITY_LABELS: Readonly<Record<string, string>> = Object.fromEntries(
+  (['enforce', 'warn', 'audit'] as const).flatMap((mode) => [
+    [`pod-security.kubernetes.io/${mode}`, POD_SECURITY[mode]],
+    [`pod-security.kubernetes.io/${mode}-version`, POD_SECURITY.version],
+  ]),
+);
+
 export interface WorkspaceTarget {
   namespace: string;
   teamName: string;
@@ -139,7 +157,7 @@ export interface IssuedToken {
 
 export interface ClusterGateway {
   readonly mode: ClusterMode;
-  /** Namespace (labelled), ResourceQuota, LimitRange and a same-namespace-only NetworkPolicy. */
+  /** Namespace (labelled, with POD_SECURITY_LABELS), ResourceQuota, LimitRange and a same-namespace-only NetworkPolicy. */
   ensureWorkspace(target: WorkspaceTarget): Promise<void>;
   /** The console's ClusterRoles (WORKSPACE_CLUSTER_ROLES), created or brought back in line. */
   ensureClusterRoles(): Promise<void>;

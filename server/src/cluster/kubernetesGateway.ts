@@ -9,6 +9,7 @@ import {
   clusterRoleFor,
   IDENTITY_NAMESPACE,
   MANAGED_BY,
+  POD_SECURITY_LABELS,
   type PodLogHandlers,
   type PodSummary,
   type PodWatchHandlers,
@@ -185,7 +186,9 @@ export function kubernetesGateway(kc: KubeConfig, mode: ClusterMode = 'kubernete
     mode,
 
     async ensureWorkspace({ namespace, teamName, workspaceName }: WorkspaceTarget) {
-      const labels = { [TEAM_LABEL]: teamName, [WORKSPACE_LABEL]: workspaceName, ...MANAGED_BY };
+      // ensureNamespace writes only labels that differ, so the resync puts the Pod Security
+      // labels on namespaces made before them, and leaves labelled ones alone.
+      const labels = { [TEAM_LABEL]: teamName, [WORKSPACE_LABEL]: workspaceName, ...MANAGED_BY, ...POD_SECURITY_LABELS };
       await ensureNamespace(namespace, labels);
 
       const quota = {

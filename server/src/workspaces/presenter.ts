@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { POD_SECURITY } from '../cluster/gateway.js';
 import type { Database, Workspace } from '../db/schema.js';
 import { isDecider } from '../requests/routing.js';
 import { type Access, managesWorkspace } from '../teams/access.js';
@@ -21,6 +22,13 @@ export const workspaceSchema = z.object({
   can_manage: z.boolean(),
   users: z.array(z.object({ id: z.number(), name: z.string(), enabled: z.boolean(), pivot: z.object({ role: z.enum(['manager', 'member']) }) })),
   requests: z.array(z.object({ id: z.number(), user_id: z.number(), type: z.string(), status: z.string(), created_at: z.string() })),
+  /** The Pod Security Admission levels the console gives the namespace (cluster/gateway.ts POD_SECURITY). */
+  pod_security: z.object({
+    enforce: z.enum(['privileged', 'baseline', 'restricted']),
+    warn: z.enum(['privileged', 'baseline', 'restricted']),
+    audit: z.enum(['privileged', 'baseline', 'restricted']),
+    version: z.string(),
+  }),
 });
 
 export async function presentWorkspace(db: Kysely<Database>, workspace: Workspace, access: Access): Promise<z.infer<typeof workspaceSchema>> {
@@ -66,5 +74,6 @@ export async function presentWorkspace(db: Kysely<Database>, workspace: Workspac
     requests: pending
       .filter((request) => request.user_id === access.userId || isDecider(access, request))
       .map(({ id, user_id, type, status, created_at }) => ({ id, user_id, type, status, created_at })),
+    pod_security: { ...POD_SECURITY },
   };
 }
