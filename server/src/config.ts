@@ -64,10 +64,20 @@ export interface Config {
   /** Loopback port of the in-process sandbox API server (CLUSTER=sandbox); 0 = any free port. */
   sandboxClusterPort: number;
   realtime: { port: number; host: string; key: string };
+  /** Limits of the realtime server (docs/api-contract.md, "Realtime"). */
+  realtimeLimits: RealtimeConfigLimits;
   /** null = rate limiting is off (RATE_LIMITS=off, for load benchmarks). */
   rateLimits: RateLimits | null;
   /** Absolute path of the built console (index.html and assets). */
   staticDir: string;
+}
+
+export interface RealtimeConfigLimits {
+  maxConnections: number;
+  maxConnectionsPerAddress: number;
+  maxSubscriptionsPerConnection: number;
+  /** How often every open subscription's rights are checked again (token expiry, missed changes). */
+  recheckSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -83,6 +93,9 @@ const port = (name: string) =>
     .int(`${name} must be a whole number`)
     .min(0, `${name} must be between 0 and 65535`)
     .max(65535, `${name} must be between 0 and 65535`);
+
+const positive = (name: string) =>
+  z.coerce.number({ error: `${name} must be a number` }).int(`${name} must be a whole number`).min(1, `${name} must be at least 1`);
 
 const httpUrl = (name: string) =>
   z.url({ protocol: /^https?$/, error: `${name} must be an http:// or https:// URL` });
@@ -109,6 +122,10 @@ const environmentSchema = z.object({
   REVERB_PORT: port('REVERB_PORT').default(8080),
   REVERB_HOST: z.string().min(1).optional(),
   REVERB_APP_KEY: z.string().min(1).default('testbed'),
+  REALTIME_MAX_CONNECTIONS: positive('REALTIME_MAX_CONNECTIONS').default(10_000),
+  REALTIME_MAX_CONNECTIONS_PER_ADDRESS: positive('REALTIME_MAX_CONNECTIONS_PER_ADDRESS').default(100),
+  REALTIME_MAX_SUBSCRIPTIONS: positive('REALTIME_MAX_SUBSCRIPTIONS').default(100),
+  REALTIME_RECHECK_SECONDS: positive('REALTIME_RECHECK_SECONDS').default(60),
   RATE_LIMITS: z.enum(['on', 'off'], { error: 'RATE_LIMITS must be on or off' }).default('on'),
   STATIC_DIR: z.string().min(1).default('dist'),
 });
@@ -160,6 +177,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       port: vars.REVERB_PORT,
       host: vars.REVERB_HOST ?? new URL(appUrl).hostname,
       key: vars.REVERB_APP_KEY,
+    },
+    realtimeLimits: {
+      maxConnections: vars.REALTIME_MAX_CONNECTIONS,
+      maxConnectionsPerAddress: vars.REALTIME_MAX_CONNECTIONS_PER_ADDRESS,
+      maxSubscriptionsPerConnection: vars.REALTIME_MAX_SUBSCRIPTIONS,
+      recheckSeconds: vars.REALTIME_RECHECK_SECONDS,
     },
     rateLimits: vars.RATE_LIMITS === 'on' ? DEFAULT_RATE_LIMITS : null,
     staticDir: resolve(vars.STATIC_DIR),

@@ -10,6 +10,7 @@ import { createMailer } from './mail/mailer.js';
 import { realtimeBroadcaster } from './realtime/broadcaster.js';
 import { attachClusterFeeds } from './realtime/clusterFeeds.js';
 import { createRealtimeServer, realtimeAppSecret } from './realtime/pusherServer.js';
+import { attachRightsChecks } from './realtime/rights.js';
 import { platformAdminExists } from './users/users.js';
 
 // The server process: `node --import tsx server/src/main.ts` (what `npm start` runs).
@@ -35,7 +36,10 @@ async function main(): Promise<void> {
     appKey: config.realtime.key,
     appSecret: realtimeAppSecret(config.appKey),
     logger,
+    limits: config.realtimeLimits,
   });
+  // Subscriptions end when the rights behind them do (Broadcaster.rightsChanged, and a periodic pass).
+  const rights = attachRightsChecks({ realtime, db, logger, intervalMs: config.realtimeLimits.recheckSeconds * 1000 });
   const cluster = await connectCluster(config);
   logger.info(cluster.description);
   const reconciler = cluster.gateway.mode === 'none' ? null : createReconciler({ db, gateway: cluster.gateway, logger });
@@ -64,6 +68,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info(`${signal} received: finishing open requests and pending mail, then stopping.`);
     feeds.close();
+    await rights.close();
     await realtime.close();
     await app.close();
     await reconciler?.stop();

@@ -15,10 +15,12 @@ import { type SandboxCluster, startSandboxCluster } from '../src/cluster/sandbox
 import { createMailer, type Mailer } from '../src/mail/mailer.js';
 import { realtimeBroadcaster } from '../src/realtime/broadcaster.js';
 import { attachClusterFeeds, type ClusterFeeds, FeedEvent, podLogChannel } from '../src/realtime/clusterFeeds.js';
+import { SUBSCRIPTION_ENDED_EVENT } from '../src/realtime/protocol.js';
 import { createRealtimeServer, type RealtimeServer, realtimeAppSecret } from '../src/realtime/pusherServer.js';
+import { attachRightsChecks, type RightsChecks } from '../src/realtime/rights.js';
 import { createTestContext, type TestContext } from './helpers.js';
 import { FAST_SANDBOX_TIMINGS } from './kubectl.js';
-import { createWorld, type World } from './teamFixtures.js';
+import { addTeamMember, addWorkspaceMember, createWorld, type World } from './teamFixtures.js';
 
 // Channels fed from the cluster, with pusher-js and laravel-echo as the clients: a workspace
 // channel carries its pod events, a pod-log channel streams the pod's log lines, and the
@@ -34,6 +36,7 @@ let gateway: ClusterGateway;
 let core: CoreV1Api;
 let realtime: RealtimeServer;
 let feeds: ClusterFeeds;
+let rights: RightsChecks;
 let app: FastifyInstance;
 let mailer: Mailer;
 let baseUrl: string;
@@ -60,6 +63,7 @@ beforeAll(async () => {
   await app.listen({ host: '127.0.0.1', port: 0 });
   baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   feeds = attachClusterFeeds({ realtime, gateway, db: ctx.db, logger, timings: { retryMs: 100 } });
+  rights = attachRightsChecks({ realtime, db: ctx.db, logger });
 
   world = await createWorld(ctx);
   const { workspace, team } = world;
@@ -70,6 +74,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const client of clients) client.disconnect();
   feeds?.close();
+  await rights?.close();
   await realtime?.close();
   await app?.close();
   mailer?.close();
@@ -199,6 +204,34 @@ describe('a pod-log channel', () => {
       body: new URLSearchParams({ socket_id: '123.456', channel_name: channel }),
     });
     expect(member.status).toBe(200);
+  });
+
+  it('stops following the log, and tells the member why, once they are removed from the workspace', async () => {
+    await createPod('followed');
+    const channelName = podLogChannel(world.workspace.id, 'followed').replace(/^private-/, '');
+    const member = await ctx.signedInUser();
+    await addTeamMember(ctx, world.team.id, member.user.id, 'member');
+    await addWorkspaceMember(ctx, world.workspace.id, member.user.id, 'member');
+    const echo = echoFor(member.token);
+    const lines: LogLine[] = [];
+    const ends: { reason: string }[] = [];
+    echo
+      .private(channelName)
+      .listen(`.${FeedEvent.PodLogLines}`, (event: { lines: LogLine[] }) => lines.push(...event.lines))
+      .listen(`.${SUBSCRIPTION_ENDED_EVENT}`, (event: { reason: string }) => ends.push(event));
+    await until(() => lines.length > 0, 'a line');
+    expect(sandbox.logFollowers(world.workspace.namespace, 'followed')).toBe(1);
+
+    const removed = await fetch(`${baseUrl}/api/subnamespaces/${world.workspace.id}/users/${member.user.id}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${world.people.wsManager.token}`, Accept: 'application/json' },
+    });
+    expect(removed.status).toBe(204);
+    await until(() => ends.length > 0, 'SubscriptionEnded', 3000);
+    expect(ends[0]).toMatchObject({ reason: 'access-ended' });
+    await until(() => sandbox.logFollowers(world.workspace.namespace, 'followed') === 0, 'the upstream log stream to stop', 3000);
+    expect(feeds.active()).not.toContain(`private-${channelName}`);
+    echo.disconnect();
   });
 
   it('says when the pod is gone', async () => {

@@ -1,186 +1,67 @@
-import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
 import Echo from 'laravel-echo';
-import pino from 'pino';
-import Pusher from 'pusher-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type Pusher from 'pusher-js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { buildApp } from '../src/app.js';
-import { createMailer, type Mailer } from '../src/mail/mailer.js';
-import { RealtimeEvent, realtimeBroadcaster } from '../src/realtime/broadcaster.js';
-import {
-  channelAuthSignature,
-  createRealtimeServer,
-  PusherErrorCode,
-  type RealtimeServer,
-  realtimeAppSecret,
-} from '../src/realtime/pusherServer.js';
+import { RealtimeEvent } from '../src/realtime/broadcaster.js';
+import { holderChannelData } from '../src/realtime/protocol.js';
+import { channelAuthSignature, createRealtimeServer, PusherErrorCode, realtimeAppSecret } from '../src/realtime/pusherServer.js';
 import { createTestContext, type SignedInUser, type TestContext } from './helpers.js';
+import {
+  APP_KEY,
+  connected,
+  establishedRawClient as establishedOn,
+  RawClient,
+  rawClient as rawClientOn,
+  type RealtimeRig,
+  startRealtimeRig,
+  subscribeOutcome,
+  until,
+} from './realtimeClients.js';
 import { addWorkspaceMember, createWorld, insertWorkspace, type World } from './teamFixtures.js';
 
 // The realtime server against the real clients: pusher-js (its Node build) and laravel-echo,
 // with the app listening on a real port for POST /broadcasting/auth and the request events.
 
-const APP_KEY = 'testbed';
-const logger = pino({ level: 'silent' });
-
 let ctx: TestContext;
-let realtime: RealtimeServer;
-let app: FastifyInstance;
-let mailer: Mailer;
+let rig: RealtimeRig;
 let baseUrl: string;
 let world: World;
-const clients: Pusher[] = [];
-const sockets: WebSocket[] = [];
+const raws: RawClient[] = [];
 
 beforeAll(async () => {
   ctx = await createTestContext();
-  realtime = await createRealtimeServer({
-    port: 0,
-    host: '127.0.0.1',
-    appKey: APP_KEY,
-    appSecret: realtimeAppSecret(ctx.config.appKey),
-    logger,
-  });
-  // A second app on the same database, listening, whose broadcasts go to the realtime server.
-  mailer = createMailer(ctx.config, logger);
-  app = await buildApp({
-    config: { ...ctx.config, realtime: { ...ctx.config.realtime, key: APP_KEY, port: realtime.port } },
-    db: ctx.db,
-    mailer,
-    logger,
-    broadcaster: realtimeBroadcaster(realtime),
-  });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  rig = await startRealtimeRig(ctx);
+  baseUrl = rig.baseUrl;
   world = await createWorld(ctx);
 });
 
+afterEach(() => {
+  for (const raw of raws.splice(0)) raw.socket.terminate();
+});
+
 afterAll(async () => {
-  for (const client of clients) client.disconnect();
-  for (const socket of sockets) socket.terminate();
-  await realtime?.close();
-  await app?.close();
-  mailer?.close();
+  await rig?.close();
   await ctx?.close();
 });
 
 // ---------------------------------------------------------------------------------------
 // Helpers
 
-function pusherClient(token?: string): Pusher {
-  const client = new Pusher(APP_KEY, {
-    cluster: 'mt1',
-    wsHost: '127.0.0.1',
-    wsPort: realtime.port,
-    forceTLS: false,
-    enabledTransports: ['ws'],
-    disableStats: true,
-    channelAuthorization: {
-      endpoint: `${baseUrl}/broadcasting/auth`,
-      transport: 'ajax',
-      headers: token ? { Authorization: `Bearer ${token}`, Accept: 'application/json' } : { Accept: 'application/json' },
-    },
-  });
-  clients.push(client);
-  return client;
-}
+const pusherClient = (token?: string): Pusher => rig.pusher(token);
 
-function connected(client: Pusher): Promise<string> {
-  return new Promise((resolve, reject) => {
-    if (client.connection.state === 'connected') return resolve(client.connection.socket_id);
-    const timer = setTimeout(() => reject(new Error(`not connected: ${client.connection.state}`)), 5000);
-    client.connection.bind('connected', () => {
-      clearTimeout(timer);
-      resolve(client.connection.socket_id);
-    });
-  });
-}
-
-type SubscriptionOutcome = { ok: true } | { ok: false; status: number; type: string };
-
-function subscribeOutcome(client: Pusher, channelName: string): Promise<SubscriptionOutcome> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no answer for ${channelName}`)), 5000);
-    const channel = client.subscribe(channelName);
-    channel.bind('pusher:subscription_succeeded', () => {
-      clearTimeout(timer);
-      resolve({ ok: true });
-    });
-    channel.bind('pusher:subscription_error', (error: { status: number; type: string }) => {
-      clearTimeout(timer);
-      resolve({ ok: false, status: error.status, type: error.type });
-    });
-  });
-}
-
-interface Frame {
-  event: string;
-  channel?: string;
-  data: unknown;
-}
-
-/** A bare WebSocket speaking the protocol by hand, for what the real clients never send. */
-class RawClient {
-  frames: Frame[] = [];
-  closeCode: number | null = null;
-  private waiters: (() => void)[] = [];
-  constructor(readonly socket: WebSocket) {
-    socket.on('message', (raw) => {
-      const message = JSON.parse(raw.toString()) as { event: string; channel?: string; data: unknown };
-      const data = typeof message.data === 'string' ? JSON.parse(message.data) : message.data;
-      this.frames.push({ ...message, data });
-      this.wake();
-    });
-    socket.on('close', (code) => {
-      this.closeCode = code;
-      this.wake();
-    });
-  }
-  private wake() {
-    for (const waiter of this.waiters.splice(0)) waiter();
-  }
-  send(message: unknown) {
-    this.socket.send(typeof message === 'string' ? message : JSON.stringify(message));
-  }
-  /** The first frame (not yet taken) matching `event`, waiting up to `timeoutMs`. */
-  async next(event: string, timeoutMs = 5000): Promise<Frame> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const index = this.frames.findIndex((frame) => frame.event === event);
-      if (index >= 0) return this.frames.splice(index, 1)[0];
-      if (Date.now() > deadline) throw new Error(`no ${event}; got ${JSON.stringify(this.frames)}`);
-      await new Promise<void>((resolve) => {
-        this.waiters.push(resolve);
-        setTimeout(resolve, 50);
-      });
-    }
-  }
-  async closed(timeoutMs = 5000): Promise<number> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.closeCode === null) {
-      if (Date.now() > deadline) throw new Error('not closed');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    return this.closeCode;
-  }
-}
+/** The id part of an `ID|SECRET` token. */
+const tokenIdOf = (token: string) => Number(token.split('|')[0]);
 
 async function rawClient(options: { port?: number; path?: string } = {}): Promise<RawClient> {
-  const socket = new WebSocket(`ws://127.0.0.1:${options.port ?? realtime.port}${options.path ?? `/app/${APP_KEY}?protocol=7&client=js&version=8.6.0`}`);
-  sockets.push(socket);
-  const client = new RawClient(socket);
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
+  const client = await rawClientOn(options.port ?? rig.realtime.port, { path: options.path });
+  raws.push(client);
   return client;
 }
 
 async function establishedRawClient(port?: number): Promise<{ client: RawClient; socketId: string }> {
-  const client = await rawClient({ port });
-  const established = await client.next('pusher:connection_established');
-  return { client, socketId: (established.data as { socket_id: string }).socket_id };
+  const established = await establishedOn(port ?? rig.realtime.port);
+  raws.push(established.client);
+  return established;
 }
 
 async function api(method: string, path: string, token: string, body?: unknown) {
@@ -190,14 +71,6 @@ async function api(method: string, path: string, token: string, body?: unknown) 
     body: body ? JSON.stringify(body) : undefined,
   });
   return { status: response.status, json: (await response.json()) as Record<string, unknown> };
-}
-
-async function until(condition: () => boolean, what: string, timeoutMs = 5000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 function echoFor(client: Pusher) {
@@ -260,7 +133,7 @@ describe('connection (protocol 7)', () => {
     client.send({ event: 'pusher:subscribe', data: { channel: 'big-room', padding: 'x'.repeat(11 * 1024) } });
     expect((await client.next('pusher:error')).data).toMatchObject({ code: PusherErrorCode.MESSAGE_TOO_LARGE });
     expect(await client.closed()).toBe(PusherErrorCode.MESSAGE_TOO_LARGE);
-    expect(realtime.subscriberCount('big-room')).toBe(0);
+    expect(rig.realtime.subscriberCount('big-room')).toBe(0);
   });
 
   it('closes a connection that floods messages (4100)', async () => {
@@ -294,6 +167,9 @@ describe('limits and idle connections', () => {
     try {
       const client = await rawClient({ port: quick.port });
       expect((await client.next('pusher:connection_established')).data).toMatchObject({ activity_timeout: 1 });
+      // Subscribed to something, or it would be closed as unused first (next test).
+      client.send({ event: 'pusher:subscribe', data: { channel: 'quiet-room' } });
+      await client.next('pusher_internal:subscription_succeeded');
       await client.next('pusher:ping', 3000);
       expect(await client.closed(4000)).toBe(PusherErrorCode.IDLE);
       expect(quick.connectionCount()).toBe(0);
@@ -302,10 +178,100 @@ describe('limits and idle connections', () => {
     }
   });
 
+  it('closes a connection subscribed to nothing for the activity timeout (4202), even while it pings', async () => {
+    const quick = await createRealtimeServer({ port: 0, host: '127.0.0.1', appKey: APP_KEY, appSecret: 'secret', activityTimeoutSeconds: 1, idleGraceSeconds: 5 });
+    try {
+      const never = await rawClient({ port: quick.port });
+      const left = await rawClient({ port: quick.port });
+      await left.next('pusher:connection_established');
+      left.send({ event: 'pusher:subscribe', data: { channel: 'brief' } });
+      await left.next('pusher_internal:subscription_succeeded');
+      left.send({ event: 'pusher:unsubscribe', data: { channel: 'brief' } });
+      const started = Date.now();
+      const pinging = setInterval(() => {
+        for (const client of [never, left]) if (client.closeCode === null) client.send({ event: 'pusher:ping', data: {} });
+      }, 200);
+      try {
+        expect(await never.closed(4000)).toBe(PusherErrorCode.UNUSED);
+        expect(await left.closed(4000)).toBe(PusherErrorCode.UNUSED);
+      } finally {
+        clearInterval(pinging);
+      }
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(quick.connectionCount()).toBe(0);
+    } finally {
+      await quick.close();
+    }
+  });
+
+  it('limits connections per client address, so that a flood from one address leaves room for others', async () => {
+    const limited = await createRealtimeServer({
+      port: 0,
+      host: '127.0.0.1',
+      appKey: APP_KEY,
+      appSecret: 'secret',
+      limits: { maxConnections: 5, maxConnectionsPerAddress: 3 },
+    });
+    try {
+      // Five from 127.0.0.1 (enough to fill the server without the per-address limit).
+      const flood = await Promise.all(Array.from({ length: 5 }, () => rawClientOn(limited.port)));
+      raws.push(...flood);
+      await until(() => flood.every((client) => client.frames.length > 0), 'every flood connection answered');
+      const refused = flood.filter((client) => client.frames.some((frame) => frame.event === 'pusher:error'));
+      expect(refused).toHaveLength(2);
+      for (const client of refused) {
+        expect(client.frames[0].data).toMatchObject({ code: PusherErrorCode.OVER_CAPACITY, message: 'Too many connections from this address.' });
+        expect(await client.closed()).toBe(PusherErrorCode.OVER_CAPACITY);
+      }
+      expect(limited.connectionCount()).toBe(3);
+
+      // Another address still gets in, as a real pusher-js client would.
+      const other = await establishedOn(limited.port, { localAddress: '127.0.0.2' });
+      raws.push(other.client);
+      expect(limited.connectionCount()).toBe(4);
+
+      // A slot freed on the flooding address can be taken again.
+      flood.find((client) => client.closeCode === null)?.socket.close();
+      await until(() => limited.connectionCount() === 3, 'a flood connection gone');
+      raws.push((await establishedOn(limited.port)).client);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('keys the per-address limit on the clientAddress option (e.g. a trusted proxy header)', async () => {
+    const behindProxy = await createRealtimeServer({
+      port: 0,
+      host: '127.0.0.1',
+      appKey: APP_KEY,
+      appSecret: 'secret',
+      limits: { maxConnectionsPerAddress: 1 },
+      clientAddress: (request) => String(request.headers['x-test-client'] ?? request.socket.remoteAddress),
+    });
+    try {
+      const as = (client: string) =>
+        new Promise<RawClient>((resolve, reject) => {
+          const socket = new WebSocket(`ws://127.0.0.1:${behindProxy.port}/app/${APP_KEY}?protocol=7`, { headers: { 'x-test-client': client } });
+          const raw = new RawClient(socket);
+          raws.push(raw);
+          socket.once('open', () => resolve(raw));
+          socket.once('error', reject);
+        });
+      const first = await as('203.0.113.1');
+      await first.next('pusher:connection_established');
+      const second = await as('203.0.113.1');
+      expect((await second.next('pusher:error')).data).toMatchObject({ code: PusherErrorCode.OVER_CAPACITY });
+      const third = await as('203.0.113.2');
+      await third.next('pusher:connection_established');
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
   it('calls the first-subscribe and last-unsubscribe hooks (also when the connection drops)', async () => {
     const events: string[] = [];
-    realtime.onFirstSubscribe((channel) => events.push(`first ${channel}`));
-    realtime.onLastUnsubscribe((channel) => events.push(`last ${channel}`));
+    rig.realtime.onFirstSubscribe((channel) => events.push(`first ${channel}`));
+    rig.realtime.onLastUnsubscribe((channel) => events.push(`last ${channel}`));
     const one = await establishedRawClient();
     const two = await establishedRawClient();
     for (const { client } of [one, two]) {
@@ -313,9 +279,9 @@ describe('limits and idle connections', () => {
       await client.next('pusher_internal:subscription_succeeded');
     }
     one.client.send({ event: 'pusher:unsubscribe', data: { channel: 'hooked' } });
-    await until(() => realtime.subscriberCount('hooked') === 1, 'one subscriber left');
+    await until(() => rig.realtime.subscriberCount('hooked') === 1, 'one subscriber left');
     two.client.socket.close();
-    await until(() => realtime.subscriberCount('hooked') === 0, 'no subscriber left');
+    await until(() => rig.realtime.subscriberCount('hooked') === 0, 'no subscriber left');
     expect(events.filter((event) => event.endsWith(' hooked'))).toEqual(['first hooked', 'last hooked']);
   });
 });
@@ -330,12 +296,15 @@ describe('POST /broadcasting/auth', () => {
       body: new URLSearchParams({ socket_id: '123.456', channel_name: channel }).toString(),
     });
     expect(form.status).toBe(200);
-    const expected = channelAuthSignature(APP_KEY, realtimeAppSecret(ctx.config.appKey), '123.456', channel);
-    expect(await form.json()).toEqual({ auth: expected });
+    // channel_data names the holder (user and token), and the signature covers it.
+    const channelData = holderChannelData({ userId: owner.user.id, tokenId: tokenIdOf(owner.token) });
+    expect(JSON.parse(channelData)).toEqual({ user_id: owner.user.id, token_id: tokenIdOf(owner.token) });
+    const expected = channelAuthSignature(APP_KEY, realtimeAppSecret(ctx.config.appKey), '123.456', channel, channelData);
+    expect(await form.json()).toEqual({ auth: expected, channel_data: channelData });
     expect(expected).toMatch(/^testbed:[0-9a-f]{64}$/);
 
     const json = await api('POST', '/broadcasting/auth', owner.token, { socket_id: '123.456', channel_name: channel });
-    expect(json).toEqual({ status: 200, json: { auth: expected } });
+    expect(json).toEqual({ status: 200, json: { auth: expected, channel_data: channelData } });
   });
 
   it('answers 401 without a token, 403 before onboarding, 422 for a malformed socket id, 403 for other channels', async () => {
@@ -388,7 +357,7 @@ describe('private channels with pusher-js', () => {
     expect(await subscribeOutcome(client, `private-workspace.${own.id}`)).toEqual({ ok: true });
   });
 
-  it('refuses a forged signature, and a signature made for another socket', async () => {
+  it('refuses a forged signature, one made for another socket, another holder or without a holder', async () => {
     const { owner } = world.people;
     const channel = `private-App.User.${owner.user.id}`;
     const { client, socketId } = await establishedRawClient();
@@ -405,14 +374,25 @@ describe('private channels with pusher-js', () => {
 
     client.send({ event: 'pusher:subscribe', data: { channel } });
     await client.next('pusher:subscription_error');
-    expect(realtime.subscriberCount(channel)).toBe(0);
+
+    const mine = await api('POST', '/broadcasting/auth', owner.token, { socket_id: socketId, channel_name: channel });
+    // The signature of this socket, with channel_data naming somebody else (or nobody).
+    const otherHolder = holderChannelData({ userId: world.people.outsider.user.id, tokenId: tokenIdOf(owner.token) });
+    client.send({ event: 'pusher:subscribe', data: { channel, auth: mine.json.auth, channel_data: otherHolder } });
+    await client.next('pusher:subscription_error');
+    client.send({ event: 'pusher:subscribe', data: { channel, auth: mine.json.auth } });
+    await client.next('pusher:subscription_error');
+    // Signed without a holder, even with the real secret: a subscription nobody holds could not be ended.
+    const secret = realtimeAppSecret(ctx.config.appKey);
+    client.send({ event: 'pusher:subscribe', data: { channel, auth: channelAuthSignature(APP_KEY, secret, socketId, channel) } });
+    await client.next('pusher:subscription_error');
+    expect(rig.realtime.subscriberCount(channel)).toBe(0);
 
     // The right one for this socket works.
-    const mine = await api('POST', '/broadcasting/auth', owner.token, { socket_id: socketId, channel_name: channel });
-    client.send({ event: 'pusher:subscribe', data: { channel, auth: mine.json.auth } });
+    client.send({ event: 'pusher:subscribe', data: { channel, auth: mine.json.auth, channel_data: mine.json.channel_data } });
     expect((await client.next('pusher_internal:subscription_succeeded')).channel).toBe(channel);
     client.send({ event: 'pusher:unsubscribe', data: { channel } });
-    await until(() => realtime.subscriberCount(channel) === 0, 'unsubscribed');
+    await until(() => rig.realtime.subscriberCount(channel) === 0, 'unsubscribed');
   });
 });
 
@@ -466,7 +446,7 @@ describe('request events through laravel-echo', () => {
       decided_by: { id: owner.user.id },
       can_decide: false,
     });
-    await app.backgroundTasks.idle();
+    await rig.app.backgroundTasks.idle();
     // A plain member decides nothing and hears nothing.
     expect(memberListens.received).toEqual([]);
     expect(ownerListens.received).toHaveLength(1);
@@ -477,16 +457,16 @@ describe('request events through laravel-echo', () => {
     const listening = await listen(manager, RealtimeEvent.RequestCreated);
     const channel = `private-App.User.${manager.user.id}`;
     // (The manager's connection of the previous test is still subscribed too.)
-    const before = realtime.subscriberCount(channel);
+    const before = rig.realtime.subscriberCount(channel);
     listening.echo.leave(`App.User.${manager.user.id}`);
-    await until(() => realtime.subscriberCount(channel) === before - 1, 'unsubscribed');
+    await until(() => rig.realtime.subscriberCount(channel) === before - 1, 'unsubscribed');
 
     // Another join request the manager would decide: no event reaches them now.
     const extra = await insertWorkspace(ctx, world.team);
     const asked = await api('PATCH', '/api/requests/workspaces/', wsMember.token, { team_id: world.team.id, name: extra.name });
     expect(asked.status).toBe(201);
-    await app.backgroundTasks.idle();
-    realtime.broadcast(channel, RealtimeEvent.RequestCreated, { id: 0 });
+    await rig.app.backgroundTasks.idle();
+    rig.realtime.broadcast(channel, RealtimeEvent.RequestCreated, { id: 0 });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(listening.received).toEqual([]);
   });

@@ -69,6 +69,8 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const user = currentUser(request);
         if (request.accessToken) await logOut(db, user, request.accessToken);
+        // Realtime subscriptions signed with this session end with it.
+        context.broadcaster.rightsChanged([user.id]);
         return reply.code(204).send();
       },
     );

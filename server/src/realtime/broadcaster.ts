@@ -39,8 +39,11 @@ export const noopBroadcaster: Broadcaster = {
   rightsChanged() {},
 };
 
-/** Broadcasts through the Pusher-protocol server of this process. Never throws. */
-export function realtimeBroadcaster(server: Pick<RealtimeServer, 'broadcast'>, logger?: FastifyBaseLogger): Broadcaster {
+/**
+ * Broadcasts through the Pusher-protocol server of this process, and hands it rights changes
+ * (re-checked by realtime/rights.ts once attached). Never throws.
+ */
+export function realtimeBroadcaster(server: Pick<RealtimeServer, 'broadcast' | 'rightsChanged'>, logger?: FastifyBaseLogger): Broadcaster {
   const broadcast = (channel: string, event: string, payload: unknown) => {
     try {
       server.broadcast(channel, event, payload);
@@ -51,7 +54,12 @@ export function realtimeBroadcaster(server: Pick<RealtimeServer, 'broadcast'>, l
   return {
     toUser: (userId, event, payload) => broadcast(userChannel(userId), event, payload),
     toWorkspace: (workspaceId, event, payload) => broadcast(workspaceChannel(workspaceId), event, payload),
-    // Implemented with the subscription revocation of issue 11 (realtime/); until then a no-op.
-    rightsChanged: () => {},
+    rightsChanged(userIds) {
+      try {
+        server.rightsChanged(userIds);
+      } catch (error) {
+        logger?.error({ err: error, userIds }, 'realtime rights change failed');
+      }
+    },
   };
 }

@@ -1,56 +1,34 @@
-import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import { readFrame } from './frames.js';
+import { handleUpgrades } from './handshake.js';
+import { AddressCounter, DEFAULT_LIMITS, MessageRate, type RealtimeLimits } from './limits.js';
+import { type HeldSubscription, SubscriptionRegistry } from './subscriptions.js';
+import {
+  CHANNEL_NAME_PATTERN,
+  channelAuthSignature,
+  type Handshake,
+  type Holder,
+  parseHolder,
+  PusherErrorCode,
+  SUBSCRIPTION_ENDED_EVENT,
+  type SubscriptionEnd,
+  safeEqual,
+} from './protocol.js';
 
 // A small Pusher protocol v7 server (what Laravel Reverb speaks), enough for pusher-js and
 // laravel-echo: connection, ping/pong, subscribe/unsubscribe to public and private channels,
 // and server-side broadcasts. Presence and encrypted channels are not offered, client events
-// are refused, and every connection is held to a few limits. The WebSocket URL is
-// ws://host:port/app/{key}?protocol=7.
+// are refused, and every connection is held to a few limits (limits.ts). The WebSocket URL is
+// ws://host:port/app/{key}?protocol=7. Every private subscription names its holder (user and
+// token, signed by POST /broadcasting/auth), so that it can be ended when their right ends.
 
-/** Pusher error codes used here (https://pusher.com/docs/channels/library_auth_reference/pusher-websockets-protocol/). */
-export const PusherErrorCode = {
-  /** 4001: no application with this key. The client does not reconnect. */
-  APP_NOT_FOUND: 4001,
-  /** 4005: the path is not /app/{key}. */
-  PATH_NOT_FOUND: 4005,
-  /** 4007: a protocol version other than 7. */
-  UNSUPPORTED_PROTOCOL: 4007,
-  /** 4008: no protocol version. */
-  NO_PROTOCOL: 4008,
-  /** 4009: a message over the size limit (the connection is closed). */
-  MESSAGE_TOO_LARGE: 4009,
-  /** 4100: too many connections, or too many messages on this one; the client backs off. */
-  OVER_CAPACITY: 4100,
-  /** 4201: idle past the activity timeout and its grace; the client reconnects. */
-  IDLE: 4201,
-  /** 4301: client events are not allowed (the connection stays open). */
-  CLIENT_EVENT_REFUSED: 4301,
-} as const;
-
-export interface RealtimeLimits {
-  /** Largest accepted frame in bytes (10 KiB, as Pusher's message limit). */
-  maxMessageBytes: number;
-  /** Channels one connection may be subscribed to at once. */
-  maxSubscriptionsPerConnection: number;
-  /** Messages a connection may send in one second before it is closed. */
-  maxMessagesPerSecond: number;
-  /** Simultaneous connections for the whole server. */
-  maxConnections: number;
-  /** Longest channel name (Pusher allows 164 characters). */
-  maxChannelNameLength: number;
-}
-
-export const DEFAULT_LIMITS: RealtimeLimits = {
-  maxMessageBytes: 10 * 1024,
-  maxSubscriptionsPerConnection: 100,
-  maxMessagesPerSecond: 50,
-  maxConnections: 10_000,
-  maxChannelNameLength: 164,
-};
+export { DEFAULT_LIMITS, type RealtimeLimits } from './limits.js';
+export { channelAuthSignature, PusherErrorCode, realtimeAppSecret, SOCKET_ID_PATTERN } from './protocol.js';
+export type { HeldSubscription } from './subscriptions.js';
 
 export interface RealtimeServerOptions {
   port: number;
@@ -63,6 +41,11 @@ export interface RealtimeServerOptions {
   /** Seconds past the activity timeout before an idle connection is closed. */
   idleGraceSeconds?: number;
   limits?: Partial<RealtimeLimits>;
+  /**
+   * The client's address, which the per-address connection limit keys on (default: the
+   * socket's remote address). Behind a trusted proxy, pass one that reads its forwarding header.
+   */
+  clientAddress?: (request: IncomingMessage) => string;
 }
 
 export interface RealtimeServer {
@@ -74,10 +57,18 @@ export interface RealtimeServer {
   onFirstSubscribe(listener: (channel: string) => void): void;
   /** Called after every successful subscription, the first one included (after onFirstSubscribe). */
   onSubscribe(listener: (channel: string, socketId: string) => void): void;
-  /** Called when a channel loses its last subscriber (also when the connection closes). */
+  /** Called when a channel loses its last subscriber (also when the connection closes, or the subscription is ended). */
   onLastUnsubscribe(listener: (channel: string) => void): void;
   /** Sends an event on a channel to one subscriber only (e.g. a log's recent lines to a late joiner). */
   sendToSocket(socketId: string, channel: string, event: string, data: unknown): void;
+  /** The private subscriptions held by these users (by everybody without `userIds`). */
+  subscriptions(userIds?: Iterable<number>): HeldSubscription[];
+  /** Ends one subscription: the subscriber gets SubscriptionEnded on the channel, then is no longer subscribed. */
+  endSubscription(socketId: string, channel: string, end: SubscriptionEnd): boolean;
+  /** A right of these users may have ended: the rights listeners re-check their subscriptions. */
+  rightsChanged(userIds: number[]): void;
+  /** Who re-checks (realtime/rights.ts). Also called for a user who subscribes shortly after a change of their rights. */
+  onRightsChanged(listener: (userIds: number[]) => void): void;
   /** Subscribers of a channel right now. */
   subscriberCount(channel: string): number;
   connectionCount(): number;
@@ -85,34 +76,24 @@ export interface RealtimeServer {
   close(): Promise<void>;
 }
 
-/** The app secret of the realtime server: derived from APP_KEY, stable across restarts, never sent to clients. */
-export function realtimeAppSecret(appKey: string): string {
-  return createHmac('sha256', appKey).update('testbed-console realtime app secret v1').digest('hex');
-}
-
-/** The `auth` value Pusher expects for a private channel: `{key}:{hex HMAC-SHA256(secret, "socket_id:channel")}`. */
-export function channelAuthSignature(appKey: string, appSecret: string, socketId: string, channel: string): string {
-  return `${appKey}:${createHmac('sha256', appSecret).update(`${socketId}:${channel}`).digest('hex')}`;
-}
-
-export const SOCKET_ID_PATTERN = /^\d+\.\d+$/;
-const CHANNEL_NAME_PATTERN = /^[A-Za-z0-9_\-=@,.;]+$/;
-
 interface Connection {
   socket: WebSocket;
   socketId: string;
-  channels: Set<string>;
+  address: string;
+  /** Channel → the holder of the subscription (null for public channels). */
+  channels: Map<string, Holder | null>;
   lastActivity: number;
   pinged: boolean;
-  windowStart: number;
-  messagesInWindow: number;
+  rate: MessageRate;
+  /** Since when the connection has had no subscription (null while it has one). */
+  unusedSince: number | null;
 }
 
-function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
+/**
+ * A subscription signed before a change of the user's rights may be used after the re-check
+ * that followed it; subscriptions this soon after a change are checked once more.
+ */
+const RECENT_CHANGE_MS = 5 * 60_000;
 
 export async function createRealtimeServer(options: RealtimeServerOptions): Promise<RealtimeServer> {
   const limits: RealtimeLimits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -120,18 +101,22 @@ export async function createRealtimeServer(options: RealtimeServerOptions): Prom
   const grace = options.idleGraceSeconds ?? 30;
   const log = options.logger;
   const connections = new Set<Connection>();
-  const channels = new Map<string, Set<Connection>>();
+  const registry = new SubscriptionRegistry<Connection>();
+  const bySocketId = new Map<string, Connection>();
+  const perAddress = new AddressCounter();
+  const recentChanges = new Map<number, number>();
   const firstListeners: ((channel: string) => void)[] = [];
   const lastListeners: ((channel: string) => void)[] = [];
   const subscribeListeners: ((channel: string, socketId: string) => void)[] = [];
-  const bySocketId = new Map<string, Connection>();
+  const rightsListeners: ((userIds: number[]) => void)[] = [];
 
-  const notify = (listeners: ((channel: string) => void)[], channel: string) => {
+  /** Hooks are other modules' code: one that throws is logged and never reaches the socket. */
+  const notify = <A extends unknown[]>(listeners: ((...args: A) => void)[], ...args: A) => {
     for (const listener of listeners) {
       try {
-        listener(channel);
+        listener(...args);
       } catch (error) {
-        log?.error({ err: error, channel }, 'realtime channel hook failed');
+        log?.error({ err: error, args }, 'realtime hook failed');
       }
     }
   };
@@ -154,18 +139,23 @@ export async function createRealtimeServer(options: RealtimeServerOptions): Prom
   };
 
   const leave = (connection: Connection, channel: string) => {
-    if (!connection.channels.delete(channel)) return;
-    const subscribers = channels.get(channel);
-    if (!subscribers) return;
-    subscribers.delete(connection);
-    if (subscribers.size === 0) {
-      channels.delete(channel);
-      notify(lastListeners, channel);
-    }
+    if (!connection.channels.has(channel)) return;
+    const last = registry.remove(connection, channel);
+    if (connection.channels.size === 0) connection.unusedSince = Date.now();
+    if (last) notify(lastListeners, channel);
   };
 
   const subscriptionError = (connection: Connection, channel: string, type: string, error: string, status: number) =>
     send(connection, 'pusher:subscription_error', { type, error, status }, channel);
+
+  /** The holder of a private subscription when its signature is right, else null. */
+  const verifiedHolder = (connection: Connection, channel: string, data: Record<string, unknown>): Holder | null => {
+    const auth = typeof data.auth === 'string' ? data.auth : '';
+    const channelData = typeof data.channel_data === 'string' ? data.channel_data : null;
+    if (channelData === null) return null;
+    const expected = channelAuthSignature(options.appKey, options.appSecret, connection.socketId, channel, channelData);
+    return safeEqual(auth, expected) ? parseHolder(channelData) : null;
+  };
 
   const subscribe = (connection: Connection, data: Record<string, unknown>) => {
     const channel = data.channel;
@@ -182,10 +172,12 @@ export async function createRealtimeServer(options: RealtimeServerOptions): Prom
       subscriptionError(connection, channel, 'AuthError', 'Presence and encrypted channels are not offered by this server.', 403);
       return;
     }
+    let holder: Holder | null = null;
     if (channel.startsWith('private-')) {
-      const auth = typeof data.auth === 'string' ? data.auth : '';
-      const expected = channelAuthSignature(options.appKey, options.appSecret, connection.socketId, channel);
-      if (!safeEqual(auth, expected)) {
+      // The signature covers channel_data ({user_id, token_id}), so the holder is known
+      // without asking anybody (several replicas need no shared state for it).
+      holder = verifiedHolder(connection, channel, data);
+      if (!holder) {
         subscriptionError(connection, channel, 'AuthError', 'Invalid signature.', 403);
         return;
       }
@@ -194,67 +186,31 @@ export async function createRealtimeServer(options: RealtimeServerOptions): Prom
       subscriptionError(connection, channel, 'LimitReached', `At most ${limits.maxSubscriptionsPerConnection} channels per connection.`, 429);
       return;
     }
-    connection.channels.add(channel);
-    let subscribers = channels.get(channel);
-    const first = !subscribers;
-    if (!subscribers) {
-      subscribers = new Set();
-      channels.set(channel, subscribers);
-    }
-    subscribers.add(connection);
+    const first = registry.add(connection, channel, holder);
+    connection.unusedSince = null;
     send(connection, 'pusher_internal:subscription_succeeded', {}, channel);
     if (first) notify(firstListeners, channel);
-    for (const listener of subscribeListeners) {
-      try {
-        listener(channel, connection.socketId);
-      } catch (error) {
-        log?.error({ err: error, channel }, 'realtime subscribe hook failed');
-      }
-    }
+    notify(subscribeListeners, channel, connection.socketId);
+    // Signed before a recent change of the user's rights? Checked once more.
+    const changed = holder ? recentChanges.get(holder.userId) : undefined;
+    if (holder && changed !== undefined && Date.now() - changed < RECENT_CHANGE_MS) notify(rightsListeners, [holder.userId]);
   };
 
   const handleMessage = (connection: Connection, raw: RawData, isBinary: boolean) => {
     const now = Date.now();
     connection.lastActivity = now;
     connection.pinged = false;
-    if (now - connection.windowStart >= 1000) {
-      connection.windowStart = now;
-      connection.messagesInWindow = 0;
-    }
-    if (++connection.messagesInWindow > limits.maxMessagesPerSecond) {
+    if (connection.rate.exceeded(now)) {
       refuse(connection.socket, PusherErrorCode.OVER_CAPACITY, 'Too many messages.');
       return;
     }
-    const bytes = Array.isArray(raw) ? Buffer.concat(raw) : Buffer.isBuffer(raw) ? raw : Buffer.from(raw);
-    if (bytes.length > limits.maxMessageBytes) {
-      refuse(connection.socket, PusherErrorCode.MESSAGE_TOO_LARGE, `Messages are limited to ${limits.maxMessageBytes} bytes.`);
+    const frame = readFrame(raw, isBinary, limits.maxMessageBytes, PusherErrorCode.MESSAGE_TOO_LARGE);
+    if (!frame.ok) {
+      if (frame.close && frame.code !== null) refuse(connection.socket, frame.code, frame.message);
+      else sendError(connection.socket, frame.code, frame.message);
       return;
     }
-    if (isBinary) {
-      sendError(connection.socket, null, 'Binary messages are not accepted.');
-      return;
-    }
-    let message: unknown;
-    try {
-      message = JSON.parse(bytes.toString('utf8'));
-    } catch {
-      sendError(connection.socket, null, 'Invalid message format.');
-      return;
-    }
-    if (typeof message !== 'object' || message === null || typeof (message as { event?: unknown }).event !== 'string') {
-      sendError(connection.socket, null, 'Invalid message format.');
-      return;
-    }
-    const { event } = message as { event: string };
-    let data = (message as { data?: unknown }).data;
-    if (typeof data === 'string') {
-      try {
-        data = JSON.parse(data);
-      } catch {
-        // A plain string payload: left as is.
-      }
-    }
-    const payload = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+    const { event, payload } = frame.message;
     switch (event) {
       case 'pusher:ping':
         send(connection, 'pusher:pong', {});
@@ -283,33 +239,42 @@ export async function createRealtimeServer(options: RealtimeServerOptions): Prom
   // The hard ceiling of a frame; anything between maxMessageBytes and this gets a Pusher error.
   const wss = new WebSocketServer({ noServer: true, maxPayload: Math.max(limits.maxMessageBytes * 4, 64 * 1024) });
 
-  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    socket.on('error', () => socket.destroy());
-    wss.handleUpgrade(request, socket, head, (ws) => accept(ws, request));
-  });
+  handleUpgrades(server, wss, (ws, request, handshake) => accept(ws, request, handshake), log);
 
-  const accept = (socket: WebSocket, request: IncomingMessage) => {
+  const addressOf = (request: IncomingMessage): string => {
+    try {
+      if (options.clientAddress) return options.clientAddress(request);
+    } catch (error) {
+      log?.warn({ err: error }, 'realtime clientAddress failed; using the socket address');
+    }
+    return request.socket.remoteAddress ?? 'unknown';
+  };
+
+  const accept = (socket: WebSocket, request: IncomingMessage, handshake: Handshake) => {
     socket.on('error', (error) => log?.debug({ err: error }, 'realtime socket error'));
-    const url = new URL(request.url ?? '/', 'http://realtime.invalid');
-    const match = /^\/app\/([^/]+)$/.exec(url.pathname);
-    if (!match) return refuse(socket, PusherErrorCode.PATH_NOT_FOUND, 'Connect to /app/{key}.');
-    if (!safeEqual(decodeURIComponent(match[1]), options.appKey)) return refuse(socket, PusherErrorCode.APP_NOT_FOUND, 'Application does not exist.');
-    const protocol = url.searchParams.get('protocol');
-    if (protocol === null) return refuse(socket, PusherErrorCode.NO_PROTOCOL, 'No protocol version given.');
-    if (protocol !== '7') return refuse(socket, PusherErrorCode.UNSUPPORTED_PROTOCOL, 'Only protocol version 7 is supported.');
+    if (handshake.key === null) return refuse(socket, PusherErrorCode.PATH_NOT_FOUND, 'Connect to /app/{key}.');
+    if (!safeEqual(handshake.key, options.appKey)) return refuse(socket, PusherErrorCode.APP_NOT_FOUND, 'Application does not exist.');
+    if (handshake.protocol === null) return refuse(socket, PusherErrorCode.NO_PROTOCOL, 'No protocol version given.');
+    if (handshake.protocol !== '7') return refuse(socket, PusherErrorCode.UNSUPPORTED_PROTOCOL, 'Only protocol version 7 is supported.');
+    const address = addressOf(request);
+    if (perAddress.count(address) >= limits.maxConnectionsPerAddress) {
+      return refuse(socket, PusherErrorCode.OVER_CAPACITY, 'Too many connections from this address.');
+    }
     if (connections.size >= limits.maxConnections) return refuse(socket, PusherErrorCode.OVER_CAPACITY, 'Over capacity.');
 
     const now = Date.now();
     const connection: Connection = {
       socket,
       socketId: `${randomInt(1, 2 ** 40)}.${randomInt(1, 2 ** 40)}`,
-      channels: new Set(),
+      address,
+      channels: new Map(),
       lastActivity: now,
       pinged: false,
-      windowStart: now,
-      messagesInWindow: 0,
+      rate: new MessageRate(limits.maxMessagesPerSecond),
+      unusedSince: now,
     };
     connections.add(connection);
+    perAddress.add(address);
     bySocketId.set(connection.socketId, connection);
     socket.on('message', (raw, isBinary) => {
       try {
@@ -324,20 +289,25 @@ export async function createRealtimeServer(options: RealtimeServerOptions): Prom
     });
     socket.on('close', () => {
       connections.delete(connection);
+      perAddress.remove(address);
       bySocketId.delete(connection.socketId);
-      for (const channel of [...connection.channels]) leave(connection, channel);
+      for (const channel of [...connection.channels.keys()]) leave(connection, channel);
     });
     send(connection, 'pusher:connection_established', { socket_id: connection.socketId, activity_timeout: activityTimeout });
   };
 
   // Idle connections: a Pusher ping after the activity timeout, closed once the grace is over.
+  // Connections subscribed to nothing for a whole activity timeout are closed: they only hold a slot.
   const sweep = setInterval(
     () => {
       const now = Date.now();
+      for (const [userId, changed] of recentChanges) if (now - changed >= RECENT_CHANGE_MS) recentChanges.delete(userId);
       for (const connection of connections) {
         const idle = now - connection.lastActivity;
         if (idle > (activityTimeout + grace) * 1000) {
           refuse(connection.socket, PusherErrorCode.IDLE, 'Pong reply not received.');
+        } else if (connection.unusedSince !== null && now - connection.unusedSince > activityTimeout * 1000) {
+          refuse(connection.socket, PusherErrorCode.UNUSED, 'Closed after inactivity: no channel subscribed.');
         } else if (idle > activityTimeout * 1000 && !connection.pinged) {
           connection.pinged = true;
           send(connection, 'pusher:ping', {});
@@ -355,12 +325,13 @@ export async function createRealtimeServer(options: RealtimeServerOptions): Prom
       resolve();
     });
   });
+  server.on('error', (error) => log?.error({ err: error }, 'realtime server error'));
   const port = (server.address() as AddressInfo).port;
 
   return {
     port,
     broadcast(channel, event, data) {
-      const subscribers = channels.get(channel);
+      const subscribers = registry.subscribers(channel);
       if (!subscribers || subscribers.size === 0) return;
       const frame = JSON.stringify({ event, channel, data: typeof data === 'string' ? data : JSON.stringify(data) });
       for (const connection of subscribers) {
@@ -370,11 +341,25 @@ export async function createRealtimeServer(options: RealtimeServerOptions): Prom
     onFirstSubscribe: (listener) => void firstListeners.push(listener),
     onSubscribe: (listener) => void subscribeListeners.push(listener),
     onLastUnsubscribe: (listener) => void lastListeners.push(listener),
+    onRightsChanged: (listener) => void rightsListeners.push(listener),
     sendToSocket(socketId, channel, event, data) {
       const connection = bySocketId.get(socketId);
       if (connection?.channels.has(channel)) send(connection, event, data, channel);
     },
-    subscriberCount: (channel) => channels.get(channel)?.size ?? 0,
+    subscriptions: (userIds) => registry.held(connections, userIds),
+    endSubscription(socketId, channel, end) {
+      const connection = bySocketId.get(socketId);
+      if (!connection?.channels.has(channel)) return false;
+      send(connection, SUBSCRIPTION_ENDED_EVENT, end, channel);
+      leave(connection, channel);
+      return true;
+    },
+    rightsChanged(userIds) {
+      const now = Date.now();
+      for (const userId of userIds) recentChanges.set(userId, now);
+      notify(rightsListeners, [...new Set(userIds)]);
+    },
+    subscriberCount: (channel) => registry.count(channel),
     connectionCount: () => connections.size,
     async close() {
       clearInterval(sweep);

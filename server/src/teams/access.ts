@@ -39,6 +39,37 @@ export async function loadAccess(db: Kysely<Database>, user: Pick<User, 'id' | '
   };
 }
 
+/**
+ * loadAccess for many users at once (two queries per call, whatever the number of users), for
+ * the realtime server's re-check of every open subscription. Same rules as loadAccess; a test
+ * (server/test/realtime-rights.test.ts) holds the two to the same answers.
+ */
+export async function loadAccessMany(db: Kysely<Database>, users: readonly Pick<User, 'id' | 'admin'>[]): Promise<Map<number, Access>> {
+  const result = new Map<number, Access>();
+  if (users.length === 0) return result;
+  const ids = users.map((user) => user.id);
+  const [teams, workspaces] = await Promise.all([
+    db.selectFrom('team_members').select(['user_id', 'team_id', 'role']).where('user_id', 'in', ids).where('enabled', '=', 1).execute(),
+    db
+      .selectFrom('workspace_members as wm')
+      .innerJoin('workspaces as w', 'w.id', 'wm.workspace_id')
+      .leftJoin('team_members as tm', (join) => join.onRef('tm.team_id', '=', 'w.team_id').onRef('tm.user_id', '=', 'wm.user_id'))
+      .select(['wm.user_id', 'wm.workspace_id', 'wm.role'])
+      .where('wm.user_id', 'in', ids)
+      .where((eb) => eb.or([eb('tm.enabled', 'is', null), eb('tm.enabled', '=', 1)]))
+      .execute(),
+  ]);
+  const roles = new Map<number, { teams: Map<number, TeamRole>; workspaces: Map<number, WorkspaceRole> }>();
+  for (const user of users) {
+    const entry = { teams: new Map<number, TeamRole>(), workspaces: new Map<number, WorkspaceRole>() };
+    roles.set(user.id, entry);
+    result.set(user.id, { userId: user.id, admin: user.admin === 1, teamRoles: entry.teams, workspaceRoles: entry.workspaces });
+  }
+  for (const row of teams) roles.get(row.user_id)?.teams.set(row.team_id, row.role);
+  for (const row of workspaces) roles.get(row.user_id)?.workspaces.set(row.workspace_id, row.role);
+  return result;
+}
+
 export const isTeamManagerRole = (role: TeamRole | null | undefined) => role === 'owner' || role === 'manager';
 
 /** Owner or manager of the team (the spec's "team admin"). */

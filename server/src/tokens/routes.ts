@@ -30,7 +30,7 @@ const createTokenBody = z.object({
 });
 
 /** Personal access tokens (login sessions are tokens too, but are not listed here). */
-export function tokenRoutes({ db }: AppContext): FastifyPluginAsyncZod {
+export function tokenRoutes({ db, broadcaster }: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/tokens',
@@ -57,11 +57,14 @@ export function tokenRoutes({ db }: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const { name, overwrite, expires_in_days } = request.body;
-        const issued = await createPersonalToken(db, currentUser(request), {
+        const user = currentUser(request);
+        const issued = await createPersonalToken(db, user, {
           name,
           overwrite: overwrite ?? false,
           expiresInDays: expires_in_days ?? null,
         });
+        // An overwritten token is revoked: realtime subscriptions it signed end.
+        if (overwrite) broadcaster.rightsChanged([user.id]);
         return reply
           .code(201)
           .send({ token: { accessToken: presentToken(issued.token), plainTextToken: issued.plainText } });
@@ -80,7 +83,10 @@ export function tokenRoutes({ db }: AppContext): FastifyPluginAsyncZod {
         onRequest: requireUser,
       },
       async (request, reply) => {
-        if (!(await deletePersonalToken(db, currentUser(request), request.params.name))) throw notFound();
+        const user = currentUser(request);
+        if (!(await deletePersonalToken(db, user, request.params.name))) throw notFound();
+        // Realtime subscriptions signed with this token end with it.
+        broadcaster.rightsChanged([user.id]);
         return reply.code(204).send();
       },
     );

@@ -15,7 +15,7 @@ import { findWorkspace, removeWorkspaceMember } from './workspaces.js';
 const KUBECONFIG_LIFETIME_SECONDS = 8 * 3600;
 
 /** Workspaces ("subnamespaces" in the spec's paths). Behind the onboarding gate. */
-export function workspaceRoutes({ db, cluster }: AppContext): FastifyPluginAsyncZod {
+export function workspaceRoutes({ db, cluster, broadcaster }: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/subnamespaces/:id',
@@ -58,6 +58,8 @@ export function workspaceRoutes({ db, cluster }: AppContext): FastifyPluginAsync
         const outcome = await removeWorkspaceMember(db, { workspace, userId: request.params.userId, causerId: user.id });
         if (outcome === 'not-member') throw new HttpError(404, 'This person is not a member of this workspace.');
         requestClusterSync();
+        // Their open workspace and pod-log subscriptions end too (realtime/rights.ts).
+        broadcaster.rightsChanged([request.params.userId]);
         reply.code(204);
         return null;
       },

@@ -1,0 +1,246 @@
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import Pusher from 'pusher-js';
+import { WebSocket } from 'ws';
+import { buildApp } from '../src/app.js';
+import { createMailer, type Mailer } from '../src/mail/mailer.js';
+import { realtimeBroadcaster } from '../src/realtime/broadcaster.js';
+import { createRealtimeServer, type RealtimeServer, type RealtimeServerOptions, realtimeAppSecret } from '../src/realtime/pusherServer.js';
+import { attachRightsChecks, type RightsChecks } from '../src/realtime/rights.js';
+import type { TestContext } from './helpers.js';
+
+// The realtime test rig: the Pusher server and a listening app on the test database (for
+// POST /broadcasting/auth and the domains' broadcasts), the real pusher-js client, and bare
+// clients (WebSocket and TCP) for what the real client never sends.
+
+export const APP_KEY = 'testbed';
+export const silentLogger = pino({ level: 'silent' });
+
+export interface RealtimeRig {
+  realtime: RealtimeServer;
+  rights: RightsChecks;
+  app: FastifyInstance;
+  baseUrl: string;
+  /** A pusher-js client (disconnected on close) whose private channels are authorized with the token. */
+  pusher(token?: string): Pusher;
+  close(): Promise<void>;
+}
+
+export async function startRealtimeRig(
+  ctx: TestContext,
+  options: { server?: Partial<RealtimeServerOptions>; recheckIntervalMs?: number } = {},
+): Promise<RealtimeRig> {
+  const realtime = await createRealtimeServer({
+    port: 0,
+    host: '127.0.0.1',
+    appKey: APP_KEY,
+    appSecret: realtimeAppSecret(ctx.config.appKey),
+    logger: silentLogger,
+    ...options.server,
+  });
+  const rights = attachRightsChecks({ realtime, db: ctx.db, logger: silentLogger, intervalMs: options.recheckIntervalMs });
+  const mailer: Mailer = createMailer(ctx.config, silentLogger);
+  const app = await buildApp({
+    config: { ...ctx.config, realtime: { ...ctx.config.realtime, key: APP_KEY, port: realtime.port } },
+    db: ctx.db,
+    mailer,
+    logger: silentLogger,
+    broadcaster: realtimeBroadcaster(realtime),
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const clients: Pusher[] = [];
+  return {
+    realtime,
+    rights,
+    app,
+    baseUrl,
+    pusher(token) {
+      const client = new Pusher(APP_KEY, {
+        cluster: 'mt1',
+        wsHost: '127.0.0.1',
+        wsPort: realtime.port,
+        forceTLS: false,
+        enabledTransports: ['ws'],
+        disableStats: true,
+        channelAuthorization: {
+          endpoint: `${baseUrl}/broadcasting/auth`,
+          transport: 'ajax',
+          headers: token ? { Authorization: `Bearer ${token}`, Accept: 'application/json' } : { Accept: 'application/json' },
+        },
+      });
+      clients.push(client);
+      return client;
+    },
+    async close() {
+      for (const client of clients) client.disconnect();
+      await rights.close();
+      await realtime.close();
+      await app.close();
+      mailer.close();
+    },
+  };
+}
+
+export function connected(client: Pusher): Promise<string> {
+  return new Promise((resolve, reject) => {
+    if (client.connection.state === 'connected') return resolve(client.connection.socket_id);
+    const timer = setTimeout(() => reject(new Error(`not connected: ${client.connection.state}`)), 5000);
+    client.connection.bind('connected', () => {
+      clearTimeout(timer);
+      resolve(client.connection.socket_id);
+    });
+  });
+}
+
+export type SubscriptionOutcome = { ok: true } | { ok: false; status: number; type: string };
+
+export function subscribeOutcome(client: Pusher, channelName: string): Promise<SubscriptionOutcome> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer for ${channelName}`)), 5000);
+    const channel = client.subscribe(channelName);
+    channel.bind('pusher:subscription_succeeded', () => {
+      clearTimeout(timer);
+      resolve({ ok: true });
+    });
+    channel.bind('pusher:subscription_error', (error: { status: number; type: string }) => {
+      clearTimeout(timer);
+      resolve({ ok: false, status: error.status, type: error.type });
+    });
+  });
+}
+
+export async function until(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export interface Frame {
+  event: string;
+  channel?: string;
+  data: unknown;
+}
+
+/** A bare WebSocket speaking the protocol by hand, for what the real clients never send. */
+export class RawClient {
+  frames: Frame[] = [];
+  closeCode: number | null = null;
+  private waiters: (() => void)[] = [];
+  constructor(readonly socket: WebSocket) {
+    socket.on('message', (raw) => {
+      const message = JSON.parse(raw.toString()) as { event: string; channel?: string; data: unknown };
+      const data = typeof message.data === 'string' ? JSON.parse(message.data) : message.data;
+      this.frames.push({ ...message, data });
+      this.wake();
+    });
+    socket.on('close', (code) => {
+      this.closeCode = code;
+      this.wake();
+    });
+    // A refused socket errors too; the close code is what the tests look at.
+    socket.on('error', () => {});
+  }
+  private wake() {
+    for (const waiter of this.waiters.splice(0)) waiter();
+  }
+  send(message: unknown) {
+    this.socket.send(typeof message === 'string' || Buffer.isBuffer(message) ? message : JSON.stringify(message));
+  }
+  /** The first frame (not yet taken) matching `event`, waiting up to `timeoutMs`. */
+  async next(event: string, timeoutMs = 5000): Promise<Frame> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const index = this.frames.findIndex((frame) => frame.event === event);
+      if (index >= 0) return this.frames.splice(index, 1)[0];
+      if (Date.now() > deadline) throw new Error(`no ${event}; got ${JSON.stringify(this.frames)}`);
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 50);
+      });
+    }
+  }
+  async closed(timeoutMs = 5000): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.closeCode === null) {
+      if (Date.now() > deadline) throw new Error('not closed');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return this.closeCode;
+  }
+}
+
+export async function rawClient(port: number, options: { path?: string; localAddress?: string } = {}): Promise<RawClient> {
+  const socket = new WebSocket(`ws://127.0.0.1:${port}${options.path ?? `/app/${APP_KEY}?protocol=7&client=js&version=8.6.0`}`, {
+    localAddress: options.localAddress,
+  });
+  const client = new RawClient(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  return client;
+}
+
+export async function establishedRawClient(port: number, options: { localAddress?: string } = {}): Promise<{ client: RawClient; socketId: string }> {
+  const client = await rawClient(port, options);
+  const established = await client.next('pusher:connection_established');
+  return { client, socketId: (established.data as { socket_id: string }).socket_id };
+}
+
+/**
+ * Sends bytes over plain TCP and returns what the server wrote: the HTTP answer, and for an
+ * accepted upgrade its first WebSocket frame too (or whatever came before the server closed,
+ * or `timeoutMs` passed). For request lines and URLs no WebSocket client would send.
+ */
+export function rawExchange(port: number, request: string | Buffer, timeoutMs = 3000): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    const chunks: Buffer[] = [];
+    let finished = false;
+    const done = () => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(Buffer.concat(chunks).toString('latin1'));
+    };
+    const timer = setTimeout(done, timeoutMs);
+    socket.on('data', (chunk) => {
+      chunks.push(chunk);
+      const text = Buffer.concat(chunks).toString('latin1');
+      const end = text.indexOf('\r\n\r\n');
+      // Enough once something follows the headers: a refusal's body or an upgrade's first frame
+      // (a refusal without a body ends the connection, which resolves too).
+      if (end >= 0 && text.length > end + 4) done();
+    });
+    socket.on('end', done);
+    socket.on('close', done);
+    socket.on('error', done);
+    socket.on('connect', () => socket.write(request));
+  });
+}
+
+/** A WebSocket handshake request for `target`, with optional header replacements (null drops one). */
+export function handshakeRequest(target: string, headers: Record<string, string | null> = {}, method = 'GET'): string {
+  const all: Record<string, string | null> = {
+    Host: '127.0.0.1',
+    Upgrade: 'websocket',
+    Connection: 'Upgrade',
+    'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==',
+    'Sec-WebSocket-Version': '13',
+    ...headers,
+  };
+  const lines = Object.entries(all).flatMap(([name, value]) => (value === null ? [] : [`${name}: ${value}`]));
+  return `${method} ${target} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`;
+}
+
+/** The HTTP status of a raw answer (101 for an accepted upgrade), or null when there was none. */
+export const statusOf = (answer: string): number | null => {
+  const match = /^HTTP\/1\.1 (\d{3})/.exec(answer);
+  return match ? Number(match[1]) : null;
+};
