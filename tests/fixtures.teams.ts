@@ -38,6 +38,7 @@ export const makeWorkspace = (overrides: Record<string, any> = {}) => ({
   can_manage: true,
   users: [{ id: 1, name: 'Ada Lovelace', enabled: true, pivot: { role: 'manager' } }],
   requests: [],
+  pod_security: { enforce: 'baseline', warn: 'restricted', audit: 'restricted', version: 'v1.34' },
   ...overrides,
 });
 

@@ -211,3 +211,32 @@ describe('cluster panels and access', () => {
     expect(requestsTo('GET', '/api/pods')).toHaveLength(0);
   });
 });
+
+describe('pod security level', () => {
+  it('shows the level the API gives, with what it forbids in a tooltip', async () => {
+    db.workspaces = [makeWorkspace()];
+    const { user } = openWorkspace();
+    const chip = (await screen.findByText('Pod security: baseline')).closest('.MuiChip-root') as HTMLElement;
+    expect(requestsTo('GET', '/api/subnamespaces/7')).not.toHaveLength(0);
+    await user.hover(chip);
+    const tooltip = await screen.findByRole('tooltip');
+    expect(tooltip).toHaveTextContent("The cluster refuses pods that use the node's network, process or IPC namespaces, run privileged containers");
+    expect(tooltip).toHaveTextContent('mount host paths');
+    expect(tooltip).toHaveTextContent('kubectl warns about pods that do not meet the restricted level.');
+    expect(tooltip).toHaveTextContent('Kubernetes Pod Security Standards, v1.34.');
+    // Keyboard users reach it too.
+    expect(chip).toHaveAttribute('tabindex', '0');
+  });
+
+  it('follows the API: another level, or none from an older server', async () => {
+    db.workspaces = [makeWorkspace({ pod_security: { enforce: 'restricted', warn: 'restricted', audit: 'restricted', version: 'v1.35' } })];
+    const first = openWorkspace();
+    expect(await screen.findByText('Pod security: restricted')).toBeInTheDocument();
+    first.unmount();
+
+    db.workspaces = [makeWorkspace({ pod_security: undefined })];
+    openWorkspace();
+    expect(await screen.findByRole('heading', { name: 'Vision', level: 1 })).toBeInTheDocument();
+    expect(screen.queryByText(/^Pod security:/)).not.toBeInTheDocument();
+  });
+});

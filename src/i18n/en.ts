@@ -374,6 +374,20 @@ export const appMessages = {
     logs_new_lines: '%{smart_count} new line while paused |||| %{smart_count} new lines while paused',
     close: 'Close',
     not_found: 'This workspace does not exist, or you cannot see it.',
+    // The Pod Security Admission level of the namespace (GET /api/subnamespaces/{id} pod_security).
+    pod_security: {
+      label: 'Pod security: %{level}',
+      levels: { privileged: 'privileged', baseline: 'baseline', restricted: 'restricted' },
+      forbids: {
+        privileged: 'The cluster does not restrict what pods may do here.',
+        baseline:
+          "The cluster refuses pods that use the node's network, process or IPC namespaces, run privileged containers, add capabilities beyond the default set, mount host paths, use host ports, or turn off AppArmor, SELinux or seccomp.",
+        restricted:
+          "The cluster refuses pods that use the node's network, process or IPC namespaces, run privileged, mount host paths or use host ports, and pods that do not run as non-root, drop all capabilities, forbid privilege escalation and use the runtime's seccomp profile.",
+      },
+      warns: 'kubectl warns about pods that do not meet the %{level} level.',
+      standard: 'Kubernetes Pod Security Standards, %{version}.',
+    },
   },
 
   nodes: {

@@ -5,6 +5,7 @@ import { RoleChip } from '../../components/RoleChip';
 import { useCurrentUser, useJoinRequest, useTestbedDataProvider } from '../../hooks';
 import { ResponsiveColumns } from '../../layout/ResponsiveColumns';
 import { KubeconfigPanel } from './KubeconfigPanel';
+import { type PodSecurity, PodSecurityChip } from './PodSecurityChip';
 import { PodsSection } from './PodsSection';
 import { WorkspaceMembers } from './WorkspaceMembers';
 
@@ -21,6 +22,8 @@ export interface WorkspaceRecord {
   can_manage?: boolean;
   users?: { id: number; name: string; enabled?: boolean; pivot?: { role?: string | null } }[];
   requests?: { id: number; user_id: number; type: string; status: string; created_at?: string }[];
+  /** The Pod Security Admission levels of the namespace. */
+  pod_security?: PodSecurity | null;
 }
 
 /**
@@ -79,6 +82,7 @@ export const WorkspaceShow = () => {
           )}
           {workspace.namespace && <Chip size="small" variant="outlined" label={workspace.namespace} sx={{ fontFamily: 'monospace' }} />}
           <RoleChip role={workspace.role} />
+          <PodSecurityChip podSecurity={workspace.pod_security} />
         </Stack>
         <Typography sx={{ mt: 1, whiteSpace: 'pre-wrap' }} color={workspace.description ? undefined : 'text.secondary'}>
           {workspace.description || translate('workspaces.no_description')}
