@@ -1,10 +1,14 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import { dialectOf } from '../db/database.js';
-import type { Database } from '../db/schema.js';
+import type { ActivityEntry, Database, Team } from '../db/schema.js';
 
 // The platform admins' lists. Each filters, sorts and paginates in SQL, then loads the
 // relations of the rows it answers with one query per relation (in chunks of CHUNK ids for
 // the unpaginated arrays), never one per row.
+//
+// The filters (filteredX), the selected columns and the presenters (presentX) are exported
+// apart from the paging, so that the CSV exports (csvExport.ts) stream exactly the list's
+// rows in keyset-paged batches instead of repeating its filters.
 
 export interface ListOptions<Sort extends string> {
   page?: number;
@@ -65,13 +69,21 @@ async function pageAndTotal<Row>(
 
 // ---------------------------------------------------------------------------------------
 
+export interface TeamFilters {
+  q?: string;
+}
+
+/** The teams of the list's search, unsorted and unpaged. */
+export const filteredTeams = (db: Kysely<Database>, filters: TeamFilters) =>
+  db
+    .selectFrom('teams')
+    .$if(filters.q !== undefined && filters.q !== '', (qb) =>
+      qb.where(contains(filters.q!, [sql.ref('name'), sql.ref('fullname'), sql.ref('shortname')])),
+    );
+
 export async function listTeams(db: Kysely<Database>, options: ListOptions<'name' | 'fullname' | 'created_at'>) {
   const order = options.order ?? 'asc';
-  const filtered = db
-    .selectFrom('teams')
-    .$if(options.q !== undefined && options.q !== '', (qb) =>
-      qb.where(contains(options.q!, [sql.ref('name'), sql.ref('fullname'), sql.ref('shortname')])),
-    );
+  const filtered = filteredTeams(db, options);
   const { rows, total } = await pageAndTotal(
     options,
     (limit) =>
@@ -83,6 +95,11 @@ export async function listTeams(db: Kysely<Database>, options: ListOptions<'name
         .execute(),
     () => filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   );
+  return { total, rows: await presentTeams(db, rows) };
+}
+
+/** Teams as the list answers them, with their users (role) and workspaces. */
+export async function presentTeams(db: Kysely<Database>, rows: Team[]) {
   const ids = rows.map((team) => team.id);
   const [members, workspaces] = await Promise.all([
     inChunks(ids, (chunk) =>
@@ -100,42 +117,59 @@ export async function listTeams(db: Kysely<Database>, options: ListOptions<'name
   ]);
   const membersByTeam = groupBy(members, (member) => member.team_id);
   const workspacesByTeam = groupBy(workspaces, (workspace) => workspace.team_id);
-  return {
-    total,
-    rows: rows.map((team) => ({
-      id: team.id,
-      name: team.name,
-      fullname: team.fullname,
-      shortname: team.shortname,
-      country: team.country,
-      created_at: team.created_at,
-      users: (membersByTeam.get(team.id) ?? []).map((member) => ({ id: member.id, name: fullName(member), role: member.role })),
-      workspaces: (workspacesByTeam.get(team.id) ?? []).map(({ id, name }) => ({ id, name })),
-    })),
-  };
+  return rows.map((team) => ({
+    id: team.id,
+    name: team.name,
+    fullname: team.fullname,
+    shortname: team.shortname,
+    country: team.country,
+    created_at: team.created_at,
+    users: (membersByTeam.get(team.id) ?? []).map((member) => ({ id: member.id, name: fullName(member), role: member.role })),
+    workspaces: (workspacesByTeam.get(team.id) ?? []).map(({ id, name }) => ({ id, name })),
+  }));
 }
+
+export interface WorkspaceFilters {
+  q?: string;
+  teamId?: number;
+}
+
+/** The workspaces (joined with their team as t) of the list's filters, unsorted and unpaged. */
+export const filteredWorkspaces = (db: Kysely<Database>, filters: WorkspaceFilters) =>
+  db
+    .selectFrom('workspaces as w')
+    .innerJoin('teams as t', 't.id', 'w.team_id')
+    .$if(filters.teamId !== undefined, (qb) => qb.where('w.team_id', '=', filters.teamId!))
+    .$if(filters.q !== undefined && filters.q !== '', (qb) => qb.where(contains(filters.q!, [sql.ref('w.name'), sql.ref('w.label')])));
+
+/** The columns presentWorkspaces needs from filteredWorkspaces. */
+export const WORKSPACE_COLUMNS = ['w.id', 'w.name', 'w.label', 'w.namespace', 'w.created_at', 't.id as team_id', 't.name as team_name'] as const;
 
 export async function listWorkspaces(
   db: Kysely<Database>,
-  options: ListOptions<'name' | 'label' | 'namespace' | 'created_at'> & { teamId?: number },
+  options: ListOptions<'name' | 'label' | 'namespace' | 'created_at'> & WorkspaceFilters,
 ) {
   const order = options.order ?? 'asc';
-  const filtered = db
-    .selectFrom('workspaces as w')
-    .innerJoin('teams as t', 't.id', 'w.team_id')
-    .$if(options.teamId !== undefined, (qb) => qb.where('w.team_id', '=', options.teamId!))
-    .$if(options.q !== undefined && options.q !== '', (qb) => qb.where(contains(options.q!, [sql.ref('w.name'), sql.ref('w.label')])));
+  const filtered = filteredWorkspaces(db, options);
   const { rows, total } = await pageAndTotal(
     options,
     (limit) =>
       filtered
-        .select(['w.id', 'w.name', 'w.label', 'w.namespace', 'w.created_at', 't.id as team_id', 't.name as team_name'])
+        .select(WORKSPACE_COLUMNS)
         .orderBy(`w.${options.sort}`, order)
         .orderBy('w.id', order)
         .$if(limit !== undefined, (qb) => qb.limit(limit!.limit).offset(limit!.offset))
         .execute(),
     () => filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   );
+  return { total, rows: await presentWorkspaces(db, rows) };
+}
+
+/** Workspaces as the list answers them, with their team and users (role). */
+export async function presentWorkspaces(
+  db: Kysely<Database>,
+  rows: { id: number; name: string; label: string; namespace: string; created_at: string; team_id: number; team_name: string }[],
+) {
   const members = await inChunks(
     rows.map((workspace) => workspace.id),
     (chunk) =>
@@ -148,36 +182,43 @@ export async function listWorkspaces(
         .execute(),
   );
   const membersByWorkspace = groupBy(members, (member) => member.workspace_id);
-  return {
-    total,
-    rows: rows.map((workspace) => ({
-      id: workspace.id,
-      name: workspace.name,
-      label: workspace.label,
-      namespace: workspace.namespace,
-      created_at: workspace.created_at,
-      team: { id: workspace.team_id, name: workspace.team_name },
-      users: (membersByWorkspace.get(workspace.id) ?? []).map((member) => ({ id: member.id, name: fullName(member), role: member.role })),
-    })),
-  };
+  return rows.map((workspace) => ({
+    id: workspace.id,
+    name: workspace.name,
+    label: workspace.label,
+    namespace: workspace.namespace,
+    created_at: workspace.created_at,
+    team: { id: workspace.team_id, name: workspace.team_name },
+    users: (membersByWorkspace.get(workspace.id) ?? []).map((member) => ({ id: member.id, name: fullName(member), role: member.role })),
+  }));
 }
 
-export async function listUsers(
-  db: Kysely<Database>,
-  options: ListOptions<'name' | 'email' | 'created_at'> & { admin?: boolean; enabled?: boolean },
-) {
-  const order = options.order ?? 'asc';
-  const filtered = db
+export interface UserFilters {
+  q?: string;
+  admin?: boolean;
+  enabled?: boolean;
+}
+
+/** The users of the list's filters, unsorted and unpaged. */
+export const filteredUsers = (db: Kysely<Database>, filters: UserFilters) =>
+  db
     .selectFrom('users')
-    .$if(options.admin !== undefined, (qb) => qb.where('admin', '=', options.admin ? 1 : 0))
-    .$if(options.enabled !== undefined, (qb) => qb.where('enabled', '=', options.enabled ? 1 : 0))
-    .$if(options.q !== undefined && options.q !== '', (qb) =>
-      qb.where(contains(options.q!, [sql`${sql.ref('firstname')} || ' ' || ${sql.ref('lastname')}`, sql.ref('email')])),
+    .$if(filters.admin !== undefined, (qb) => qb.where('admin', '=', filters.admin ? 1 : 0))
+    .$if(filters.enabled !== undefined, (qb) => qb.where('enabled', '=', filters.enabled ? 1 : 0))
+    .$if(filters.q !== undefined && filters.q !== '', (qb) =>
+      qb.where(contains(filters.q!, [sql`${sql.ref('firstname')} || ' ' || ${sql.ref('lastname')}`, sql.ref('email')])),
     );
+
+/** The columns presentUsers needs (never the password hash). */
+export const USER_COLUMNS = ['id', 'firstname', 'lastname', 'email', 'admin', 'enabled', 'email_verified_at', 'created_at'] as const;
+
+export async function listUsers(db: Kysely<Database>, options: ListOptions<'name' | 'email' | 'created_at'> & UserFilters) {
+  const order = options.order ?? 'asc';
+  const filtered = filteredUsers(db, options);
   const { rows, total } = await pageAndTotal(
     options,
     (limit) => {
-      let query = filtered.select(['id', 'firstname', 'lastname', 'email', 'admin', 'enabled', 'email_verified_at', 'created_at']);
+      let query = filtered.select(USER_COLUMNS);
       query = options.sort === 'name' ? query.orderBy('firstname', order).orderBy('lastname', order) : query.orderBy(options.sort, order);
       return query
         .orderBy('id', order)
@@ -186,6 +227,23 @@ export async function listUsers(
     },
     () => filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   );
+  return { total, rows: await presentUsers(db, rows) };
+}
+
+/** Users as the list answers them, with their teams and workspaces (role). */
+export async function presentUsers(
+  db: Kysely<Database>,
+  rows: {
+    id: number;
+    firstname: string;
+    lastname: string;
+    email: string;
+    admin: number;
+    enabled: number;
+    email_verified_at: string | null;
+    created_at: string;
+  }[],
+) {
   const ids = rows.map((user) => user.id);
   const [teams, workspaces] = await Promise.all([
     inChunks(ids, (chunk) =>
@@ -209,39 +267,45 @@ export async function listUsers(
   ]);
   const teamsByUser = groupBy(teams, (team) => team.user_id);
   const workspacesByUser = groupBy(workspaces, (workspace) => workspace.user_id);
-  return {
-    total,
-    rows: rows.map((user) => ({
-      id: user.id,
-      name: fullName(user),
-      firstname: user.firstname,
-      lastname: user.lastname,
-      email: user.email,
-      admin: user.admin === 1,
-      enabled: user.enabled === 1,
-      email_verified_at: user.email_verified_at,
-      created_at: user.created_at,
-      teams: (teamsByUser.get(user.id) ?? []).map(({ id, name, role }) => ({ id, name, role })),
-      workspaces: (workspacesByUser.get(user.id) ?? []).map(({ id, name, role }) => ({ id, name, role })),
-    })),
-  };
+  return rows.map((user) => ({
+    id: user.id,
+    name: fullName(user),
+    firstname: user.firstname,
+    lastname: user.lastname,
+    email: user.email,
+    admin: user.admin === 1,
+    enabled: user.enabled === 1,
+    email_verified_at: user.email_verified_at,
+    created_at: user.created_at,
+    teams: (teamsByUser.get(user.id) ?? []).map(({ id, name, role }) => ({ id, name, role })),
+    workspaces: (workspacesByUser.get(user.id) ?? []).map(({ id, name, role }) => ({ id, name, role })),
+  }));
 }
 
-export async function listActivity(
-  db: Kysely<Database>,
-  options: ListOptions<'created_at' | 'description'> & { severity?: string; subjectType?: string; causerId?: number },
-) {
-  const order = options.order ?? (options.sort === 'created_at' ? 'desc' : 'asc');
+export interface ActivityFilters {
+  q?: string;
+  severity?: string;
+  subjectType?: string;
+  causerId?: number;
+}
+
+/** The audit log entries of the list's filters, unsorted and unpaged. */
+export const filteredActivity = (db: Kysely<Database>, filters: ActivityFilters) => {
   const severity =
     dialectOf(db) === 'postgres'
       ? sql`(${sql.ref('properties')}::json ->> 'severity')`
       : sql`json_extract(${sql.ref('properties')}, '$.severity')`;
-  const filtered = db
+  return db
     .selectFrom('activity_log')
-    .$if(options.severity !== undefined, (qb) => qb.where(sql<SqlBool>`${severity} = ${options.severity!}`))
-    .$if(options.subjectType !== undefined, (qb) => qb.where('subject_type', '=', options.subjectType!))
-    .$if(options.causerId !== undefined, (qb) => qb.where('causer_id', '=', options.causerId!))
-    .$if(options.q !== undefined && options.q !== '', (qb) => qb.where(contains(options.q!, [sql.ref('description')])));
+    .$if(filters.severity !== undefined, (qb) => qb.where(sql<SqlBool>`${severity} = ${filters.severity!}`))
+    .$if(filters.subjectType !== undefined, (qb) => qb.where('subject_type', '=', filters.subjectType!))
+    .$if(filters.causerId !== undefined, (qb) => qb.where('causer_id', '=', filters.causerId!))
+    .$if(filters.q !== undefined && filters.q !== '', (qb) => qb.where(contains(filters.q!, [sql.ref('description')])));
+};
+
+export async function listActivity(db: Kysely<Database>, options: ListOptions<'created_at' | 'description'> & ActivityFilters) {
+  const order = options.order ?? (options.sort === 'created_at' ? 'desc' : 'asc');
+  const filtered = filteredActivity(db, options);
   const { rows, total } = await pageAndTotal(
     options,
     (limit) =>
@@ -253,6 +317,11 @@ export async function listActivity(
         .execute(),
     () => filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   );
+  return { total, rows: await presentActivity(db, rows) };
+}
+
+/** Audit log entries as the list answers them, with the names of their causer and subject. */
+export async function presentActivity(db: Kysely<Database>, rows: ActivityEntry[]) {
   const idsOf = (type: string) => [...new Set(rows.filter((row) => row.subject_type === type && row.subject_id !== null).map((row) => row.subject_id!))];
   const userIds = [...new Set([...rows.map((row) => row.causer_id).filter((id): id is number => id !== null), ...idsOf('user')])];
   const [users, teams, workspaces, requests, nodes] = await Promise.all([
@@ -272,23 +341,20 @@ export async function listActivity(
     // A node has no name until it is installed: its hostname, else its number, stands in.
     ...nodes.map((node) => [`node:${node.id}`, node.name ?? node.hostname ?? `node #${node.id}`] as const),
   ]);
-  return {
-    total,
-    rows: rows.map((entry) => ({
-      id: entry.id,
-      causer: entry.causer_id === null ? null : { id: entry.causer_id, name: names.get(`user:${entry.causer_id}`) ?? `user #${entry.causer_id}` },
-      description: entry.description,
-      subject:
-        entry.subject_id === null || entry.subject_type === null
-          ? null
-          : {
-              id: entry.subject_id,
-              name: names.get(`${entry.subject_type}:${entry.subject_id}`) ?? `${entry.subject_type} #${entry.subject_id}`,
-            },
-      subject_type: entry.subject_type,
-      subject_id: entry.subject_id,
-      properties: JSON.parse(entry.properties) as Record<string, unknown> & { severity: 'info' | 'warning' | 'error' },
-      created_at: entry.created_at,
-    })),
-  };
+  return rows.map((entry) => ({
+    id: entry.id,
+    causer: entry.causer_id === null ? null : { id: entry.causer_id, name: names.get(`user:${entry.causer_id}`) ?? `user #${entry.causer_id}` },
+    description: entry.description,
+    subject:
+      entry.subject_id === null || entry.subject_type === null
+        ? null
+        : {
+            id: entry.subject_id,
+            name: names.get(`${entry.subject_type}:${entry.subject_id}`) ?? `${entry.subject_type} #${entry.subject_id}`,
+          },
+    subject_type: entry.subject_type,
+    subject_id: entry.subject_id,
+    properties: JSON.parse(entry.properties) as Record<string, unknown> & { severity: 'info' | 'warning' | 'error' },
+    created_at: entry.created_at,
+  }));
 }

@@ -3,15 +3,21 @@ import type { AppContext } from '../context.js';
 import { requireAdmin } from '../http/authenticate.js';
 import { listSchema, paginated } from '../http/pagination.js';
 import { bearerAuth } from '../http/schemas.js';
+import { csvResponse, sendCsv } from './csvExport.js';
+import { exportActivity, exportTeams, exportUsers, exportWorkspaces } from './exports.js';
 import { listActivity, listTeams, listUsers, listWorkspaces } from './lists.js';
 import {
+  adminActivityExportQuery,
   adminActivityQuery,
   adminActivitySchema,
   adminTeamSchema,
+  adminTeamsExportQuery,
   adminTeamsQuery,
   adminUserSchema,
+  adminUsersExportQuery,
   adminUsersQuery,
   adminWorkspaceSchema,
+  adminWorkspacesExportQuery,
   adminWorkspacesQuery,
 } from './schemas.js';
 
@@ -22,7 +28,7 @@ const security = bearerAuth;
 const answer = <T>(query: { page?: number; per_page: number }, result: { rows: T[]; total: number }) =>
   query.page === undefined ? result.rows : paginated(result.rows, result.total, { page: query.page, perPage: query.per_page });
 
-/** The platform admins' lists (403 for everyone else; behind the onboarding gate first). */
+/** The platform admins' lists and their CSV exports (403 for everyone else; behind the onboarding gate first). */
 export function adminRoutes({ db }: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
@@ -95,6 +101,85 @@ export function adminRoutes({ db }: AppContext): FastifyPluginAsyncZod {
           await listActivity(db, {
             ...query,
             perPage: query.per_page,
+            severity: query['filter[severity]'],
+            subjectType: query['filter[subject_type]'],
+            causerId: query['filter[causer_id]'],
+          }),
+        );
+      },
+    );
+
+    // CSV exports: the same filters as the lists above, the whole list streamed (csvExport.ts).
+    app.get(
+      '/api/admin/teams.csv',
+      {
+        schema: {
+          tags,
+          summary: 'The teams of the list (same search) as CSV: one line per team, members as a count and a joined column',
+          security,
+          querystring: adminTeamsExportQuery,
+          ...csvResponse('CSV (header line; formula-like cells start with a single quote)'),
+        },
+        onRequest: requireAdmin,
+      },
+      async (request, reply) => sendCsv(reply, 'teams', exportTeams(db, request.query)),
+    );
+
+    app.get(
+      '/api/admin/workspaces.csv',
+      {
+        schema: {
+          tags,
+          summary: 'The workspaces of the list (same filters) as CSV: one line per workspace with its team and member count',
+          security,
+          querystring: adminWorkspacesExportQuery,
+          ...csvResponse('CSV (header line; formula-like cells start with a single quote)'),
+        },
+        onRequest: requireAdmin,
+      },
+      async (request, reply) => {
+        const { query } = request;
+        return sendCsv(reply, 'workspaces', exportWorkspaces(db, { ...query, teamId: query['filter[team_id]'] }));
+      },
+    );
+
+    app.get(
+      '/api/admin/users.csv',
+      {
+        schema: {
+          tags,
+          summary: 'The users of the list (same filters) as CSV: one line per user, teams and workspaces as counts and joined columns',
+          security,
+          querystring: adminUsersExportQuery,
+          ...csvResponse('CSV (header line; formula-like cells start with a single quote)'),
+        },
+        onRequest: requireAdmin,
+      },
+      async (request, reply) => {
+        const { query } = request;
+        return sendCsv(reply, 'users', exportUsers(db, { ...query, admin: query['filter[admin]'], enabled: query['filter[enabled]'] }));
+      },
+    );
+
+    app.get(
+      '/api/admin/activity.csv',
+      {
+        schema: {
+          tags,
+          summary: 'The audit log of the list (same filters) as CSV, newest first',
+          security,
+          querystring: adminActivityExportQuery,
+          ...csvResponse('CSV (header line; formula-like cells start with a single quote)'),
+        },
+        onRequest: requireAdmin,
+      },
+      async (request, reply) => {
+        const { query } = request;
+        return sendCsv(
+          reply,
+          'activity',
+          exportActivity(db, {
+            ...query,
             severity: query['filter[severity]'],
             subjectType: query['filter[subject_type]'],
             causerId: query['filter[causer_id]'],

@@ -61,6 +61,17 @@ export const adminActivityQuery = z.object({
   'filter[causer_id]': idFilter('causer_id'),
 });
 
+/**
+ * The query of a list's CSV export: the list's filters and search. Paging and sorting do not
+ * apply (an export is the whole list, in id order) and are ignored if sent.
+ */
+const notExported = { page: true, per_page: true, sort: true, order: true } as const;
+
+export const adminTeamsExportQuery = adminTeamsQuery.omit(notExported);
+export const adminWorkspacesExportQuery = adminWorkspacesQuery.omit(notExported);
+export const adminUsersExportQuery = adminUsersQuery.omit(notExported);
+export const adminActivityExportQuery = adminActivityQuery.omit(notExported);
+
 const member = z.object({ id: z.number(), name: z.string(), role: z.string() });
 
 export const adminTeamSchema = z.object({

@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { csvResponse, sendCsv } from '../admin/csvExport.js';
 import type { AppContext } from '../context.js';
 import { currentUser, requireAdmin } from '../http/authenticate.js';
 import { notFound } from '../http/errors.js';
 import { listSchema, paginated } from '../http/pagination.js';
 import { FailureCounter } from '../http/rateLimit.js';
 import { bearerAuth, idParam } from '../http/schemas.js';
+import { exportAdminNodes } from './export.js';
 import { buildNodeSeedImage } from './install/cidataImage.js';
 import {
   createNode,
@@ -33,6 +35,8 @@ import { deriveNodeSecret } from './secrets.js';
 const tags = ['nodes'];
 const security = bearerAuth;
 const idParams = z.object({ id: idParam() });
+/** The admin list's search without its paging: an export is the whole list. */
+const adminNodesExportQuery = adminNodesQuery.omit({ page: true, per_page: true });
 
 /** The nodes services of the app's context. */
 export const nodeServices = (context: AppContext, logger?: NodeServices['logger']): NodeServices => ({
@@ -143,6 +147,14 @@ export function adminNodeRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const services = nodeServices(context, app.log);
 
+    /** The cluster Nodes of the admin list's search (q: part of the name, any case), by name. */
+    const clusterNodesMatching = async (search: string | undefined) => {
+      const q = search?.toLowerCase();
+      return (await withNodeCluster(() => cluster.listNodes()))
+        .filter((node) => !q || node.name.toLowerCase().includes(q))
+        .sort((a, b) => a.name.localeCompare(b.name));
+    };
+
     const adminNode = async (name: string) => {
       const found = await withNodeCluster(() => cluster.readNode(name));
       if (!found) throw notFound();
@@ -163,14 +175,37 @@ export function adminNodeRoutes(context: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { query } = request;
-        const q = query.q?.toLowerCase();
-        const all = (await withNodeCluster(() => cluster.listNodes()))
-          .filter((node) => !q || node.name.toLowerCase().includes(q))
-          .sort((a, b) => a.name.localeCompare(b.name));
+        const all = await clusterNodesMatching(query.q);
         const page = query.page === undefined ? all : all.slice((query.page - 1) * query.per_page, query.page * query.per_page);
         const owned = await consoleNodesNamed(page.map((node) => node.name));
         const rows = page.map((node) => presentAdminNode(node, owned.get(node.name) ?? null));
         return query.page === undefined ? rows : paginated(rows, all.length, { page: query.page, perPage: query.per_page });
+      },
+    );
+
+    app.get(
+      '/api/admin/nodes.csv',
+      {
+        schema: {
+          tags: ['admin'],
+          summary: 'The cluster nodes of the admin list (same search) as CSV, one line per node',
+          security,
+          querystring: adminNodesExportQuery,
+          ...csvResponse('CSV (header line; formula-like cells start with a single quote)'),
+        },
+        onRequest: requireAdmin,
+      },
+      async (request, reply) => {
+        // Listed before the answer starts, so that an unreachable cluster is still a 503.
+        const nodes = await clusterNodesMatching(request.query.q);
+        return sendCsv(
+          reply,
+          'nodes',
+          exportAdminNodes(nodes, async (batch) => {
+            const owned = await consoleNodesNamed(batch.map((node) => node.name));
+            return batch.map((node) => presentAdminNode(node, owned.get(node.name) ?? null));
+          }),
+        );
       },
     );
 

@@ -1,0 +1,105 @@
+import { pipeline, Readable } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
+
+// The admin lists as CSV files (GET /api/admin/{users,teams,workspaces,nodes,activity}.csv).
+//
+// Rows are read from the database in keyset-paged batches (EXPORT_BATCH rows by id) and flow
+// through csv-stringify into the reply as a stream with backpressure: the next batch is only
+// queried once the client has taken the previous ones, so memory holds about one batch
+// whatever the size of the export (100,000 users included), never the whole list.
+//
+// Every cell is neutralised against formula injection (OWASP "CSV Injection"): a spreadsheet
+// opening the file must show a last name `=HYPERLINK(...)` as text, never run it.
+
+/** Rows per database query of an export. */
+export const EXPORT_BATCH = 1000;
+
+/** What spreadsheets read as the start of a formula (OWASP): = + - @, tab and carriage return. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * A cell's text, made inert for spreadsheets: a value starting with = + - @, a tab or a carriage
+ * return gets a leading single quote, which Excel, LibreOffice and Google Sheets take as "text".
+ * (Quoting for CSV itself is csv-stringify's job.)
+ */
+export function neutralizeCell(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+export type CellValue = string | number | boolean | null | undefined;
+
+/** A cell as written: empty for null, true/false for flags, numbers as digits, text neutralised. */
+export function csvCell(value: CellValue): string {
+  if (value === null || value === undefined) return '';
+  return neutralizeCell(String(value));
+}
+
+export interface CsvColumn<Row> {
+  header: string;
+  value: (row: Row) => CellValue;
+}
+
+/** Items joined in one cell: `Ada Lovelace (owner); Grace Hopper (member)`. */
+export const joined = <T>(items: T[], label: (item: T) => string): string => items.map(label).join('; ');
+
+/**
+ * Batches of a keyset-paged query: `fetch(after, limit)` answers up to `limit` rows past the
+ * row whose id is `after` (none: from the start) in id order, ascending or descending. Unlike
+ * offsets, each query costs the same however far the export has gone, and rows added
+ * meanwhile neither shift nor repeat the others. Stops after a short batch.
+ */
+export async function* keysetBatches<Row extends { id: number }>(
+  fetch: (after: number | undefined, limit: number) => Promise<Row[]>,
+  size: number = EXPORT_BATCH,
+): AsyncGenerator<Row[]> {
+  let after: number | undefined;
+  for (;;) {
+    const batch = await fetch(after, size);
+    if (batch.length > 0) yield batch;
+    if (batch.length < size) return;
+    after = batch[batch.length - 1]!.id;
+  }
+}
+
+/** Each batch turned into other rows (e.g. presented with their relations), one batch at a time. */
+export async function* mapBatches<In, Out>(batches: AsyncIterable<In[]>, map: (batch: In[]) => Promise<Out[]>): AsyncGenerator<Out[]> {
+  for await (const batch of batches) yield await map(batch);
+}
+
+/**
+ * The CSV text (header line, then one line per row, CRLF as RFC 4180 says) as a byte stream.
+ * Readable.from pulls the next row from `batches` only when csv-stringify wants more, and
+ * pipeline carries the reply's backpressure back to it; destroying the result (the client
+ * went away) stops the batches, and a failing query destroys it with that error.
+ */
+export function csvStream<Row>(columns: CsvColumn<Row>[], batches: AsyncIterable<Row[]>): Readable {
+  async function* records() {
+    for await (const batch of batches) {
+      for (const row of batch) yield columns.map((column) => csvCell(column.value(row)));
+    }
+  }
+  const stringifier = stringify({ header: true, columns: columns.map((column) => csvCell(column.header)), record_delimiter: 'windows' });
+  // The callback only observes: pipeline has already destroyed both streams on failure, and
+  // Fastify reports the error (a JSON 500 before the first byte, a cut connection after).
+  return pipeline(Readable.from(records()), stringifier, () => undefined);
+}
+
+/** `users-2026-11-22.csv`: the list's name and today's date (UTC). */
+export const exportFilename = (list: string, now: Date = new Date()) => `${list}-${now.toISOString().slice(0, 10)}.csv`;
+
+/** Sends a CSV stream as a download named after the list. */
+export function sendCsv(reply: FastifyReply, list: string, stream: Readable): FastifyReply {
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('Content-Disposition', `attachment; filename="${exportFilename(list)}"`)
+    .header('Cache-Control', 'no-store')
+    .send(stream);
+}
+
+/** The OpenAPI part of an export route: a text/csv answer (the stream skips the serializer). */
+export const csvResponse = (description: string) => ({
+  produces: ['text/csv'],
+  response: { 200: z.string().describe(description) },
+});
