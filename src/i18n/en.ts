@@ -570,6 +570,8 @@ export const appMessages = {
       subject_types: { team: 'Team', workspace: 'Workspace', user: 'User', node: 'Node', request: 'Request' },
     },
     search: 'Search',
+    // The admin lists' Export (the server's CSV of the filtered list).
+    export: { downloading: 'Exporting…', error: 'The export could not be downloaded. Try again.' },
     yes: 'Yes',
     no: 'No',
     tokens: {

@@ -383,6 +383,18 @@ export const handlers = [
     return json(db.pods[namespace] ?? []);
   }),
 
+  // The admin lists' CSV exports (before /api/admin/:list, which would take 'users.csv' as a list).
+  http.get(/\/api\/admin\/[a-z]+\.csv$/, async ({ request }) => {
+    await record(request);
+    if (!authorized(request)) return unauthenticated();
+    if (!db.user.admin) return json({ message: 'This action is unauthorized.' }, 403);
+    const list = /([a-z]+)\.csv$/.exec(new URL(request.url).pathname)![1]!;
+    const rows = db.admin[list] ?? [];
+    return new HttpResponse(['id', ...rows.map((row) => String(row.id ?? row.name))].join('\r\n') + '\r\n', {
+      headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${list}-2026-11-22.csv"` },
+    });
+  }),
+
   http.get('/api/admin/:list', async ({ request, params }) => {
     await record(request);
     if (!authorized(request)) return unauthenticated();

@@ -1,6 +1,7 @@
 import { DataTable, List, SelectInput } from 'react-admin';
 import { formatLogTimestamp } from '../../../utils/dates';
 import { AdminSearchInput, adminListSx, adminTableSx, SeverityChip } from '../common';
+import { AdminListActions } from '../ExportCsvButton';
 
 interface AdminActivity {
   id: number;
@@ -31,7 +32,14 @@ const filters = [
 
 /** /admin/activity: the audit log, newest first; timestamps DD/MM/YYYY HH:mm:ssZ (spec §9). */
 export const AdminActivityList = () => (
-  <List<AdminActivity> resource="admin/activity" filters={filters} sort={{ field: 'created_at', order: 'DESC' }} perPage={50} sx={adminListSx}>
+  <List<AdminActivity>
+    resource="admin/activity"
+    filters={filters}
+    actions={<AdminListActions />}
+    sort={{ field: 'created_at', order: 'DESC' }}
+    perPage={50}
+    sx={adminListSx}
+  >
     <DataTable<AdminActivity> bulkActionButtons={false} rowClick={false} sx={adminTableSx}>
       <DataTable.Col<AdminActivity> source="causer" disableSort render={(record) => record.causer?.name ?? ''} />
       <DataTable.Col<AdminActivity> source="description" disableSort />

@@ -4,6 +4,7 @@ import { Link } from 'react-router-dom';
 import { NodeStatusBadge } from '../../nodes/NodeStatusBadge';
 import type { AdminNodeRecord } from '../../nodes/types';
 import { AdminSearchInput, adminListSx, adminTableSx } from '../common';
+import { AdminListActions } from '../ExportCsvButton';
 import { Addresses, Capacity, ListClusterError, SystemInfo } from './parts';
 
 const filters = [<AdminSearchInput key="q" source="q" alwaysOn />];
@@ -21,6 +22,7 @@ export const AdminNodeList = () => {
     <List<AdminNodeRecord>
       resource="admin/nodes"
       filters={filters}
+      actions={<AdminListActions />}
       sort={{ field: 'name', order: 'ASC' }}
       perPage={25}
       error={<ListClusterError />}

@@ -2,6 +2,7 @@ import { DataTable, List} from 'react-admin';
 import { Link } from 'react-router-dom';
 import { formatDateTime } from '../../../utils/dates';
 import { AdminSearchInput, adminListSx, adminTableSx, NamesWithRoles } from '../common';
+import { AdminListActions } from '../ExportCsvButton';
 
 interface AdminTeam {
   id: number;
@@ -17,7 +18,14 @@ const filters = [<AdminSearchInput key="q" source="q" alwaysOn />];
 
 /** /admin/teams: every team with its users (role) and workspaces; GET /api/admin/teams (paginated). */
 export const AdminTeamList = () => (
-  <List<AdminTeam> resource="admin/teams" filters={filters} sort={{ field: 'name', order: 'ASC' }} perPage={25} sx={adminListSx}>
+  <List<AdminTeam>
+    resource="admin/teams"
+    filters={filters}
+    actions={<AdminListActions />}
+    sort={{ field: 'name', order: 'ASC' }}
+    perPage={25}
+    sx={adminListSx}
+  >
     <DataTable<AdminTeam> bulkActionButtons={false} rowClick={false} sx={adminTableSx}>
       <DataTable.Col<AdminTeam> source="name" render={(record) => <Link to={`/teams/${encodeURIComponent(record.name)}`}>{record.name}</Link>} />
       <DataTable.Col<AdminTeam> source="fullname" />

@@ -2,6 +2,7 @@ import { Chip } from '@mui/material';
 import { DataTable, List, NullableBooleanInput, useTranslate } from 'react-admin';
 import { formatDateTime } from '../../../utils/dates';
 import { AdminSearchInput, adminListSx, adminTableSx, Chips, NamesWithRoles } from '../common';
+import { AdminListActions } from '../ExportCsvButton';
 
 interface AdminUser {
   id: number;
@@ -37,7 +38,14 @@ const Badges = ({ record }: { record: AdminUser }) => {
 
 /** /admin/users: every user with teams and workspaces (role), admin and enabled badges. */
 export const AdminUserList = () => (
-  <List<AdminUser> resource="admin/users" filters={filters} sort={{ field: 'name', order: 'ASC' }} perPage={25} sx={adminListSx}>
+  <List<AdminUser>
+    resource="admin/users"
+    filters={filters}
+    actions={<AdminListActions />}
+    sort={{ field: 'name', order: 'ASC' }}
+    perPage={25}
+    sx={adminListSx}
+  >
     <DataTable<AdminUser> bulkActionButtons={false} rowClick={false} sx={adminTableSx}>
       <DataTable.Col<AdminUser> source="name" />
       <DataTable.Col<AdminUser> source="email" />

@@ -2,6 +2,7 @@ import { DataTable, List, SelectInput, useGetList } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { formatDateTime } from '../../../utils/dates';
 import { AdminSearchInput, adminListSx, adminTableSx, NamesWithRoles } from '../common';
+import { AdminListActions } from '../ExportCsvButton';
 
 interface AdminWorkspace {
   id: number;
@@ -26,7 +27,14 @@ const filters = [
 
 /** /admin/workspaces: every workspace, its team and users (role); GET /api/admin/workspaces. */
 export const AdminWorkspaceList = () => (
-  <List<AdminWorkspace> resource="admin/workspaces" filters={filters} sort={{ field: 'name', order: 'ASC' }} perPage={25} sx={adminListSx}>
+  <List<AdminWorkspace>
+    resource="admin/workspaces"
+    filters={filters}
+    actions={<AdminListActions />}
+    sort={{ field: 'name', order: 'ASC' }}
+    perPage={25}
+    sx={adminListSx}
+  >
     <DataTable<AdminWorkspace> bulkActionButtons={false} rowClick={false} sx={adminTableSx}>
       <DataTable.Col<AdminWorkspace> source="name" render={(record) => <Link to={`/workspaces/${record.id}`}>{record.name}</Link>} />
       <DataTable.Col<AdminWorkspace>
