@@ -119,9 +119,21 @@ export const appMessages = {
       subtitle: 'Enter your new password twice.',
       submit: 'Update password',
       success_title: 'Password updated',
-      success: 'Your password has been updated. You can now log in with it.',
+      success:
+        'Your password has been updated. Every session and personal access token of the account has been revoked.',
+      revoked_hint:
+        'Log in again with the new password on each device. Scripts and tools that used a personal access token need a new one: create it on the Access tokens page.',
       login: 'Log in',
       request_new: 'Request a new reset link',
+    },
+    password_strength: {
+      label: 'Password strength: %{level}',
+      very_weak: 'very weak',
+      weak: 'weak',
+      fair: 'fair',
+      strong: 'strong',
+      very_strong: 'very strong',
+      too_weak: 'The password is too easy to guess. %{feedback}',
     },
   },
 

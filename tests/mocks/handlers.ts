@@ -191,7 +191,10 @@ export const handlers = [
     if (Object.keys(errors).length) return invalid(errors);
     db.password = body!.password;
     db.sessions.clear();
-    return HttpResponse.json({ message: 'Your password has been updated.' });
+    db.tokens = [];
+    return HttpResponse.json({
+      message: 'Your password has been updated. Every session and personal access token of the account has been revoked.',
+    });
   }),
 
   http.post('/aup/accept', async ({ request }) => {

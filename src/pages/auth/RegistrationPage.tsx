@@ -3,12 +3,17 @@ import { Alert, Box, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Form, PasswordInput, TextInput, useTranslate } from 'react-admin';
 import type { Registration } from '../../authProvider';
+import { PasswordStrengthMeter } from '../../components/PasswordStrengthMeter';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useTestbedAuth } from '../../hooks';
 import { errorMessage, fieldErrors } from '../../httpClient';
-import { validateEmail, validateRequired } from '../../utils/validators';
+import { strongPassword } from '../../utils/passwordStrength';
+import { mandatory, validateEmail, validateRequired } from '../../utils/validators';
 import { FormError } from './FormError';
 import { LoggedOutLayout } from './LoggedOutLayout';
+
+/** What a password should not be made of: zxcvbn scores the person's own words low. */
+const PERSON_FIELDS = ['email', 'firstname', 'lastname'];
 
 /** /registration: create an account; on success a thank-you message (spec §2). */
 export const RegistrationPage = () => {
@@ -64,7 +69,8 @@ export const RegistrationPage = () => {
           <TextInput source="lastname" label="auth.fields.lastname" autoComplete="family-name" validate={validateRequired} />
         </Stack>
         <TextInput source="email" label="auth.fields.email" type="email" autoComplete="email" validate={validateEmail} />
-        <PasswordInput source="password" label="auth.fields.password" autoComplete="new-password" validate={validateRequired} />
+        <PasswordInput source="password" label="auth.fields.password" autoComplete="new-password" validate={[mandatory, strongPassword]} />
+        <PasswordStrengthMeter personFields={PERSON_FIELDS} />
         <PasswordInput
           source="password_confirmation"
           label="auth.fields.password_confirmation"

@@ -1,11 +1,13 @@
-import { Alert, AlertTitle, Box, Button, Stack } from '@mui/material';
+import { Alert, AlertTitle, Box, Button, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Form, PasswordInput, useTranslate } from 'react-admin';
 import { Link as RouterLink, useParams } from 'react-router-dom';
+import { PasswordStrengthMeter } from '../../components/PasswordStrengthMeter';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useTestbedAuth } from '../../hooks';
 import { errorMessage, fieldErrors } from '../../httpClient';
-import { validateRequired } from '../../utils/validators';
+import { strongPassword } from '../../utils/passwordStrength';
+import { mandatory, validateRequired } from '../../utils/validators';
 import { FormError } from './FormError';
 import { LoggedOutLayout } from './LoggedOutLayout';
 
@@ -51,6 +53,10 @@ export const ResetPasswordPage = () => {
           <AlertTitle>{translate('auth.reset.success_title')}</AlertTitle>
           {translate(outcome.message, { _: outcome.message })}
         </Alert>
+        {/* A reset revokes every session and personal access token (docs/api-contract.md). */}
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
+          {translate('auth.reset.revoked_hint')}
+        </Typography>
         <Button component={RouterLink} to="/" variant="contained" size="large" fullWidth sx={{ mt: 3 }}>
           {translate('auth.reset.login')}
         </Button>
@@ -77,7 +83,14 @@ export const ResetPasswordPage = () => {
     <LoggedOutLayout title="auth.reset.title" subtitle="auth.reset.subtitle">
       <FormError message={error} />
       <Form onSubmit={onSubmit} noValidate disableInvalidFormNotification>
-        <PasswordInput source="password" label="auth.fields.password" autoComplete="new-password" validate={validateRequired} autoFocus />
+        <PasswordInput
+          source="password"
+          label="auth.fields.password"
+          autoComplete="new-password"
+          validate={[mandatory, strongPassword]}
+          autoFocus
+        />
+        <PasswordStrengthMeter />
         <PasswordInput
           source="password_confirmation"
           label="auth.fields.password_confirmation"

@@ -1,0 +1,67 @@
+import { Box, LinearProgress, Typography } from '@mui/material';
+import { useEffect, useId, useState } from 'react';
+import { useTranslate } from 'react-admin';
+import { useWatch } from 'react-hook-form';
+import { judgePassword, MIN_PASSWORD_SCORE } from '../utils/passwordStrength';
+import type { StrengthResult } from '../utils/zxcvbn';
+
+const LEVELS = ['very_weak', 'weak', 'fair', 'strong', 'very_strong'] as const;
+const COLORS = ['error', 'error', 'warning', 'success', 'success'] as const;
+
+/**
+ * How strong the password being typed is, as the server will judge it (zxcvbn, loaded on
+ * first use): a bar with a label, the bar exposing its value to assistive technology
+ * (aria-valuenow, and the level as aria-valuetext), and zxcvbn's advice while it is too weak.
+ * Inside a react-admin Form; `personFields` name the form's fields holding the person's
+ * email and names, which a good password should not be made of.
+ */
+export const PasswordStrengthMeter = ({ source = 'password', personFields = [] }: { source?: string; personFields?: string[] }) => {
+  const translate = useTranslate();
+  const labelId = useId();
+  const password: unknown = useWatch({ name: source });
+  const personValues: unknown[] = useWatch({ name: personFields });
+  const [strength, setStrength] = useState<StrengthResult | null>(null);
+
+  const person = Object.fromEntries(personFields.map((field, index) => [field, personValues?.[index]]));
+  const personKey = JSON.stringify(person);
+
+  useEffect(() => {
+    if (typeof password !== 'string' || password === '') {
+      setStrength(null);
+      return;
+    }
+    let current = true;
+    // The first call waits for the lazy import; an answer for an older value is dropped.
+    judgePassword(password, JSON.parse(personKey))
+      .then((result) => current && setStrength(result))
+      .catch(() => current && setStrength(null));
+    return () => {
+      current = false;
+    };
+  }, [password, personKey]);
+
+  if (!strength || typeof password !== 'string' || password === '') return null;
+  const level = translate(`auth.password_strength.${LEVELS[strength.score]}`);
+  const label = translate('auth.password_strength.label', { level });
+  const value = (strength.score + 1) * 20;
+  return (
+    <Box sx={{ mt: -0.5, mb: 1.5 }} data-testid="password-strength">
+      <LinearProgress
+        variant="determinate"
+        value={value}
+        color={COLORS[strength.score]}
+        aria-labelledby={labelId}
+        aria-valuetext={level}
+        sx={{ height: 6, borderRadius: 3 }}
+      />
+      <Typography id={labelId} variant="caption" color="text.secondary" component="p" sx={{ mt: 0.5 }}>
+        {label}
+      </Typography>
+      {strength.score < MIN_PASSWORD_SCORE && strength.feedback ? (
+        <Typography variant="caption" color="text.secondary" component="p">
+          {strength.feedback}
+        </Typography>
+      ) : null}
+    </Box>
+  );
+};

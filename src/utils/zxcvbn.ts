@@ -1,0 +1,26 @@
+import { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import * as common from '@zxcvbn-ts/language-common';
+import * as en from '@zxcvbn-ts/language-en';
+
+// zxcvbn with its dictionaries: about a megabyte of word lists. Only ever loaded through
+// loadPasswordStrength() (a dynamic import), so the login page's bundle does not carry it.
+// The same options as the server's (server/src/auth/passwordStrength.ts), so both judge alike.
+
+const factory = new ZxcvbnFactory({
+  translations: en.translations,
+  graphs: common.adjacencyGraphs,
+  dictionary: { ...common.dictionary, ...en.dictionary },
+});
+
+export interface StrengthResult {
+  /** 0 (guessable at once) … 4 (very unguessable). */
+  score: 0 | 1 | 2 | 3 | 4;
+  /** zxcvbn's warning and suggestions, in English, '' when it has none. */
+  feedback: string;
+}
+
+export function judgePassword(password: string, userInputs: string[]): StrengthResult {
+  const result = factory.check(password, userInputs);
+  const { warning, suggestions } = result.feedback;
+  return { score: result.score, feedback: [warning, ...suggestions].filter(Boolean).join(' ') };
+}
