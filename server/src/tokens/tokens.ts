@@ -4,6 +4,7 @@ import { recordActivity } from '../activity/log.js';
 import { isUniqueViolation, timestamp } from '../db/database.js';
 import type { AccessToken, Database, TokenKind, User } from '../db/schema.js';
 import { fieldError } from '../http/errors.js';
+import { MAX_ID } from '../http/schemas.js';
 
 // Access tokens in Sanctum's format `ID|SECRET`: the id finds the row, the secret proves
 // possession. Only a SHA-256 of the secret is stored, so a database leak yields no tokens.
@@ -71,6 +72,8 @@ export async function authenticateToken(
   const match = /^(\d{1,15})\|([A-Za-z0-9_-]{1,200})$/.exec(plainText);
   if (!match) return null;
   const [, id, secret] = match;
+  // Ids are PostgreSQL integers: a larger one names no token (and would fail the query there).
+  if (Number(id) > MAX_ID) return null;
 
   const token = await db.selectFrom('access_tokens').selectAll().where('id', '=', Number(id)).executeTakeFirst();
   if (!token || !sameHash(token.token_hash, sha256(secret))) return null;
