@@ -5,6 +5,7 @@ import type { AppContext } from '../context.js';
 import { timestamp } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { fieldError, HttpError } from '../http/errors.js';
+import { MAX_ID } from '../http/schemas.js';
 import { passwordChangedMail, passwordResetMail } from '../mail/templates.js';
 import { revokeAllTokens } from '../tokens/tokens.js';
 import { findUserByEmail, setPasswordHash } from '../users/users.js';
@@ -72,7 +73,8 @@ export async function resetPassword(
 ): Promise<void> {
   const { db, config, mailer, tasks, broadcaster } = context;
   const invalid = new HttpError(403, INVALID_RESET_LINK);
-  if (!/^\d{1,15}$/.test(link.userId) || !/^[A-Za-z0-9_-]{1,200}$/.test(link.token)) throw invalid;
+  // A user id beyond PostgreSQL's integer range names nobody (and would fail the query there).
+  if (!/^\d{1,15}$/.test(link.userId) || Number(link.userId) > MAX_ID || !/^[A-Za-z0-9_-]{1,200}$/.test(link.token)) throw invalid;
   const userId = Number(link.userId);
   const user = await db
     .selectFrom('password_resets')
