@@ -15,6 +15,7 @@ import type { AppContext } from './context.js';
 import type { Database } from './db/schema.js';
 import { installAuthentication } from './http/authenticate.js';
 import { installJsonBodies } from './http/body.js';
+import { installNulGuard } from './http/nul.js';
 import { answerFrameworkError, installErrorHandler } from './http/errors.js';
 import { installOnboardingGate } from './http/onboarding.js';
 import { installOpenApi, installOpenApiRoute } from './http/openapi.js';
@@ -85,6 +86,7 @@ export async function buildApp({ config, db, mailer, logger, broadcaster = noopB
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
   installJsonBodies(app);
+  installNulGuard(app);
 
   const tasks = new BackgroundTasks(app.log);
   app.decorate('backgroundTasks', tasks);
