@@ -21,6 +21,7 @@ import { installOnboardingGate } from './http/onboarding.js';
 import { installOpenApi, installOpenApiRoute } from './http/openapi.js';
 import { installRateLimiting } from './http/rateLimit.js';
 import { installSecurityHeaders } from './http/security.js';
+import { Throttle } from './http/throttle.js';
 import { installConsole } from './http/static.js';
 import type { Mailer } from './mail/mailer.js';
 import { type Broadcaster, noopBroadcaster } from './realtime/broadcaster.js';
@@ -95,7 +96,7 @@ export async function buildApp({ config, db, mailer, logger, broadcaster = noopB
   // Plugins that act on every route must be in place before the routes are registered.
   await installSecurityHeaders(app);
   await installOpenApi(app);
-  await installRateLimiting(app);
+  await installRateLimiting(app, config.rateLimits ? new Throttle(db) : null);
   installAuthentication(app, db);
   installOnboardingGate(app);
 

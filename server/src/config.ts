@@ -17,6 +17,8 @@ export interface RateLimit {
 export interface RateLimits {
   /** Failed login attempts, keyed by email + client address. */
   login: RateLimit;
+  /** Failed login attempts from one client address, whatever the accounts (the ceiling across accounts). */
+  loginAddress: RateLimit;
   /** Registrations, keyed by client address. */
   register: RateLimit;
   /** Password reset link requests, keyed by email + client address. */
@@ -32,6 +34,7 @@ export interface RateLimits {
 /** The limits of docs/api-contract.md ("Rate limits"). */
 export const DEFAULT_RATE_LIMITS: RateLimits = {
   login: { max: 5, windowSeconds: 60 },
+  loginAddress: { max: 30, windowSeconds: 900 },
   register: { max: 10, windowSeconds: 3600 },
   passwordLink: { max: 5, windowSeconds: 3600 },
   verificationResend: { max: 6, windowSeconds: 3600 },

@@ -177,3 +177,67 @@ describe('login throttling', () => {
     expect((await attempt(user.email, password)).statusCode).toBe(200);
   });
 });
+
+describe('login throttling under concurrent attempts', () => {
+  // The limits are reserved before the (slow) password check; this is what holds when many
+  // attempts arrive together. Each test uses addresses of its own: the ceiling is per address.
+  let throttled: TestContext;
+  beforeAll(async () => {
+    throttled = await createTestContext({
+      config: {
+        rateLimits: {
+          ...DEFAULT_RATE_LIMITS,
+          login: { max: 5, windowSeconds: 60 },
+          loginAddress: { max: 10, windowSeconds: 900 },
+        },
+      },
+    });
+  });
+  afterAll(() => throttled?.close());
+
+  const attemptFrom = (remoteAddress: string, email: string, password: string) =>
+    throttled.app.inject({ method: 'POST', url: '/login', remoteAddress, payload: { email, password } });
+  const count = (statuses: number[], status: number) => statuses.filter((candidate) => candidate === status).length;
+  const failedLogins = async (ip: string) =>
+    (await throttled.db.selectFrom('activity_log').select('properties').where('description', '=', 'failed login').execute()).filter(
+      (entry) => JSON.parse(entry.properties).ip === ip,
+    );
+
+  it('checks at most the allowed number of 100 simultaneous wrong passwords for one account', async () => {
+    const { user } = await throttled.createUser();
+    const answers = await Promise.all(Array.from({ length: 100 }, () => attemptFrom('198.51.100.1', user.email, 'wrong password')));
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(count(statuses, 422)).toBe(5);
+    expect(count(statuses, 429)).toBe(95);
+    expect(await failedLogins('198.51.100.1')).toHaveLength(5);
+    expect(Number(answers.find((answer) => answer.statusCode === 429)!.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('limits one address trying many accounts, simultaneously too', async () => {
+    const users = await Promise.all(Array.from({ length: 40 }, () => throttled.createUser()));
+    const answers = await Promise.all(users.map(({ user }) => attemptFrom('198.51.100.2', user.email, 'wrong password')));
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(count(statuses, 422)).toBe(10);
+    expect(count(statuses, 429)).toBe(30);
+    expect(await failedLogins('198.51.100.2')).toHaveLength(10);
+    // Another address is not affected.
+    expect((await attemptFrom('198.51.100.3', users[0].user.email, users[0].password)).statusCode).toBe(200);
+  });
+
+  it('does not count successful logins towards the address ceiling (many people behind one NAT)', async () => {
+    const users = await Promise.all(Array.from({ length: 12 }, () => throttled.createUser()));
+    for (const { user, password } of users) expect((await attemptFrom('198.51.100.4', user.email, password)).statusCode).toBe(200);
+    const failures = [];
+    for (const { user } of users.slice(0, 11)) failures.push((await attemptFrom('198.51.100.4', user.email, 'wrong password')).statusCode);
+    expect(failures).toEqual([...Array(10).fill(422), 429]);
+  });
+});
+
+describe('login with RATE_LIMITS=off', () => {
+  it('checks every attempt and counts nothing', async () => {
+    const { user } = await ctx.createUser();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => ctx.inject('POST', '/login', { body: { email: user.email, password: 'wrong password' } })));
+    expect(answers.map((answer) => answer.statusCode)).toEqual(Array(20).fill(422));
+    expect(await ctx.db.selectFrom('throttles').selectAll().execute()).toEqual([]);
+  });
+});

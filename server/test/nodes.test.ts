@@ -428,4 +428,24 @@ describe('guessing claim codes', () => {
     expect(claimed.json().owner.id).toBe(owner.user.id);
     expect((await world.database.db.selectFrom('nodes').select('claim_code').where('id', '=', claimed.json().id).executeTakeFirstOrThrow()).claim_code).toBeNull();
   });
+
+  it('checks at most 3 of 40 simultaneous wrong codes', async () => {
+    const guesser = await world.person();
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        world.inject('POST', '/api/nodes', { token: guesser.token, body: { type: 'other', code: `ZZZZ${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + Math.floor(i / 26))}` } }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 422)).toHaveLength(3);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(37);
+  });
+
+  it('does not count a code that claims a machine', async () => {
+    const owner = await world.person();
+    for (let machine = 0; machine < 4; machine++) {
+      const { code } = (await world.inject('POST', '/agent/register', { body: { facts: { hostname: `mine-${machine}` } } })).json();
+      expect((await world.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'other', code } })).statusCode).toBe(201);
+    }
+  });
 });

@@ -1,38 +1,170 @@
-import { describe, expect, it } from 'vitest';
-import { FailureCounter } from '../src/http/rateLimit.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { DEFAULT_RATE_LIMITS } from '../src/config.js';
+import { HttpError } from '../src/http/errors.js';
+import { reserveEach, Throttle } from '../src/http/throttle.js';
+import { createMailer, type Mailer } from '../src/mail/mailer.js';
+import { createTestContext, createTestDatabase, injectorFor, type TestContext, type TestDatabase, uniqueEmail } from './helpers.js';
 
-function counter(max = 3, windowSeconds = 60) {
-  const clock = { now: 1_000_000 };
-  return { clock, failures: new FailureCounter({ max, windowSeconds }, () => clock.now) };
+// The throttle counts in the database (SQLite file or PostgreSQL schema), so that several
+// processes share the limits; these tests run it against the real one.
+
+let workDir: string;
+let database: TestDatabase;
+beforeAll(async () => {
+  workDir = mkdtempSync(join(tmpdir(), 'testbed-console-throttle-'));
+  database = await createTestDatabase(workDir);
+});
+afterAll(async () => {
+  await database?.drop();
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+let keyCounter = 0;
+const freshKey = () => `test:${process.pid}:${++keyCounter}`;
+
+function throttleWithClock() {
+  const clock = { now: Date.parse('2030-01-01T00:00:00.000Z') };
+  return { clock, throttle: new Throttle(database.db, { now: () => new Date(clock.now) }) };
 }
 
-describe('FailureCounter', () => {
-  it('allows up to max failures, then says how long to wait', () => {
-    const { clock, failures } = counter();
-    for (let i = 0; i < 3; i++) {
-      expect(failures.retryAfterSeconds('k')).toBe(0);
-      failures.recordFailure('k');
-    }
-    expect(failures.retryAfterSeconds('k')).toBe(60);
+describe('Throttle', () => {
+  it('allows up to max reservations in a window, then says how long to wait', async () => {
+    const { clock, throttle } = throttleWithClock();
+    const key = freshKey();
+    const limit = { max: 3, windowSeconds: 60 };
+    for (let i = 1; i <= 3; i++) expect(await throttle.reserve(key, limit)).toMatchObject({ allowed: true, hits: i, retryAfterSeconds: 60 });
     clock.now += 45_500;
-    expect(failures.retryAfterSeconds('k')).toBe(15);
+    expect(await throttle.reserve(key, limit)).toMatchObject({ allowed: false, hits: 4, retryAfterSeconds: 15 });
   });
 
-  it('opens a new window when the old one ends', () => {
-    const { clock, failures } = counter();
-    for (let i = 0; i < 3; i++) failures.recordFailure('k');
+  it('opens a new window when the old one has ended', async () => {
+    const { clock, throttle } = throttleWithClock();
+    const key = freshKey();
+    const limit = { max: 2, windowSeconds: 60 };
+    for (let i = 0; i < 5; i++) await throttle.reserve(key, limit);
     clock.now += 60_000;
-    expect(failures.retryAfterSeconds('k')).toBe(0);
-    failures.recordFailure('k');
-    expect(failures.retryAfterSeconds('k')).toBe(0);
+    expect(await throttle.reserve(key, limit)).toMatchObject({ allowed: true, hits: 1, retryAfterSeconds: 60 });
   });
 
-  it('keeps keys apart and forgets a key on clear', () => {
-    const { failures } = counter(1);
-    failures.recordFailure('a');
-    expect(failures.retryAfterSeconds('a')).toBeGreaterThan(0);
-    expect(failures.retryAfterSeconds('b')).toBe(0);
-    failures.clear('a');
-    expect(failures.retryAfterSeconds('a')).toBe(0);
+  it('counts concurrent reservations one by one: of 100 at once with a limit of 5, exactly 5 are allowed', async () => {
+    const throttle = new Throttle(database.db);
+    const key = freshKey();
+    const results = await Promise.all(Array.from({ length: 100 }, () => throttle.reserve(key, { max: 5, windowSeconds: 60 })));
+    expect(results.filter((result) => result.allowed)).toHaveLength(5);
+    expect(results.map((result) => result.hits).sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+  });
+
+  it('keeps keys apart; release gives one attempt back, clear forgets the key', async () => {
+    const { throttle } = throttleWithClock();
+    const [a, b] = [freshKey(), freshKey()];
+    const limit = { max: 1, windowSeconds: 60 };
+    const first = await throttle.reserve(a, limit);
+    expect((await throttle.reserve(a, limit)).allowed).toBe(false);
+    expect((await throttle.reserve(b, limit)).allowed).toBe(true);
+
+    await throttle.clear(a);
+    const again = await throttle.reserve(a, limit);
+    expect(again).toMatchObject({ allowed: true, hits: 1 });
+    await throttle.release(again.reservation);
+    expect(await throttle.reserve(a, limit)).toMatchObject({ allowed: true, hits: 1 });
+    expect(first.allowed).toBe(true);
+  });
+
+  it('does not let a release from an ended window lower the count of the next one', async () => {
+    const { clock, throttle } = throttleWithClock();
+    const key = freshKey();
+    const limit = { max: 1, windowSeconds: 60 };
+    const old = await throttle.reserve(key, limit);
+    clock.now += 61_000;
+    await throttle.reserve(key, limit);
+    await throttle.release(old.reservation);
+    expect((await throttle.reserve(key, limit)).allowed).toBe(false);
+  });
+
+  it('deletes rows whose window has ended, at most once a minute', async () => {
+    const { clock, throttle } = throttleWithClock();
+    const ended = freshKey();
+    const rowsOf = (key: string) => database.db.selectFrom('throttles').select('key').where('key', '=', key).execute();
+    // The first reservation of this Throttle sweeps; the next sweep comes a minute later.
+    await throttle.reserve(ended, { max: 1, windowSeconds: 10 });
+    clock.now += 11_000;
+    await throttle.reserve(freshKey(), { max: 1, windowSeconds: 600 });
+    expect(await rowsOf(ended)).toHaveLength(1);
+    clock.now += 60_000;
+    await throttle.reserve(freshKey(), { max: 1, windowSeconds: 600 });
+    expect(await rowsOf(ended)).toEqual([]);
+  });
+
+  it('reserveEach gives back what it reserved when a later key refuses, and answers 429 with its wait', async () => {
+    const { throttle } = throttleWithClock();
+    const [first, second] = [freshKey(), freshKey()];
+    await throttle.reserve(second, { max: 1, windowSeconds: 30 });
+    const refused = await reserveEach(throttle, [
+      [first, { max: 5, windowSeconds: 60 }],
+      [second, { max: 1, windowSeconds: 30 }],
+    ]).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(HttpError);
+    expect((refused as HttpError).status).toBe(429);
+    expect((refused as HttpError).headers).toEqual({ 'Retry-After': '30' });
+    // The first key's reservation was given back: its next one is the first of the window.
+    expect((await throttle.reserve(first, { max: 5, windowSeconds: 60 })).hits).toBe(1);
+  });
+});
+
+describe('limits shared by two processes on one database', () => {
+  // Two apps on the same database stand for two server processes (replicas).
+  let ctx: TestContext;
+  let second: FastifyInstance;
+  let secondMailer: Mailer;
+  beforeAll(async () => {
+    ctx = await createTestContext({
+      config: {
+        rateLimits: {
+          ...DEFAULT_RATE_LIMITS,
+          login: { max: 3, windowSeconds: 60 },
+          passwordLink: { max: 4, windowSeconds: 3600 },
+        },
+      },
+    });
+    const logger = pino({ level: 'silent' });
+    secondMailer = createMailer(ctx.config, logger);
+    second = await buildApp({ config: ctx.config, db: ctx.db, mailer: secondMailer, logger });
+  });
+  afterAll(async () => {
+    await second?.close();
+    secondMailer?.close();
+    await ctx?.close();
+  });
+
+  it('counts failed logins made on either', async () => {
+    const { user } = await ctx.createUser();
+    const body = { email: user.email, password: 'wrong password' };
+    const apps = [ctx.inject, injectorFor(second)];
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await apps[i % 2]('POST', '/login', { body })).statusCode);
+    expect(statuses).toEqual([422, 422, 422, 429]);
+  });
+
+  it('counts @fastify/rate-limit routes on either, under concurrency too', async () => {
+    const email = uniqueEmail('link');
+    const apps = [ctx.inject, injectorFor(second)];
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => apps[i % 2]('POST', '/password/link', { body: { email } })),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(4);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(16);
+    const refused = answers.find((answer) => answer.statusCode === 429)!;
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3500);
+    expect(refused.json().message).toMatch(/^Too many attempts\. Try again in \d+ seconds\.$/);
+    const rows = await ctx.db.selectFrom('throttles').select(['key', 'hits']).where('key', 'like', 'route:POST /password/link:%').execute();
+    expect(rows).toEqual([{ key: `route:POST /password/link:${email}|127.0.0.1`, hits: 20 }]);
+    await ctx.idle();
   });
 });

@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import { recordActivity } from '../activity/log.js';
+import type { RateLimit } from '../config.js';
 import type { AccessToken, Database, User } from '../db/schema.js';
-import { fieldError, tooManyAttempts } from '../http/errors.js';
-import type { FailureCounter } from '../http/rateLimit.js';
+import { fieldError } from '../http/errors.js';
+import { reserveEach, type Throttle } from '../http/throttle.js';
 import { issueSession, revokeToken } from '../tokens/tokens.js';
 import { findUserByEmail } from '../users/users.js';
 import { verifyAgainstDecoy, verifyPassword } from './passwords.js';
@@ -17,19 +18,48 @@ export interface LoginAttempt {
   ip: string;
 }
 
+/** The login limits (config.rateLimits.login and loginAddress) and where they are counted. */
+export interface LoginThrottle {
+  throttle: Throttle;
+  /** Failed attempts for one account from one address. */
+  perAccount: RateLimit;
+  /** Failed attempts from one address, whatever the accounts. */
+  perAddress: RateLimit;
+}
+
+/**
+ * The throttle keys of an attempt: email + address, as Laravel Fortify keys its login
+ * limiter (one address guessing one account; others on the same address are unaffected),
+ * and the address alone (one address trying many accounts).
+ */
+export const loginThrottleKeys = (attempt: Pick<LoginAttempt, 'email' | 'ip'>) => ({
+  account: `login:${attempt.email}|${attempt.ip}`,
+  address: `login-address:${attempt.ip}`,
+});
+
 /**
  * Checks the credentials and opens a session; returns its `ID|SECRET` token. Failures are
  * a 422 on `email` (the same for an unknown address and a wrong password), are recorded as
- * warnings, and after too many for the same email and address, a 429.
+ * warnings, and after too many for the same email and address, or from the same address, a
+ * 429.
+ *
+ * The attempt is reserved under both keys before the password is checked (Argon2 takes a
+ * while, and concurrent attempts must not all slip in meanwhile); a failure keeps it, a
+ * success clears the account's count and gives the address's back, so the address ceiling
+ * counts failures only: many people behind one NAT logging in are not slowed down.
  */
 export async function logIn(
   db: Kysely<Database>,
-  failures: FailureCounter | null,
+  limits: LoginThrottle | null,
   attempt: LoginAttempt,
 ): Promise<string> {
-  const throttleKey = `${attempt.email}|${attempt.ip}`;
-  const retryAfter = failures?.retryAfterSeconds(throttleKey) ?? 0;
-  if (retryAfter > 0) throw tooManyAttempts(retryAfter);
+  const keys = loginThrottleKeys(attempt);
+  const reservations = limits
+    ? await reserveEach(limits.throttle, [
+        [keys.account, limits.perAccount],
+        [keys.address, limits.perAddress],
+      ])
+    : [];
 
   const user = await findUserByEmail(db, attempt.email);
   const passwordMatches = user
@@ -37,7 +67,6 @@ export async function logIn(
     : await verifyAgainstDecoy(attempt.password);
 
   if (!user || !passwordMatches || !user.enabled) {
-    failures?.recordFailure(throttleKey);
     const reason = !user ? 'unknown email' : !passwordMatches ? 'wrong password' : 'account disabled';
     await recordActivity(db, {
       causerId: user?.id ?? null,
@@ -50,7 +79,11 @@ export async function logIn(
     throw fieldError('email', user && passwordMatches ? ACCOUNT_DISABLED : INVALID_CREDENTIALS);
   }
 
-  failures?.clear(throttleKey);
+  if (limits) {
+    await limits.throttle.clear(keys.account);
+    const addressReservation = reservations.find((reservation) => reservation.key === keys.address);
+    if (addressReservation) await limits.throttle.release(addressReservation);
+  }
   const session = await issueSession(db, user.id);
   await recordActivity(db, {
     causerId: user.id,

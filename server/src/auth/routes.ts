@@ -2,10 +2,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { currentUser, requireUser } from '../http/authenticate.js';
-import { FailureCounter, routeRateLimit } from '../http/rateLimit.js';
+import { routeRateLimit } from '../http/rateLimit.js';
 import { bearerAuth, messageSchema } from '../http/schemas.js';
+import { Throttle } from '../http/throttle.js';
 import { presentUser, userSchema } from '../users/presenter.js';
-import { logIn, logOut } from './login.js';
+import { type LoginThrottle, logIn, logOut } from './login.js';
 import { resetPassword, sendPasswordResetLink } from './passwordReset.js';
 import { ALREADY_VERIFIED, REGISTERED, registerUser, resendVerificationLink, VERIFICATION_SENT } from './registration.js';
 import {
@@ -30,7 +31,9 @@ const tags = ['accounts'];
 export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
   const { config, db, tasks } = context;
   const limits = config.rateLimits;
-  const loginFailures = limits ? new FailureCounter(limits.login) : null;
+  const loginLimits: LoginThrottle | null = limits
+    ? { throttle: new Throttle(db), perAccount: limits.login, perAddress: limits.loginAddress }
+    : null;
 
   return async (app) => {
     app.post(
@@ -60,7 +63,7 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
           response: { 200: z.object({ token: z.string() }) },
         },
       },
-      async (request) => ({ token: await logIn(db, loginFailures, { ...request.body, ip: request.ip }) }),
+      async (request) => ({ token: await logIn(db, loginLimits, { ...request.body, ip: request.ip }) }),
     );
 
     app.post(

@@ -194,6 +194,15 @@ export interface NodesTable {
   updated_at: Timestamp;
 }
 
+/** A rate limit counter (http/throttle.ts): attempts reserved under a key in the current window. */
+export interface ThrottlesTable {
+  /** What is limited and for whom, e.g. `login:{email}|{address}` or `login-address:{address}`. */
+  key: string;
+  hits: number;
+  /** When the window ends; a reservation after it starts a new window at 1. */
+  resets_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   access_tokens: AccessTokensTable;
@@ -206,6 +215,7 @@ export interface Database {
   requests: RequestsTable;
   nodes: NodesTable;
   cluster_revocations: ClusterRevocationsTable;
+  throttles: ThrottlesTable;
 }
 
 export type User = Selectable<UsersTable>;

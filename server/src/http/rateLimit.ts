@@ -1,16 +1,20 @@
-import rateLimit, { type RateLimitHook, type RateLimitOptions } from '@fastify/rate-limit';
+import rateLimit, { type FastifyRateLimitStore, type RateLimitHook, type RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RateLimit } from '../config.js';
 import { tooManyAttempts } from './errors.js';
+import type { Throttle } from './throttle.js';
 
 /**
  * @fastify/rate-limit for limits where every request counts (registration, reset links,
- * verification resends). Routes opt in with `config: { rateLimit: routeRateLimit(...) }`;
- * the answer is the contract's 429 with Retry-After.
+ * verification resends, machine registrations). Routes opt in with
+ * `config: { rateLimit: routeRateLimit(...) }`; the answer is the contract's 429 with
+ * Retry-After. The counts live in the `throttles` table (through `throttle`), like the login
+ * limits, so that every process on the database shares them.
  */
-export async function installRateLimiting(app: FastifyInstance): Promise<void> {
+export async function installRateLimiting(app: FastifyInstance, throttle: Throttle | null): Promise<void> {
   await app.register(rateLimit, {
     global: false,
+    ...(throttle ? { store: throttleStore(throttle) } : {}),
     errorResponseBuilder: (_request, context) => tooManyAttempts(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
 }
@@ -29,49 +33,31 @@ export function routeRateLimit(
 }
 
 /**
- * Counts failures per key in fixed windows, for limits where only failures count (login:
- * a user who types the password right is never slowed down, and success clears the count).
- * @fastify/rate-limit counts every request, hence this small counter.
+ * A @fastify/rate-limit store over the `throttles` table. The plugin makes one per route
+ * (`child`), so keys are prefixed with the route: `route:POST /register:{key}`. Counting is
+ * the same atomic upsert as the login throttle, done before the handler runs.
  */
-export class FailureCounter {
-  private readonly windows = new Map<string, { failures: number; resetsAt: number }>();
-  private lastSweep = 0;
+function throttleStore(throttle: Throttle) {
+  class ThrottleStore implements FastifyRateLimitStore {
+    constructor(
+      _options: unknown,
+      private readonly prefix = 'route:',
+      private readonly windowMs = 60_000,
+    ) {}
 
-  constructor(
-    private readonly limit: RateLimit,
-    private readonly now: () => number = Date.now,
-  ) {}
+    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow?: number): void {
+      throttle.hit(`${this.prefix}${key}`, timeWindow ?? this.windowMs).then(
+        ({ hits, resetsAt }) => callback(null, { current: hits, ttl: throttle.millisecondsUntil(resetsAt) }),
+        (error: Error) => callback(error),
+      );
+    }
 
-  /** Seconds until the key may try again, or 0 when it may try now. */
-  retryAfterSeconds(key: string): number {
-    const window = this.currentWindow(key);
-    if (!window || window.failures < this.limit.max) return 0;
-    return Math.max(1, Math.ceil((window.resetsAt - this.now()) / 1000));
-  }
-
-  recordFailure(key: string): void {
-    const window = this.currentWindow(key);
-    if (window) window.failures += 1;
-    else {
-      this.forgetExpiredWindows();
-      this.windows.set(key, { failures: 1, resetsAt: this.now() + this.limit.windowSeconds * 1000 });
+    child(routeOptions: { method?: unknown; url?: string; timeWindow?: unknown; routeInfo?: { method?: unknown; url?: string } }): FastifyRateLimitStore {
+      const route = routeOptions.routeInfo ?? routeOptions;
+      const method = Array.isArray(route.method) ? route.method.join(',') : String(route.method ?? '');
+      const windowMs = typeof routeOptions.timeWindow === 'number' ? routeOptions.timeWindow : this.windowMs;
+      return new ThrottleStore(undefined, `route:${method} ${route.url ?? ''}:`, windowMs);
     }
   }
-
-  clear(key: string): void {
-    this.windows.delete(key);
-  }
-
-  private currentWindow(key: string) {
-    const window = this.windows.get(key);
-    return window && window.resetsAt > this.now() ? window : undefined;
-  }
-
-  /** Keeps memory bounded: ended windows are dropped, at most once per window length. */
-  private forgetExpiredWindows(): void {
-    const now = this.now();
-    if (now - this.lastSweep < this.limit.windowSeconds * 1000) return;
-    this.lastSweep = now;
-    for (const [key, window] of this.windows) if (window.resetsAt <= now) this.windows.delete(key);
-  }
+  return ThrottleStore;
 }

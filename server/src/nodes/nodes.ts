@@ -3,12 +3,12 @@ import type { Kysely, Updateable } from 'kysely';
 import { type ActivityInput, recordActivity } from '../activity/log.js';
 import { type ClusterGateway, type ClusterNode, ClusterError, ClusterUnavailable } from '../cluster/gateway.js';
 import { CLUSTER_UNREACHABLE, NO_CLUSTER } from '../cluster/http.js';
-import type { Config, RateLimits } from '../config.js';
+import type { Config, RateLimit, RateLimits } from '../config.js';
 import { dialectOf, isUniqueViolation, timestamp } from '../db/database.js';
 import type { Database, NodeRecord, NodesTable, NodeStatus, User } from '../db/schema.js';
 import { FORBIDDEN } from '../http/authenticate.js';
-import { fieldError, HttpError, notFound, tooManyAttempts } from '../http/errors.js';
-import type { FailureCounter } from '../http/rateLimit.js';
+import { fieldError, HttpError, notFound } from '../http/errors.js';
+import { reserveEach, type Throttle } from '../http/throttle.js';
 import { type Broadcaster, RealtimeEvent } from '../realtime/broadcaster.js';
 import { parseInfo, type PresenterConfig, presentedStatus, presentNode, withOwners } from './presenter.js';
 import type { AgentFacts, AgentStep, NewNodeInput } from './schemas.js';
@@ -47,6 +47,12 @@ export type NodeRateLimits = Pick<RateLimits, 'nodeClaim' | 'agentRegister'>;
 /** The nodes' limits (config.ts, DEFAULT_RATE_LIMITS); null with RATE_LIMITS=off. */
 export function nodeRateLimits(config: Pick<Config, 'rateLimits'>): NodeRateLimits | null {
   return config.rateLimits;
+}
+
+/** The wrong-code limit of POST /api/nodes (nodeClaim, per user) and where it is counted. */
+export interface ClaimThrottle {
+  throttle: Throttle;
+  limit: RateLimit;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -192,9 +198,9 @@ export async function createNode(
   services: NodeServices,
   user: User,
   input: NewNodeInput,
-  claimFailures: FailureCounter | null,
+  claimThrottle: ClaimThrottle | null,
 ): Promise<NodeRecord> {
-  if (input.code) return claimNode(services, user, { ...input, code: input.code }, claimFailures);
+  if (input.code) return claimNode(services, user, { ...input, code: input.code }, claimThrottle);
   // The body schema requires a type when no code is given.
   const type = input.type!;
   const { db, config } = services;
@@ -238,18 +244,20 @@ export async function createNode(
 /**
  * Claims the unclaimed machine showing `code`: one-time (the code is cleared), and only
  * before it expires. Wrong codes count towards the user's limit (429 once reached), so codes
- * cannot be guessed.
+ * cannot be guessed. The attempt is reserved before the code is looked up, so that
+ * concurrent guesses cannot all be checked before the first failure is counted; a claim that
+ * succeeds gives its reservation back.
  */
 export async function claimNode(
   services: NodeServices,
   user: User,
   input: NewNodeInput & { code: string },
-  claimFailures: FailureCounter | null,
+  claimThrottle: ClaimThrottle | null,
 ): Promise<NodeRecord> {
   const { db } = services;
-  const key = `user:${user.id}`;
-  const wait = claimFailures?.retryAfterSeconds(key) ?? 0;
-  if (wait > 0) throw tooManyAttempts(wait);
+  const [reservation] = claimThrottle
+    ? await reserveEach(claimThrottle.throttle, [[`node-claim:user:${user.id}`, claimThrottle.limit]])
+    : [];
   const now = timestamp();
   const claimed = await db.transaction().execute(async (trx) => {
     const candidate = await trx
@@ -282,10 +290,8 @@ export async function claimNode(
     await recordActivity(trx, { causerId: user.id, description: 'node claimed', subject: subjectOf(node.id), properties: { type: node.type } });
     return node;
   });
-  if (!claimed) {
-    claimFailures?.recordFailure(key);
-    throw fieldError('code', CODE_UNKNOWN);
-  }
+  if (!claimed) throw fieldError('code', CODE_UNKNOWN);
+  if (claimThrottle && reservation) await claimThrottle.throttle.release(reservation);
   return claimed;
 }
 

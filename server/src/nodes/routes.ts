@@ -5,8 +5,8 @@ import type { AppContext } from '../context.js';
 import { currentUser, requireAdmin } from '../http/authenticate.js';
 import { notFound } from '../http/errors.js';
 import { listSchema, paginated } from '../http/pagination.js';
-import { FailureCounter } from '../http/rateLimit.js';
 import { bearerAuth, idParam } from '../http/schemas.js';
+import { Throttle } from '../http/throttle.js';
 import { exportAdminNodes } from './export.js';
 import { buildNodeSeedImage } from './install/cidataImage.js';
 import {
@@ -51,7 +51,7 @@ export const nodeServices = (context: AppContext, logger?: NodeServices['logger'
 export function nodeRoutes(context: AppContext): FastifyPluginAsyncZod {
   const { db, config } = context;
   const limits = nodeRateLimits(config);
-  const claimFailures = limits ? new FailureCounter(limits.nodeClaim) : null;
+  const claimThrottle = limits ? { throttle: new Throttle(db), limit: limits.nodeClaim } : null;
 
   return async (app) => {
     const services = nodeServices(context, app.log);
@@ -83,7 +83,7 @@ export function nodeRoutes(context: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const node = await createNode(services, currentUser(request), request.body, claimFailures);
+        const node = await createNode(services, currentUser(request), request.body, claimThrottle);
         const [presented] = await present([node]);
         return reply.code(201).send(presented);
       },

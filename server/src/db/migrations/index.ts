@@ -4,6 +4,7 @@ import * as teams from './0002_teams.js';
 import * as cluster from './0003_cluster.js';
 import * as nodes from './0004_nodes.js';
 import * as revocations from './0005_revocations.js';
+import * as throttles from './0006_throttles.js';
 
 /**
  * Every migration, by name; they run in name order. Add new ones at the end with the next
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0003_cluster': cluster,
   '0004_nodes': nodes,
   '0005_revocations': revocations,
+  '0006_throttles': throttles,
 };
