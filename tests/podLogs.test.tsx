@@ -1,38 +1,13 @@
-import { act, render, screen, within } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { AdminContext } from 'react-admin';
 import { describe, expect, it } from 'vitest';
 import { i18nProvider } from '../src/i18n';
 import { RealtimeClientProvider, type RealtimeClient } from '../src/realtime/RealtimeProvider';
 import { mergeLogLines, PodLogsDialog } from '../src/resources/workspaces/PodLogsDialog';
+import { memoryRealtime } from './realtimeMemory';
 
-// The logs dialog against an in-memory realtime client (the real laravel-echo / pusher-js path
-// is covered by server/test/realtime-cluster.test.ts and the browser test).
-
-const memoryRealtime = () => {
-  const listeners = new Map<string, Set<(payload: unknown) => void>>();
-  const client: RealtimeClient = {
-    listen(name, event, handler) {
-      const key = `${name} ${event}`;
-      const set = listeners.get(key) ?? new Set();
-      set.add(handler);
-      listeners.set(key, set);
-      return () => {
-        set.delete(handler);
-        if (set.size === 0) listeners.delete(key);
-      };
-    },
-    disconnect() {},
-  };
-  return {
-    client,
-    emit: (name: string, event: string, payload: unknown) =>
-      act(() => {
-        for (const handler of listeners.get(`${name} ${event}`) ?? []) handler(payload);
-      }),
-    listening: (name: string) => [...listeners.keys()].filter((key) => key.startsWith(`${name} `)),
-  };
-};
+// The logs dialog against an in-memory realtime client (tests/realtimeMemory.ts).
 
 const lines = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, index) => ({ seq: from + index, text: `line ${from + index}`, time: null }));
@@ -62,7 +37,7 @@ describe('the logs dialog', () => {
     const realtime = memoryRealtime();
     const { rerender } = renderDialog(realtime.client);
     const dialog = await screen.findByRole('dialog', { name: 'Logs for web-1' });
-    expect(realtime.listening('pod-logs.7.web-1').sort()).toEqual(['pod-logs.7.web-1 PodLogLines', 'pod-logs.7.web-1 PodLogStatus']);
+    expect(realtime.listening('pod-logs.7.web-1').sort()).toEqual(['pod-logs.7.web-1 PodLogLines', 'pod-logs.7.web-1 PodLogStatus', 'pod-logs.7.web-1 SubscriptionEnded']);
 
     realtime.emit('pod-logs.7.web-1', 'PodLogStatus', { state: 'streaming' });
     realtime.emit('pod-logs.7.web-1', 'PodLogLines', { lines: lines(1, 2) });
@@ -105,6 +80,18 @@ describe('the logs dialog', () => {
     expect(within(dialog).getByText('Waiting for the pod to start writing its log. (container is waiting to start)')).toBeInTheDocument();
     realtime.emit('pod-logs.7.web-1', 'PodLogStatus', { state: 'ended', message: 'The pod no longer exists.' });
     expect(within(dialog).getByText('The pod no longer exists.')).toBeInTheDocument();
+  });
+
+  it('says why and stops listening when the server ends the subscription', async () => {
+    const realtime = memoryRealtime();
+    renderDialog(realtime.client);
+    const dialog = await screen.findByRole('dialog', { name: 'Logs for web-1' });
+    realtime.emit('pod-logs.7.web-1', 'PodLogLines', { lines: lines(1, 1) });
+    realtime.emit('pod-logs.7.web-1', 'SubscriptionEnded', { reason: 'access-ended', message: 'You no longer have access to this workspace.' });
+    expect(within(dialog).getByText("You no longer have access to this pod's log.")).toBeInTheDocument();
+    // The lines so far stay; nothing more is listened to.
+    expect(within(dialog).getByTestId('pod-log-lines').textContent).toBe('line 1');
+    expect(realtime.listening('pod-logs.7.web-1')).toEqual([]);
   });
 
   it('without a realtime connection it says live logs are not available', async () => {

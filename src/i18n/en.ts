@@ -17,6 +17,9 @@ export const appMessages = {
     realtime: {
       request_created: 'A new request is waiting for your decision.',
       request_decided: 'One of your requests has been decided.',
+      // Why the server ended a live subscription (its SubscriptionEnded event).
+      session_ended: 'Your session has ended. Sign in again.',
+      account_disabled: 'This account is disabled.',
     },
     menu: {
       home: 'Console Home',
@@ -381,6 +384,9 @@ export const appMessages = {
     logs_ended: 'The log stream has ended.',
     logs_empty: 'The pod has not written anything yet.',
     logs_no_realtime: 'Live logs need the realtime connection, which is not available right now.',
+    logs_access_ended: "You no longer have access to this pod's log.",
+    access_ended: 'You no longer have access to workspace %{name}.',
+    access_ended_pods: 'The pods of this workspace are no longer shown.',
     logs_pause: 'Pause',
     logs_follow: 'Follow',
     logs_new_lines: '%{smart_count} new line while paused |||| %{smart_count} new lines while paused',

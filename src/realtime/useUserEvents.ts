@@ -1,7 +1,9 @@
 import { useNotify } from 'react-admin';
 import { useRefreshRequests } from '../hooks';
+import { useCurrentUser } from '../hooks';
 import type { UserEvent } from './echo';
 import { useUserChannelEvent } from './RealtimeProvider';
+import { subscriptionEndedNotice, useSubscriptionEnded } from './subscriptionEnded';
 
 const NOTICES: Record<UserEvent, string> = {
   RequestCreated: 'app.realtime.request_created',
@@ -22,4 +24,9 @@ export const useUserEvents = () => {
   };
   useUserChannelEvent('RequestCreated', onEvent('RequestCreated'));
   useUserChannelEvent('RequestDecided', onEvent('RequestDecided'));
+  // The server ended the user channel: the session was revoked or the account disabled.
+  const user = useCurrentUser();
+  useSubscriptionEnded(user ? `App.User.${user.id}` : null, (why) => {
+    notify(subscriptionEndedNotice(why, 'app.realtime.session_ended').key, { type: 'warning' });
+  });
 };

@@ -15,6 +15,7 @@ import {
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { useChannelEvent, useRealtime } from '../../realtime/RealtimeProvider';
+import { subscriptionEndedNotice, useSubscriptionEnded } from '../../realtime/subscriptionEnded';
 
 /** Lines kept on screen; older ones scroll away. */
 export const MAX_LOG_LINES = 2000;
@@ -64,17 +65,23 @@ export const PodLogsDialog = ({
   const [shown, setShown] = useState<PodLogLine[]>([]);
   const [following, setFollowing] = useState(true);
   const [state, setState] = useState<{ state: StreamState; message?: string }>({ state: 'connecting' });
+  // Why the server ended this log's subscription (i18n key), if it did: the dialog stops listening.
+  const [endedNotice, setEndedNotice] = useState<string | null>(null);
   const viewRef = useRef<HTMLPreElement | null>(null);
-  const channel = open && pod ? podLogChannelName(workspaceId, pod) : null;
+  const opened = open && pod ? podLogChannelName(workspaceId, pod) : null;
+  const channel = endedNotice ? null : opened;
 
   // A new pod (or reopening) starts from an empty view.
   useEffect(() => {
-    if (!channel) return;
+    if (!opened) return;
     setLines([]);
     setShown([]);
     setFollowing(true);
     setState({ state: 'connecting' });
-  }, [channel]);
+    setEndedNotice(null);
+  }, [opened]);
+
+  useSubscriptionEnded(channel, (why) => setEndedNotice(subscriptionEndedNotice(why, 'workspaces.logs_access_ended').key));
 
   useChannelEvent(
     channel,
@@ -107,7 +114,13 @@ export const PodLogsDialog = ({
   const title = pod ? translate('workspaces.logs_for', { name: pod }) : '';
 
   let notice = null;
-  if (!realtime) {
+  if (endedNotice) {
+    notice = (
+      <Alert severity="warning" role="status">
+        {translate(endedNotice)}
+      </Alert>
+    );
+  } else if (!realtime) {
     notice = <Alert severity="warning">{translate('workspaces.logs_no_realtime')}</Alert>;
   } else if (state.state === 'connecting' && lines.length === 0) {
     notice = (

@@ -17,8 +17,9 @@ import {
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTranslate } from 'react-admin';
+import { useNotify, useTranslate } from 'react-admin';
 import { useChannelEvent } from '../../realtime/RealtimeProvider';
+import { type SubscriptionEnded, subscriptionEndedNotice, useSubscriptionEnded } from '../../realtime/subscriptionEnded';
 import { CopyButton } from '../../components/CopyButton';
 import { EmptyState } from '../../components/EmptyState';
 import type { Pod } from '../../dataProvider';
@@ -46,16 +47,23 @@ export const START_POD_COMMAND =
 /**
  * Members' Pods section: GET /api/pods?namespace={namespace}, listed again whenever the
  * workspace channel says a pod changed (and every 30 s as a fallback). A 503 (cluster
- * unreachable) shows the server's message and keeps retrying; the page never breaks.
+ * unreachable) shows the server's message and keeps retrying; the page never breaks. When the
+ * server ends the workspace subscription (the member was removed, the session ended), the
+ * section says why and stops: no more listing, polling or logs.
  */
 export const PodsSection = ({
   workspaceId,
   namespace,
+  workspaceName,
 }: {
   workspaceId: number;
   namespace?: string | null;
+  /** How the notice names the workspace (its label); the namespace when absent. */
+  workspaceName?: string;
 }) => {
   const translate = useTranslate();
+  const notify = useNotify();
+  const [ended, setEnded] = useState<SubscriptionEnded | null>(null);
   const dataProvider = useTestbedDataProvider();
   const { sandbox } = useSettings();
   // The pod stays set while the dialog closes, so its title does not blank out mid-transition.
@@ -64,15 +72,30 @@ export const PodsSection = ({
   const { data, error, isPending, refetch, isFetching } = useQuery({
     queryKey: ['pods', namespace],
     queryFn: ({ signal }) => dataProvider.getPods(namespace as string, signal),
-    enabled: !!namespace,
-    refetchInterval: (query) => (query.state.error ? PODS_RETRY_MS : PODS_REFRESH_MS),
+    enabled: !!namespace && !ended,
+    refetchInterval: (query) => (ended ? false : query.state.error ? PODS_RETRY_MS : PODS_REFRESH_MS),
     retry: false,
   });
-  useChannelEvent(namespace ? `workspace.${workspaceId}` : null, 'PodsChanged', () => void refetch());
+  const channel = namespace && !ended ? `workspace.${workspaceId}` : null;
+  useChannelEvent(channel, 'PodsChanged', () => void refetch());
+  useSubscriptionEnded(channel, (why) => {
+    setEnded(why);
+    setLogsOpen(false);
+    const notice = subscriptionEndedNotice(why, 'workspaces.access_ended', { name: workspaceName ?? namespace ?? String(workspaceId) });
+    notify(notice.key, { type: 'warning', messageArgs: notice.args });
+  });
 
   const pods = data ?? [];
   let body;
-  if (!namespace) {
+  if (ended) {
+    const notice = subscriptionEndedNotice(ended, 'workspaces.access_ended', { name: workspaceName ?? namespace ?? String(workspaceId) });
+    body = (
+      <Alert severity="warning" role="status">
+        <Typography variant="body2">{translate(notice.key, notice.args)}</Typography>
+        <Typography variant="body2">{translate('workspaces.access_ended_pods')}</Typography>
+      </Alert>
+    );
+  } else if (!namespace) {
     body = <EmptyState title={translate('workspaces.pods_empty')} />;
   } else if (isPending && !error) {
     body = (
@@ -147,7 +170,7 @@ export const PodsSection = ({
     );
   }
 
-  const errorText = error ? serverMessage(error, 'workspaces.pods_error') : null;
+  const errorText = error && !ended ? serverMessage(error, 'workspaces.pods_error') : null;
 
   return (
     <Card component="section" aria-labelledby="workspace-pods-title">
@@ -178,7 +201,7 @@ export const PodsSection = ({
         )}
         {body}
       </CardContent>
-      <PodLogsDialog workspaceId={workspaceId} pod={logsOf?.name ?? null} open={logsOpen} onClose={() => setLogsOpen(false)} />
+      {!ended && <PodLogsDialog workspaceId={workspaceId} pod={logsOf?.name ?? null} open={logsOpen} onClose={() => setLogsOpen(false)} />}
     </Card>
   );
 };

@@ -110,7 +110,7 @@ export const WorkspaceShow = () => {
         <WorkspaceMembers workspace={workspace} />
         {member && <KubeconfigPanel workspaceId={workspace.id} />}
       </ResponsiveColumns>
-      {member && <PodsSection workspaceId={workspace.id} namespace={workspace.namespace} />}
+      {member && <PodsSection workspaceId={workspace.id} namespace={workspace.namespace} workspaceName={title} />}
     </Stack>
   );
 };
