@@ -14,6 +14,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/schema.js';
 import { installAuthentication } from './http/authenticate.js';
+import { trustFunction } from './http/clientAddress.js';
 import { installJsonBodies } from './http/body.js';
 import { installNulGuard } from './http/nul.js';
 import { answerFrameworkError, installErrorHandler } from './http/errors.js';
@@ -82,6 +83,10 @@ export async function buildApp({ config, db, mailer, logger, broadcaster = noopB
     // Token names (up to 255 characters) travel in the path of DELETE /api/tokens/{name}.
     routerOptions: { maxParamLength: 1024 },
     frameworkErrors: answerFrameworkError,
+    // request.ip, which every per-address limit keys on: behind a reverse proxy every client
+    // would otherwise share the proxy's address. The same trust function serves the realtime
+    // server (clientAddressResolver), so both see the same client address.
+    trustProxy: config.trustProxy === false ? false : trustFunction(config.trustProxy),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import dotenv from 'dotenv';
 import { z } from 'zod';
+import { parseTrustProxy, type TrustProxy } from './http/clientAddress.js';
 
 export const APP_NAME = 'Testbed Console';
 
@@ -71,6 +72,11 @@ export interface Config {
   realtimeLimits: RealtimeConfigLimits;
   /** null = rate limiting is off (RATE_LIMITS=off, for load benchmarks). */
   rateLimits: RateLimits | null;
+  /**
+   * Which peers' X-Forwarded-For is believed (TRUST_PROXY): false = none, the client address
+   * is the socket's; true = every peer; else the proxies' addresses and CIDR ranges.
+   */
+  trustProxy: TrustProxy;
   /** Absolute path of the built console (index.html and assets). */
   staticDir: string;
 }
@@ -130,6 +136,17 @@ const environmentSchema = z.object({
   REALTIME_MAX_SUBSCRIPTIONS: positive('REALTIME_MAX_SUBSCRIPTIONS').default(100),
   REALTIME_RECHECK_SECONDS: positive('REALTIME_RECHECK_SECONDS').default(60),
   RATE_LIMITS: z.enum(['on', 'off'], { error: 'RATE_LIMITS must be on or off' }).default('on'),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((text, context) => {
+      const parsed = parseTrustProxy(text);
+      if ('problem' in parsed) {
+        context.addIssue({ code: 'custom', message: parsed.problem });
+        return z.NEVER;
+      }
+      return parsed.value;
+    }),
   STATIC_DIR: z.string().min(1).default('dist'),
 });
 
@@ -188,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       recheckSeconds: vars.REALTIME_RECHECK_SECONDS,
     },
     rateLimits: vars.RATE_LIMITS === 'on' ? DEFAULT_RATE_LIMITS : null,
+    trustProxy: vars.TRUST_PROXY,
     staticDir: resolve(vars.STATIC_DIR),
   };
 }

@@ -5,6 +5,7 @@ import { createReconciler } from './cluster/reconciler.js';
 import { createNodeWatcher } from './nodes/watcher.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createDatabase } from './db/database.js';
+import { clientAddressResolver } from './http/clientAddress.js';
 import { migrate } from './db/migrate.js';
 import { createMailer } from './mail/mailer.js';
 import { realtimeBroadcaster } from './realtime/broadcaster.js';
@@ -37,6 +38,8 @@ async function main(): Promise<void> {
     appSecret: realtimeAppSecret(config.appKey),
     logger,
     limits: config.realtimeLimits,
+    // Its per-address connection limit keys on the client address the API sees (TRUST_PROXY).
+    clientAddress: clientAddressResolver(config.trustProxy),
   });
   // Subscriptions end when the rights behind them do (Broadcaster.rightsChanged, and a periodic pass).
   const rights = attachRightsChecks({ realtime, db, logger, intervalMs: config.realtimeLimits.recheckSeconds * 1000 });

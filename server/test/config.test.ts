@@ -117,6 +117,22 @@ describe('loadConfig', () => {
     expect(() => load({ SANDBOX_CLUSTER_PORT: '70000' })).toThrow(/SANDBOX_CLUSTER_PORT must be between 0 and 65535/);
   });
 
+  it('trusts no proxy unless TRUST_PROXY says which', () => {
+    expect(load({}).trustProxy).toBe(false);
+    expect(load({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(load({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(load({ TRUST_PROXY: ' 10.0.0.1, 192.168.0.0/16 ,loopback,::1' }).trustProxy).toEqual(['10.0.0.1', '192.168.0.0/16', 'loopback', '::1']);
+  });
+
+  it.each([
+    ['2', /TRUST_PROXY takes the addresses or CIDR ranges of the proxies, not a hop count/],
+    ['proxy.example.org', /TRUST_PROXY must be true, false, or a comma-separated list of IP addresses or CIDR ranges \("proxy.example.org" is neither\)/],
+    ['10.0.0.0/33', /"10.0.0.0\/33" is neither/],
+  ])('refuses TRUST_PROXY=%s', (value, message) => {
+    expect(() => load({ TRUST_PROXY: value })).toThrow(ConfigError);
+    expect(() => load({ TRUST_PROXY: value })).toThrow(message);
+  });
+
   it('names every bad variable at once', () => {
     try {
       load({ PORT: 'x', CLUSTER: 'y' });

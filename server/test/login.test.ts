@@ -241,3 +241,52 @@ describe('login with RATE_LIMITS=off', () => {
     expect(await ctx.db.selectFrom('throttles').selectAll().execute()).toEqual([]);
   });
 });
+
+describe('the client address behind a reverse proxy (TRUST_PROXY)', () => {
+  // light-my-request's socket address is 127.0.0.1 unless told otherwise: the "proxy".
+  const limits = { ...DEFAULT_RATE_LIMITS, loginAddress: { max: 2, windowSeconds: 900 } };
+  const contexts: TestContext[] = [];
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+  });
+  async function contextTrusting(trustProxy: boolean | string[]) {
+    const context = await createTestContext({ config: { rateLimits: limits, trustProxy } });
+    contexts.push(context);
+    const users = await Promise.all(Array.from({ length: 4 }, () => context.createUser()));
+    const failFrom = async (forwardedFor: string, index: number) => {
+      const answer = await context.inject('POST', '/login', {
+        body: { email: users[index].user.email, password: 'wrong password' },
+        headers: { 'x-forwarded-for': forwardedFor },
+      });
+      return answer.statusCode;
+    };
+    const loggedIps = async () =>
+      (await context.db.selectFrom('activity_log').select('properties').where('description', '=', 'failed login').execute()).map(
+        (entry) => JSON.parse(entry.properties).ip,
+      );
+    return { failFrom, loggedIps };
+  }
+
+  it('ignores X-Forwarded-For by default: clients that claim other addresses share the socket address', async () => {
+    const { failFrom, loggedIps } = await contextTrusting(false);
+    expect([await failFrom('203.0.113.1', 0), await failFrom('203.0.113.2', 1), await failFrom('203.0.113.3', 2)]).toEqual([422, 422, 429]);
+    expect(await loggedIps()).toEqual(['127.0.0.1', '127.0.0.1']);
+  });
+
+  it('keys on the forwarded client address when the proxy is trusted', async () => {
+    const { failFrom, loggedIps } = await contextTrusting(['127.0.0.1']);
+    expect([await failFrom('203.0.113.1', 0), await failFrom('203.0.113.1', 1), await failFrom('203.0.113.1', 2)]).toEqual([422, 422, 429]);
+    // Another client behind the same proxy is not locked out.
+    expect(await failFrom('203.0.113.2', 3)).toBe(422);
+    // With a chain, the nearest untrusted address is the client: what it put first is not believed.
+    expect(await failFrom('203.0.113.9, 203.0.113.2', 0)).toBe(422);
+    expect(await failFrom('203.0.113.2', 1)).toBe(429);
+    expect(await loggedIps()).toEqual(['203.0.113.1', '203.0.113.1', '203.0.113.2', '203.0.113.2']);
+  });
+
+  it('ignores X-Forwarded-For from a peer that is not one of the trusted proxies', async () => {
+    const { failFrom, loggedIps } = await contextTrusting(['10.0.0.1']);
+    expect([await failFrom('203.0.113.1', 0), await failFrom('203.0.113.2', 1), await failFrom('203.0.113.3', 2)]).toEqual([422, 422, 429]);
+    expect(await loggedIps()).toEqual(['127.0.0.1', '127.0.0.1']);
+  });
+});
