@@ -2,6 +2,7 @@ import Echo from 'laravel-echo';
 import type Pusher from 'pusher-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { ConfigError, loadConfig } from '../src/config.js';
 import { RealtimeEvent } from '../src/realtime/broadcaster.js';
 import { holderChannelData } from '../src/realtime/protocol.js';
 import { channelAuthSignature, createRealtimeServer, PusherErrorCode, realtimeAppSecret } from '../src/realtime/pusherServer.js';
@@ -144,6 +145,24 @@ describe('connection (protocol 7)', () => {
 });
 
 describe('limits and idle connections', () => {
+  it('takes its limits from the environment (REALTIME_*), and refuses nonsense there', () => {
+    const base = { STORAGE_DIR: ctx.config.storageDir, APP_KEY: ctx.config.appKey };
+    expect(loadConfig(base, { envFile: null }).realtimeLimits).toEqual({
+      maxConnections: 10_000,
+      maxConnectionsPerAddress: 100,
+      maxSubscriptionsPerConnection: 100,
+      recheckSeconds: 60,
+    });
+    const set = loadConfig(
+      { ...base, REALTIME_MAX_CONNECTIONS: '500', REALTIME_MAX_CONNECTIONS_PER_ADDRESS: '5', REALTIME_MAX_SUBSCRIPTIONS: '20', REALTIME_RECHECK_SECONDS: '15' },
+      { envFile: null },
+    );
+    expect(set.realtimeLimits).toEqual({ maxConnections: 500, maxConnectionsPerAddress: 5, maxSubscriptionsPerConnection: 20, recheckSeconds: 15 });
+    for (const bad of ['0', '-1', '2.5', 'many']) {
+      expect(() => loadConfig({ ...base, REALTIME_MAX_CONNECTIONS_PER_ADDRESS: bad }, { envFile: null }), bad).toThrow(ConfigError);
+    }
+  });
+
   it('limits the subscriptions of one connection', async () => {
     const small = await createRealtimeServer({ port: 0, host: '127.0.0.1', appKey: APP_KEY, appSecret: 'secret', limits: { maxSubscriptionsPerConnection: 2 } });
     try {
