@@ -68,8 +68,20 @@ test('registration validates, shows server errors under the fields, then thanks 
   await expect(page.getByText(/confirmation does not match/i)).toBeVisible();
   await screenshot(page, '02-registration-errors');
 
+  // A common password: the strength meter (zxcvbn, loaded on demand) says so as it is typed,
+  // and the form refuses it with zxcvbn's advice.
+  await page.getByLabel('Password', { exact: true }).fill('password');
+  await page.getByLabel('Password confirmation').fill('password');
+  const meter = page.getByRole('progressbar', { name: 'Password strength: very weak' });
+  await expect(meter).toBeVisible();
+  await expect(meter).toHaveAttribute('aria-valuenow', '20');
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page.getByText('The password is too easy to guess. This is a heavily used password.', { exact: false })).toBeVisible();
+  await screenshot(page, '02b-registration-weak-password');
+
   await page.getByLabel('Password', { exact: true }).fill(person.password);
   await page.getByLabel('Password confirmation').fill(person.password);
+  await expect(page.getByRole('progressbar', { name: /^Password strength: (strong|very strong)$/ })).toBeVisible();
   await page.getByRole('button', { name: 'Register' }).click();
   await expect(page.getByText(/validation email/i)).toBeVisible();
   await screenshot(page, '03-registration-thanks');
@@ -216,7 +228,11 @@ test('a forgotten password is reset through the mailed link, once', async () => 
   await page.getByLabel('Password confirmation').fill(person.newPassword);
   await page.getByRole('button', { name: 'Update password' }).click();
   await expect(page.getByRole('heading', { name: 'Password updated' })).toBeVisible();
+  await expect(page.getByText(/personal access token of the account has been revoked/)).toBeVisible();
   await screenshot(page, '14-password-updated');
+  // The owner is told by mail that every session and token was revoked.
+  const changed = await waitForMail(person.email, /password was changed/i, askedAt);
+  expect(changed.text).toContain('every login session and every personal access token of your account was revoked');
 
   // The link works once.
   await page.goto(link);

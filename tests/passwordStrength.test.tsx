@@ -50,6 +50,9 @@ describe('registration: password strength', () => {
     await user.click(screen.getByRole('button', { name: 'Register' }));
     await screen.findByText(HEAVILY_USED);
     expect(errorUnder('Password')).toBe(HEAVILY_USED);
+    // The meter stays, without repeating the advice now under the field.
+    expect(meter()).toHaveAccessibleName('Password strength: very weak');
+    expect(screen.getAllByText(/This is a heavily used password/)).toHaveLength(1);
     expect(requestsTo('POST', '/register')).toHaveLength(0);
   });
 

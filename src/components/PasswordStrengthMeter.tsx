@@ -1,7 +1,7 @@
 import { Box, LinearProgress, Typography } from '@mui/material';
 import { useEffect, useId, useState } from 'react';
 import { useTranslate } from 'react-admin';
-import { useWatch } from 'react-hook-form';
+import { useFormState, useWatch } from 'react-hook-form';
 import { judgePassword, MIN_PASSWORD_SCORE } from '../utils/passwordStrength';
 import type { StrengthResult } from '../utils/zxcvbn';
 
@@ -21,6 +21,9 @@ export const PasswordStrengthMeter = ({ source = 'password', personFields = [] }
   const password: unknown = useWatch({ name: source });
   const personValues: unknown[] = useWatch({ name: personFields });
   const [strength, setStrength] = useState<StrengthResult | null>(null);
+  // Once the form refused the password, the same advice is the field's error: not twice.
+  const { errors } = useFormState({ name: source });
+  const refused = Boolean(errors[source]);
 
   const person = Object.fromEntries(personFields.map((field, index) => [field, personValues?.[index]]));
   const personKey = JSON.stringify(person);
@@ -57,7 +60,7 @@ export const PasswordStrengthMeter = ({ source = 'password', personFields = [] }
       <Typography id={labelId} variant="caption" color="text.secondary" component="p" sx={{ mt: 0.5 }}>
         {label}
       </Typography>
-      {strength.score < MIN_PASSWORD_SCORE && strength.feedback ? (
+      {strength.score < MIN_PASSWORD_SCORE && strength.feedback && !refused ? (
         <Typography variant="caption" color="text.secondary" component="p">
           {strength.feedback}
         </Typography>
