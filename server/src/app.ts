@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { activityRoutes } from './activity/routes.js';
@@ -51,6 +51,8 @@ export interface BuildAppOptions {
   broadcaster?: Broadcaster;
   /** The cluster gateway (main.ts: per CLUSTER); none = noneGateway. */
   cluster?: ClusterGateway;
+  /** Called with every route as it is registered (the route-table fuzz test enumerates them). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /**
@@ -76,7 +78,15 @@ const domains = [
 ];
 
 /** The whole server, ready but not listening: tests inject into it or listen on port 0. */
-export async function buildApp({ config, db, mailer, logger, broadcaster = noopBroadcaster, cluster = noneGateway }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  mailer,
+  logger,
+  broadcaster = noopBroadcaster,
+  cluster = noneGateway,
+  onRoute,
+}: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: 1024 * 1024,
@@ -88,6 +98,8 @@ export async function buildApp({ config, db, mailer, logger, broadcaster = noopB
     // server (clientAddressResolver), so both see the same client address.
     trustProxy: config.trustProxy === false ? false : trustFunction(config.trustProxy),
   });
+  // First of all hooks, so that it sees every route, plugins' (static files, docs) included.
+  if (onRoute) app.addHook('onRoute', onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);

@@ -7,7 +7,7 @@ import { type Kysely, sql } from 'kysely';
 import { simpleParser } from 'mailparser';
 import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
-import { buildApp } from '../src/app.js';
+import { type BuildAppOptions, buildApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
 import { createDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
@@ -186,6 +186,8 @@ export interface TestContext {
 export interface TestContextOverrides {
   config?: Partial<Config>;
   logger?: FastifyBaseLogger;
+  /** Sees every route as it is registered (buildApp's `onRoute`). */
+  onRoute?: BuildAppOptions['onRoute'];
 }
 
 let uniqueCounter = 0;
@@ -227,7 +229,7 @@ export async function createTestContext(overrides: TestContextOverrides = {}): P
   };
   const logger = overrides.logger ?? pino({ level: 'silent' });
   const mailer = createMailer(config, logger);
-  const app = await buildApp({ config, db: database.db, mailer, logger }).catch(async (error: unknown) => {
+  const app = await buildApp({ config, db: database.db, mailer, logger, onRoute: overrides.onRoute }).catch(async (error: unknown) => {
     mailer.close();
     await mailbox.close();
     await database.drop();
