@@ -170,6 +170,7 @@ describe('unexpected server faults', () => {
     );
     const broken = await createTestContext({ logger });
     try {
+      const admin = await broken.signedInUser({ admin: true });
       // A database fault in the middle of a request: the activity log table is gone.
       await sql`drop table activity_log`.execute(broken.db);
       const response = await broken.register();
@@ -177,6 +178,13 @@ describe('unexpected server faults', () => {
       expect(response.json()).toEqual({ message: 'Server error.' });
       expect(response.body).not.toMatch(/activity_log|at .*\.ts|stack/i);
       expect(lines.join('')).toContain('activity_log');
+
+      // Also when the route had chosen another type: a CSV export failing before its first row.
+      const csv = await broken.inject('GET', '/api/admin/activity.csv', { token: admin.token });
+      expect(csv.statusCode).toBe(500);
+      expect(csv.headers['content-type']).toMatch(/^application\/json/);
+      expect(csv.headers['content-disposition']).toBeUndefined();
+      expect(csv.json()).toEqual({ message: 'Server error.' });
     } finally {
       await broken.close();
     }

@@ -86,6 +86,11 @@ const clientErrorMessages: Record<string, string> = {
  */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError | ZodError, request, reply) => {
+    // Every answer from here is JSON, also when the route had set another type (a CSV export
+    // or a download failing before its first byte): else Fastify refuses the object payload
+    // and answers its own 500 with internals.
+    reply.removeHeader('content-disposition');
+    reply.type('application/json; charset=utf-8');
     if (error instanceof HttpError) {
       if (error.headers) reply.headers(error.headers);
       return reply
