@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS } from '../src/config.js';
 import { createTestContext, type TestContext, uniqueEmail } from './helpers.js';
@@ -288,5 +289,27 @@ describe('the client address behind a reverse proxy (TRUST_PROXY)', () => {
     const { failFrom, loggedIps } = await contextTrusting(['10.0.0.1']);
     expect([await failFrom('203.0.113.1', 0), await failFrom('203.0.113.2', 1), await failFrom('203.0.113.3', 2)]).toEqual([422, 422, 429]);
     expect(await loggedIps()).toEqual(['127.0.0.1', '127.0.0.1']);
+  });
+});
+
+describe('login with a forwarded address of any length (TRUST_PROXY=true)', () => {
+  let trusting: TestContext;
+  beforeAll(async () => {
+    trusting = await createTestContext({
+      config: { rateLimits: { ...DEFAULT_RATE_LIMITS, loginAddress: { max: 2, windowSeconds: 900 } }, trustProxy: true },
+    });
+  });
+  afterAll(() => trusting?.close());
+
+  it('throttles it like any other, and a success from it still is not counted (never a 500)', async () => {
+    // Random, so that PostgreSQL cannot compress it under its index row limit.
+    const forwardedFor = `${randomBytes(4000).toString('hex')}, 10.0.0.1`;
+    const attempt = (email: string, password: string) =>
+      trusting.inject('POST', '/login', { body: { email, password }, headers: { 'x-forwarded-for': forwardedFor } });
+    const users = await Promise.all(Array.from({ length: 4 }, () => trusting.createUser()));
+    for (const { user, password } of users) expect((await attempt(user.email, password)).statusCode).toBe(200);
+    const statuses = [];
+    for (const { user } of users.slice(0, 3)) statuses.push((await attempt(user.email, 'wrong password')).statusCode);
+    expect(statuses).toEqual([422, 422, 429]);
   });
 });

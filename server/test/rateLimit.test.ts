@@ -76,6 +76,19 @@ describe('Throttle', () => {
     expect(first.allowed).toBe(true);
   });
 
+  it('stores a long key (a forwarded address can be anything) by its hash, and still tells it apart', async () => {
+    const { throttle } = throttleWithClock();
+    const long = `login-address:${'x'.repeat(10_000)}`;
+    const limit = { max: 1, windowSeconds: 60 };
+    const first = await throttle.reserve(long, limit);
+    expect(first.allowed).toBe(true);
+    expect(first.reservation.key).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect((await throttle.reserve(long, limit)).allowed).toBe(false);
+    expect((await throttle.reserve(`${long}y`, limit)).allowed).toBe(true);
+    await throttle.clear(long);
+    expect((await throttle.reserve(long, limit)).allowed).toBe(true);
+  });
+
   it('does not let a release from an ended window lower the count of the next one', async () => {
     const { clock, throttle } = throttleWithClock();
     const key = freshKey();

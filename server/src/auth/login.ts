@@ -81,7 +81,8 @@ export async function logIn(
 
   if (limits) {
     await limits.throttle.clear(keys.account);
-    const addressReservation = reservations.find((reservation) => reservation.key === keys.address);
+    // reserveEach answers the reservations in the order of the keys: account, then address.
+    const [, addressReservation] = reservations;
     if (addressReservation) await limits.throttle.release(addressReservation);
   }
   const session = await issueSession(db, user.id);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { RateLimit } from '../config.js';
 import { timestamp } from '../db/database.js';
@@ -5,6 +6,13 @@ import type { Database } from '../db/schema.js';
 import { tooManyAttempts } from './errors.js';
 
 /** One attempt counted under a key, as `reserve` granted it; `release` gives it back. */
+/**
+ * The stored form of a key: as is when short, else its SHA-256. Keys hold what clients send
+ * (an address taken from X-Forwarded-For under TRUST_PROXY=true can be kilobytes long), and
+ * PostgreSQL refuses primary key values over about 2.7 kB.
+ */
+export const storedKey = (key: string) => (key.length <= 255 ? key : `sha256:${createHash('sha256').update(key).digest('hex')}`);
+
 export interface Reservation {
   key: string;
   /** The window the attempt was counted in: a release after it ended changes nothing. */
@@ -55,6 +63,7 @@ export class Throttle {
    * (≥ 3.35) and PostgreSQL; the SET expressions all see the row as it was before.
    */
   async hit(key: string, windowMs: number): Promise<{ hits: number; resetsAt: string }> {
+    key = storedKey(key);
     const now = this.now();
     await this.sweepEndedWindows(now);
     const nowText = timestamp(now);
@@ -81,7 +90,7 @@ export class Throttle {
       allowed: hits <= limit.max,
       hits,
       retryAfterSeconds: this.secondsUntil(resetsAt),
-      reservation: { key, resetsAt },
+      reservation: { key: storedKey(key), resetsAt },
     };
   }
 
@@ -98,7 +107,7 @@ export class Throttle {
 
   /** Forgets every attempt under `key` (a successful login clears its account's count). */
   async clear(key: string): Promise<void> {
-    await this.db.deleteFrom('throttles').where('key', '=', key).execute();
+    await this.db.deleteFrom('throttles').where('key', '=', storedKey(key)).execute();
   }
 
   /** Milliseconds until `resetsAt`, never negative. */
