@@ -102,3 +102,18 @@ describe('npm run cli -- user:create: password strength', () => {
     expect((await cli('spanning tree protocol')).code).toBe(0);
   });
 });
+
+describe('zxcvbn limits (a long password must not hold the event loop)', () => {
+  it('judges only the first 32 characters, with the same limits as the console', async () => {
+    const { ZXCVBN_LIMITS, weakPasswordMessage } = await import('../src/auth/passwordStrength.js');
+    const console = await import('../../src/utils/zxcvbn.js');
+    expect(ZXCVBN_LIMITS).toEqual({ maxLength: 32, l33tMaxSubstitutions: 8 });
+    expect(console.ZXCVBN_LIMITS).toEqual(ZXCVBN_LIMITS);
+    // With zxcvbn's default (256 characters) these took seconds each; past 32 characters the
+    // tail is not judged, so the long and the cut versions get the same verdict.
+    for (const long of ['1'.repeat(1024), 'p@$$w0rd!'.repeat(30)]) {
+      expect(weakPasswordMessage(long)).toBe(weakPasswordMessage(long.slice(0, 32)));
+      expect(console.judgePassword(long, []).score).toBe(console.judgePassword(long.slice(0, 32), []).score);
+    }
+  });
+});

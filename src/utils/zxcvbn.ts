@@ -6,10 +6,14 @@ import * as en from '@zxcvbn-ts/language-en';
 // loadPasswordStrength() (a dynamic import), so the login page's bundle does not carry it.
 // The same options as the server's (server/src/auth/passwordStrength.ts), so both judge alike.
 
+/** As the server's ZXCVBN_LIMITS (server/src/auth/passwordStrength.ts): only the first 32 characters are judged. */
+export const ZXCVBN_LIMITS = { maxLength: 32, l33tMaxSubstitutions: 8 };
+
 const factory = new ZxcvbnFactory({
   translations: en.translations,
   graphs: common.adjacencyGraphs,
   dictionary: { ...common.dictionary, ...en.dictionary },
+  ...ZXCVBN_LIMITS,
 });
 
 export interface StrengthResult {

@@ -11,6 +11,15 @@ import * as en from '@zxcvbn-ts/language-en';
 export const MIN_PASSWORD_SCORE = 3;
 export const WEAK_PASSWORD = 'The password is too easy to guess.';
 
+/**
+ * zxcvbn's matching grows steeply with length and with l33t substitutions: with its defaults
+ * (256 characters, 100 substitutions) one long password held the event loop for seconds, a
+ * denial of service through POST /register. Only the first 32 characters are judged (a longer
+ * password is long enough that its tail only adds strength) with few substitution variants:
+ * tens of milliseconds at worst. The console uses the same limits, so both judge alike.
+ */
+export const ZXCVBN_LIMITS = { maxLength: 32, l33tMaxSubstitutions: 8 };
+
 // Building the ranked dictionaries takes a few hundred milliseconds and tens of megabytes, so
 // it happens once per process, on first use (the CLI's migrate command never pays for it).
 let factory: ZxcvbnFactory | undefined;
@@ -19,6 +28,7 @@ function zxcvbn(): ZxcvbnFactory {
     translations: en.translations,
     graphs: common.adjacencyGraphs,
     dictionary: { ...common.dictionary, ...en.dictionary },
+    ...ZXCVBN_LIMITS,
   });
   return factory;
 }
