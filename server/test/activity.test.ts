@@ -57,6 +57,7 @@ describe('the audit trail of an account', () => {
       ['logged out', 'info'],
       ['password reset link requested', 'info'],
       ['password reset', 'info'],
+      ['sessions and access tokens revoked', 'warning'],
     ]);
 
     const everything = JSON.stringify(entries);
