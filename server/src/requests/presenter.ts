@@ -11,7 +11,8 @@ export const requestSchema = z.object({
   status: z.enum(['Pending', 'Approved', 'Denied', 'Error']),
   message: z.string().nullable(),
   data: z.record(z.string(), z.unknown()),
-  user: z.object({ id: z.number(), firstname: z.string(), lastname: z.string(), name: z.string() }).nullable(),
+  // The requester, with their email: deciders need to know who asks (and how to reach them).
+  user: z.object({ id: z.number(), firstname: z.string(), lastname: z.string(), name: z.string(), email: z.string() }).nullable(),
   object: z.object({
     id: z.number().optional(),
     name: z.string(),
@@ -43,7 +44,7 @@ export async function presentRequests(db: Kysely<Database>, requests: Request[],
   const teamIds = unique(requests.map((request) => request.team_id));
   const workspaceIds = unique(requests.map((request) => request.workspace_id));
   const [users, teams, workspaces] = await Promise.all([
-    db.selectFrom('users').select(['id', 'firstname', 'lastname']).where('id', 'in', userIds).execute(),
+    db.selectFrom('users').select(['id', 'firstname', 'lastname', 'email']).where('id', 'in', userIds).execute(),
     teamIds.length
       ? db.selectFrom('teams').select(['id', 'name', 'fullname', 'shortname']).where('id', 'in', teamIds).execute()
       : Promise.resolve([]),
@@ -85,7 +86,9 @@ export async function presentRequests(db: Kysely<Database>, requests: Request[],
       status: request.status,
       message: request.message,
       data,
-      user: requester ? { id: requester.id, firstname: requester.firstname, lastname: requester.lastname, name: fullName(requester) } : null,
+      user: requester
+        ? { id: requester.id, firstname: requester.firstname, lastname: requester.lastname, name: fullName(requester), email: requester.email }
+        : null,
       object,
       team: team ? { id: team.id, name: team.name, fullname: team.fullname } : null,
       decided_by: decider ? { id: decider.id, name: fullName(decider) } : null,

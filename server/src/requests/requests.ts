@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import { recordActivity } from '../activity/log.js';
 import type { AppContext } from '../context.js';
 import { isUniqueViolation, timestamp } from '../db/database.js';
-import type { Database, Request, RequestStatus, RequestType, User } from '../db/schema.js';
+import type { Database, Request, RequestType, User } from '../db/schema.js';
 import { fieldError, HttpError } from '../http/errors.js';
-import { type Access, managesTeam } from '../teams/access.js';
+import type { Access } from '../teams/access.js';
 import { MAX_TEAM_NAME_LENGTH, teamNameFromShortname } from '../teams/naming.js';
 import { findTeam, findTeamByName, isTeamMember } from '../teams/teams.js';
 import { MAX_NAMESPACE_LENGTH, namespaceFits } from '../workspaces/naming.js';
@@ -186,54 +186,6 @@ export async function requestWorkspaceMembership(
     data: { team_id: team.id, name: workspace.name },
     message: input.message,
   });
-}
-
-export interface RequestListOptions {
-  status?: RequestStatus;
-  /** 1-based; absent = every match. */
-  page?: number;
-  perPage: number;
-}
-
-/**
- * GET /api/requests: the requests the viewer may decide (not their own), newest first,
- * filtered in SQL from the viewer's managed teams and workspaces.
- */
-export async function requestsToDecide(
-  db: Kysely<Database>,
-  access: Access,
-  options: RequestListOptions,
-): Promise<{ rows: Request[]; total: number }> {
-  const managedTeams = [...access.teamRoles].filter(([id]) => managesTeam(access, id)).map(([id]) => id);
-  const managedWorkspaces = [...access.workspaceRoles].filter(([, role]) => role === 'manager').map(([id]) => id);
-  if (!access.admin && managedTeams.length === 0 && managedWorkspaces.length === 0) return { rows: [], total: 0 };
-
-  let query = db.selectFrom('requests').where('user_id', '!=', access.userId);
-  if (!access.admin) {
-    query = query.where((eb) =>
-      eb.or([
-        ...(managedTeams.length
-          ? [eb.and([eb('type', 'in', ['JoinTeam', 'CreateWorkspace', 'JoinWorkspace']), eb('team_id', 'in', managedTeams)])]
-          : []),
-        ...(managedWorkspaces.length ? [eb.and([eb('type', '=', 'JoinWorkspace'), eb('workspace_id', 'in', managedWorkspaces)])] : []),
-      ]),
-    );
-  }
-  if (options.status) query = query.where('status', '=', options.status);
-
-  const ordered = query.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc');
-  if (options.page === undefined) {
-    const rows = await ordered.execute();
-    return { rows, total: rows.length };
-  }
-  const [rows, count] = await Promise.all([
-    ordered
-      .limit(options.perPage)
-      .offset((options.page - 1) * options.perPage)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
 }
 
 /** The user's own requests, newest first (GET /user). */

@@ -7,8 +7,9 @@ import { loadAccess } from '../teams/access.js';
 import { broadcastRequestDecided } from './broadcasts.js';
 import { notifyRequester } from './notifications.js';
 import { presentRequests, requestSchema } from './presenter.js';
+import { decideRequests } from './bulk.js';
+import { requestsToDecide } from './list.js';
 import {
-  requestsToDecide,
   requestTeamCreation,
   requestTeamMembership,
   requestWorkspaceCreation,
@@ -16,6 +17,8 @@ import {
 } from './requests.js';
 import { decideRequest } from './routing.js';
 import {
+  bulkDecisionBody,
+  bulkDecisionSchema,
   createTeamBody,
   createWorkspaceBody,
   decisionBody,
@@ -104,7 +107,7 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          summary: 'The requests you may decide, newest first (paginated with ?page)',
+          summary: 'The requests you may decide, newest first; filters, search, paginated with ?page',
           security,
           querystring: requestListQuery,
           response: { 200: listSchema(requestSchema) },
@@ -112,10 +115,36 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const access = await loadAccess(db, currentUser(request));
-        const { status, page, per_page } = request.query;
-        const { rows, total } = await requestsToDecide(db, access, { status, page, perPage: per_page });
+        const { query } = request;
+        const { page, per_page } = query;
+        const { rows, total } = await requestsToDecide(db, access, {
+          status: query['filter[status]'] ?? query.status,
+          type: query['filter[type]'],
+          teamId: query['filter[team_id]'],
+          q: query.q || undefined,
+          order: query.order,
+          page,
+          perPage: per_page,
+        });
         const data = await presentRequests(db, rows, access);
         return page === undefined ? data : paginated(data, total, { page, perPage: per_page });
+      },
+    );
+
+    app.post(
+      '/api/requests/bulk',
+      {
+        schema: {
+          tags,
+          summary: 'Approve or deny up to 500 requests, each as one at a time; the answer says what happened to each',
+          security,
+          body: bulkDecisionBody,
+          response: { 200: bulkDecisionSchema },
+        },
+      },
+      async (request) => {
+        const access = await loadAccess(db, currentUser(request));
+        return decideRequests(context, access, request.body);
       },
     );
 

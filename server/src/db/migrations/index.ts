@@ -5,6 +5,7 @@ import * as cluster from './0003_cluster.js';
 import * as nodes from './0004_nodes.js';
 import * as revocations from './0005_revocations.js';
 import * as throttles from './0006_throttles.js';
+import * as requestIndexes from './0008_request_indexes.js';
 
 /**
  * Every migration, by name; they run in name order. Add new ones at the end with the next
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0004_nodes': nodes,
   '0005_revocations': revocations,
   '0006_throttles': throttles,
+  '0008_request_indexes': requestIndexes,
 };
