@@ -3,6 +3,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Kysely } from 'kysely';
 import { activityRoutes } from './activity/routes.js';
 import { adminRoutes } from './admin/routes.js';
+import { adminUserRoutes } from './admin/userRoutes.js';
 import { authRoutes } from './auth/routes.js';
 import { BackgroundTasks } from './background.js';
 import type { ClusterGateway } from './cluster/gateway.js';
@@ -69,6 +70,7 @@ const domains = [
   workspaceRoutes,
   requestRoutes,
   adminRoutes,
+  adminUserRoutes,
   realtimeRoutes,
   clusterRoutes,
   nodeRoutes,

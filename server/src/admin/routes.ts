@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { requireAdmin } from '../http/authenticate.js';
 import { listSchema, paginated } from '../http/pagination.js';
@@ -27,6 +28,15 @@ const security = bearerAuth;
 /** An array, or the paginator when the query named a page. */
 const answer = <T>(query: { page?: number; per_page: number }, result: { rows: T[]; total: number }) =>
   query.page === undefined ? result.rows : paginated(result.rows, result.total, { page: query.page, perPage: query.per_page });
+
+/** The users list's `filter[...]` (the list and its export share them). */
+const userFilters = (query: z.infer<typeof adminUsersExportQuery>) => ({
+  admin: query['filter[admin]'],
+  enabled: query['filter[enabled]'],
+  verified: query['filter[verified]'],
+  policy: query['filter[policy]'],
+  teamId: query['filter[team_id]'],
+});
 
 /** The platform admins' lists and their CSV exports (403 for everyone else; behind the onboarding gate first). */
 export function adminRoutes({ db }: AppContext): FastifyPluginAsyncZod {
@@ -77,7 +87,7 @@ export function adminRoutes({ db }: AppContext): FastifyPluginAsyncZod {
         const { query } = request;
         return answer(
           query,
-          await listUsers(db, { ...query, perPage: query.per_page, admin: query['filter[admin]'], enabled: query['filter[enabled]'] }),
+          await listUsers(db, { ...query, perPage: query.per_page, ...userFilters(query) }),
         );
       },
     );
@@ -157,7 +167,7 @@ export function adminRoutes({ db }: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const { query } = request;
-        return sendCsv(reply, 'users', exportUsers(db, { ...query, admin: query['filter[admin]'], enabled: query['filter[enabled]'] }));
+        return sendCsv(reply, 'users', exportUsers(db, { ...query, ...userFilters(query) }));
       },
     );
 

@@ -51,6 +51,9 @@ export const adminUsersQuery = z.object({
   sort: sortField(USER_SORTS).default('name'),
   'filter[admin]': flagFilter('admin'),
   'filter[enabled]': flagFilter('enabled'),
+  'filter[verified]': flagFilter('verified'),
+  'filter[policy]': flagFilter('policy'),
+  'filter[team_id]': idFilter('team_id'),
 });
 
 export const adminActivityQuery = z.object({
@@ -104,6 +107,7 @@ export const adminUserSchema = z.object({
   admin: z.boolean(),
   enabled: z.boolean(),
   email_verified_at: z.string().nullable(),
+  aup_accepted_at: z.string().nullable(),
   created_at: z.string(),
   teams: z.array(member),
   workspaces: z.array(member),

@@ -29,14 +29,22 @@ const tags = ['node agent'];
 // A bearer token too, but the node's secret (tbn_…), not a user's token.
 const nodeSecurity = bearerAuth;
 
-/** The agent's node; 401 `Unauthenticated.` for a missing, malformed or unknown secret. */
+/** The agent's node; 401 `Unauthenticated.` for a missing, malformed or unknown secret, 403 when its owner is disabled. */
 async function agentNode(context: AppContext, request: FastifyRequest): Promise<NodeRecord> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
   const node = await findNodeBySecret(context.db, match?.[1]);
   // Without WWW-Authenticate: the agent is a script, not a browser.
   if (!node) throw new HttpError(401, 'Unauthenticated.');
+  // A platform admin disabled the owner's account (admin/userBatch.ts): their machines wait,
+  // untouched, until the account is enabled again.
+  if (node.owner_id !== null) {
+    const owner = await context.db.selectFrom('users').select('enabled').where('id', '=', node.owner_id).executeTakeFirst();
+    if (owner?.enabled !== 1) throw new HttpError(403, OWNER_DISABLED);
+  }
   return node;
 }
+
+export const OWNER_DISABLED = "This node's owner account is disabled: the console refuses its agent until a platform admin enables the account again.";
 
 const SHELL_SCRIPT = 'text/x-shellscript; charset=utf-8';
 

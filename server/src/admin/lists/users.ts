@@ -6,6 +6,12 @@ export interface UserFilters {
   q?: string;
   admin?: boolean;
   enabled?: boolean;
+  /** Email verified (or not). */
+  verified?: boolean;
+  /** Acceptable use policy accepted (or not). */
+  policy?: boolean;
+  /** Members of this team (any role). */
+  teamId?: number;
 }
 
 /** The users of the list's filters, unsorted and unpaged. */
@@ -14,12 +20,17 @@ export const filteredUsers = (db: Kysely<Database>, filters: UserFilters) =>
     .selectFrom('users')
     .$if(filters.admin !== undefined, (qb) => qb.where('admin', '=', filters.admin ? 1 : 0))
     .$if(filters.enabled !== undefined, (qb) => qb.where('enabled', '=', filters.enabled ? 1 : 0))
+    .$if(filters.verified !== undefined, (qb) => qb.where('email_verified_at', filters.verified ? 'is not' : 'is', null))
+    .$if(filters.policy !== undefined, (qb) => qb.where('aup_accepted_at', filters.policy ? 'is not' : 'is', null))
+    .$if(filters.teamId !== undefined, (qb) =>
+      qb.where('id', 'in', db.selectFrom('team_members').select('user_id').where('team_id', '=', filters.teamId!)),
+    )
     .$if(filters.q !== undefined && filters.q !== '', (qb) =>
       qb.where(contains(filters.q!, [sql`${sql.ref('firstname')} || ' ' || ${sql.ref('lastname')}`, sql.ref('email')])),
     );
 
 /** The columns presentUsers needs (never the password hash). */
-export const USER_COLUMNS = ['id', 'firstname', 'lastname', 'email', 'admin', 'enabled', 'email_verified_at', 'created_at'] as const;
+export const USER_COLUMNS = ['id', 'firstname', 'lastname', 'email', 'admin', 'enabled', 'email_verified_at', 'aup_accepted_at', 'created_at'] as const;
 
 export async function listUsers(db: Kysely<Database>, options: ListOptions<'name' | 'email' | 'created_at'> & UserFilters) {
   const order = options.order ?? 'asc';
@@ -50,6 +61,7 @@ export async function presentUsers(
     admin: number;
     enabled: number;
     email_verified_at: string | null;
+    aup_accepted_at: string | null;
     created_at: string;
   }[],
 ) {
@@ -85,6 +97,7 @@ export async function presentUsers(
     admin: user.admin === 1,
     enabled: user.enabled === 1,
     email_verified_at: user.email_verified_at,
+    aup_accepted_at: user.aup_accepted_at,
     created_at: user.created_at,
     teams: (teamsByUser.get(user.id) ?? []).map(({ id, name, role }) => ({ id, name, role })),
     workspaces: (workspacesByUser.get(user.id) ?? []).map(({ id, name, role }) => ({ id, name, role })),
