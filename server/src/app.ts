@@ -3,7 +3,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Kysely } from 'kysely';
 import { activityRoutes } from './activity/routes.js';
 import { adminRoutes } from './admin/routes.js';
-import { adminUserRoutes } from './admin/userRoutes.js';
+import { adminWorkspaceRoutes } from './admin/workspaceRoutes.js';
 import { authRoutes } from './auth/routes.js';
 import { BackgroundTasks } from './background.js';
 import type { ClusterGateway } from './cluster/gateway.js';
@@ -70,7 +70,7 @@ const domains = [
   workspaceRoutes,
   requestRoutes,
   adminRoutes,
-  adminUserRoutes,
+  adminWorkspaceRoutes,
   realtimeRoutes,
   clusterRoutes,
   nodeRoutes,

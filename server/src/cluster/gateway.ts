@@ -1,5 +1,6 @@
 import type { ClusterMode } from '../config.js';
 import type { WorkspaceRole } from '../db/schema.js';
+import type { WorkspaceQuota } from './quota.js';
 
 // The one interface the server uses to act on the cluster (docs/cluster.md, "The gateway").
 // Implementations: kubernetesGateway.ts (a real API server, or the sandbox, over HTTPS) and
@@ -118,6 +119,14 @@ export interface WorkspaceTarget {
   namespace: string;
   teamName: string;
   workspaceName: string;
+  /** The workspace's own quota values (quota.ts); absent or null values: the defaults. */
+  quota?: WorkspaceQuota;
+}
+
+/** A namespace's ResourceQuota as the cluster has it: limits and, where the cluster counts it, usage. */
+export interface QuotaStatus {
+  hard: Record<string, string>;
+  used: Record<string, string>;
 }
 
 export interface MemberTarget {
@@ -181,6 +190,8 @@ export interface ClusterGateway {
    * they are written. `onEnd` once when the stream ends (not after stop()).
    */
   streamPodLogs(input: { namespace: string; pod: string; tailLines: number }, handlers: PodLogHandlers): Promise<Stoppable>;
+  /** The workspace ResourceQuota (`testbed-quota`) of a namespace; null when it has none (yet). */
+  readWorkspaceQuota(namespace: string): Promise<QuotaStatus | null>;
   /** null without a cluster. */
   clusterInfo(): { ca: string; server: string } | null;
   /** Whether the API server answers (never throws). */

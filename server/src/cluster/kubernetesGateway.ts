@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { ApiException, CoreV1Api, KubeConfig, Log, NetworkingV1Api, RbacAuthorizationV1Api, VersionApi, Watch, type V1Pod } from '@kubernetes/client-node';
 import type { ClusterMode } from '../config.js';
+import { ensureWorkspaceQuota, readWorkspaceQuota } from './kubernetesQuota.js';
 import type { WorkspaceRole } from '../db/schema.js';
 import {
   type ClusterGateway,
@@ -82,7 +83,7 @@ function statusMessage(body: unknown): string | undefined {
   }
 }
 
-async function call<T>(work: () => Promise<T>): Promise<T> {
+export async function call<T>(work: () => Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new ClusterError('unreachable', 'The cluster did not answer in time.')), CALL_TIMEOUT_MS);
@@ -97,7 +98,7 @@ async function call<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** Creates; when it exists already, `update` (if given) brings the existing object in line. */
-async function ensure<T>(create: () => Promise<unknown>, update?: () => Promise<T>): Promise<void> {
+export async function ensure<T>(create: () => Promise<unknown>, update?: () => Promise<T>): Promise<void> {
   try {
     await call(create);
   } catch (error) {
@@ -185,27 +186,13 @@ export function kubernetesGateway(kc: KubeConfig, mode: ClusterMode = 'kubernete
   return {
     mode,
 
-    async ensureWorkspace({ namespace, teamName, workspaceName }: WorkspaceTarget) {
+    async ensureWorkspace({ namespace, teamName, workspaceName, quota }: WorkspaceTarget) {
       // ensureNamespace writes only labels that differ, so the resync puts the Pod Security
       // labels on namespaces made before them, and leaves labelled ones alone.
       const labels = { [TEAM_LABEL]: teamName, [WORKSPACE_LABEL]: workspaceName, ...MANAGED_BY, ...POD_SECURITY_LABELS };
       await ensureNamespace(namespace, labels);
 
-      const quota = {
-        metadata: { name: WORKSPACE_DEFAULTS.quotaName, namespace, labels: { ...MANAGED_BY } },
-        spec: { hard: { ...WORKSPACE_DEFAULTS.quota } },
-      };
-      await ensure(
-        () => core.createNamespacedResourceQuota({ namespace, body: quota }),
-        async () => {
-          const existing = await core.readNamespacedResourceQuota({ name: quota.metadata.name, namespace });
-          await core.replaceNamespacedResourceQuota({
-            name: quota.metadata.name,
-            namespace,
-            body: { ...quota, metadata: { ...quota.metadata, resourceVersion: existing.metadata?.resourceVersion } },
-          });
-        },
-      );
+      await ensureWorkspaceQuota(core, namespace, quota);
 
       const limits = WORKSPACE_DEFAULTS.limitRange;
       // client-node names `default` `_default` (serialized as `default`).
@@ -382,6 +369,8 @@ export function kubernetesGateway(kc: KubeConfig, mode: ClusterMode = 'kubernete
         },
       };
     },
+
+    readWorkspaceQuota: (namespace) => readWorkspaceQuota(core, namespace),
 
     clusterInfo: () => info,
 

@@ -11,6 +11,7 @@ export const noneGateway: ClusterGateway = {
   listPods: () => Promise.reject(new ClusterUnavailable()),
   watchPods: () => Promise.reject(new ClusterUnavailable()),
   streamPodLogs: () => Promise.reject(new ClusterUnavailable()),
+  readWorkspaceQuota: () => Promise.reject(new ClusterUnavailable()),
   clusterInfo: () => null,
   health: () => Promise.resolve(false),
   // Nodes (issue 5)

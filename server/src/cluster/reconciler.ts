@@ -74,11 +74,14 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     let query = db
       .selectFrom('workspaces as w')
       .innerJoin('teams as t', 't.id', 'w.team_id')
-      .select(['w.id', 'w.name', 'w.namespace', 'w.cluster_state', 't.name as team_name']);
+      .select(['w.id', 'w.name', 'w.namespace', 'w.cluster_state', 't.name as team_name'])
+      .select(['w.quota_cpu', 'w.quota_memory', 'w.quota_pods', 'w.quota_storage']);
     query = all ? query.where('w.cluster_state', '!=', 'error') : query.where('w.cluster_state', '=', 'pending');
     for (const workspace of await query.orderBy('w.id').execute()) {
       try {
-        await gateway.ensureWorkspace({ namespace: workspace.namespace, teamName: workspace.team_name, workspaceName: workspace.name });
+        // The quota an admin set (null values: the defaults) goes with every ensure.
+        const quota = { cpu: workspace.quota_cpu, memory: workspace.quota_memory, pods: workspace.quota_pods, storage: workspace.quota_storage };
+        await gateway.ensureWorkspace({ namespace: workspace.namespace, teamName: workspace.team_name, workspaceName: workspace.name, quota });
         await db
           .updateTable('workspaces')
           .set({ cluster_state: 'ready', cluster_error: null, cluster_synced_at: timestamp() })

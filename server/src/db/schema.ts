@@ -111,6 +111,11 @@ export interface WorkspacesTable {
   cluster_state: Generated<ClusterState>;
   cluster_error: string | null;
   cluster_synced_at: Timestamp | null;
+  /** Quota set by a platform admin (Kubernetes quantities, 0009); null = the default. */
+  quota_cpu: string | null;
+  quota_memory: string | null;
+  quota_storage: string | null;
+  quota_pods: number | null;
 }
 
 export interface WorkspaceMembersTable {

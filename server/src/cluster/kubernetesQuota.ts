@@ -1,0 +1,46 @@
+import type { CoreV1Api } from '@kubernetes/client-node';
+import { ClusterError, MANAGED_BY, type QuotaStatus, WORKSPACE_DEFAULTS } from './gateway.js';
+import { call, ensure } from './kubernetesGateway.js';
+import { quotaHard, sameHard, type WorkspaceQuota } from './quota.js';
+
+// The workspace ResourceQuota on @kubernetes/client-node (kubernetesGateway.ts calls these).
+
+const stringMap = (map: Record<string, unknown> | undefined): Record<string, string> =>
+  Object.fromEntries(Object.entries(map ?? {}).map(([key, value]) => [key, String(value)]));
+
+/**
+ * Creates `testbed-quota`, or brings an existing one to the workspace's values. It is read
+ * first and left alone when its limits already match (as quantities: the API server may
+ * write "1000m" back as "1"), so the periodic resync does not rewrite every namespace's quota.
+ */
+export async function ensureWorkspaceQuota(core: CoreV1Api, namespace: string, quota?: WorkspaceQuota): Promise<void> {
+  const name = WORKSPACE_DEFAULTS.quotaName;
+  const body = {
+    metadata: { name, namespace, labels: { ...MANAGED_BY } },
+    spec: { hard: quotaHard(quota) },
+  };
+  await ensure(
+    () => core.createNamespacedResourceQuota({ namespace, body }),
+    async () => {
+      const existing = await core.readNamespacedResourceQuota({ name, namespace });
+      const labelled = Object.entries(MANAGED_BY).every(([key, value]) => existing.metadata?.labels?.[key] === value);
+      if (labelled && sameHard(stringMap(existing.spec?.hard), body.spec.hard)) return;
+      await core.replaceNamespacedResourceQuota({
+        name,
+        namespace,
+        body: { ...body, metadata: { ...body.metadata, resourceVersion: existing.metadata?.resourceVersion } },
+      });
+    },
+  );
+}
+
+/** `testbed-quota` of a namespace: its limits and the usage the cluster counted (empty where it counts none). */
+export async function readWorkspaceQuota(core: CoreV1Api, namespace: string): Promise<QuotaStatus | null> {
+  try {
+    const quota = await call(() => core.readNamespacedResourceQuota({ name: WORKSPACE_DEFAULTS.quotaName, namespace }));
+    return { hard: stringMap(quota.spec?.hard), used: stringMap(quota.status?.used) };
+  } catch (error) {
+    if (error instanceof ClusterError && error.kind === 'not-found') return null;
+    throw error;
+  }
+}

@@ -1,0 +1,294 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import type { ClusterGateway } from '../src/cluster/gateway.js';
+import { kubeConfigFor, kubernetesGateway } from '../src/cluster/kubernetesGateway.js';
+import { createReconciler, type Reconciler } from '../src/cluster/reconciler.js';
+import { type SandboxCluster, startSandboxCluster } from '../src/cluster/sandbox/server.js';
+import { loadConfig } from '../src/config.js';
+import { timestamp } from '../src/db/database.js';
+import type { TeamRole } from '../src/db/schema.js';
+import { createMailer, type Mailer } from '../src/mail/mailer.js';
+import { realtimeBroadcaster } from '../src/realtime/broadcaster.js';
+import { createRealtimeServer, type RealtimeServer, realtimeAppSecret } from '../src/realtime/pusherServer.js';
+import { attachRightsChecks, type RightsChecks } from '../src/realtime/rights.js';
+import { createUser } from '../src/users/users.js';
+import { createTestDatabase, DEFAULT_PASSWORD, injectorFor, type Mailbox, startMailbox, type TestContext, type TestDatabase, uniqueEmail } from './helpers.js';
+import { FAST_SANDBOX_TIMINGS, kubectlAvailable, KUBECTL, runFile } from './kubectl.js';
+
+// Platform admins and one workspace (issue 12): GET/PATCH/DELETE /api/admin/workspaces/{id}
+// against the real sandbox API server over HTTPS, the real reconciler, real SMTP, the real
+// realtime server with pusher-js, and kubectl with a member's downloaded kubeconfig.
+
+const APP_KEY = 'testbed';
+const silent = pino({ level: 'silent' });
+const haveKubectl = kubectlAvailable('server/test/workspaceAdmin.test.ts', 'workspace quotas and deletion');
+
+let workDir: string;
+let sandbox: SandboxCluster;
+let gateway: ClusterGateway;
+let database: TestDatabase;
+let mailbox: Mailbox;
+let mailer: Mailer;
+let realtime: RealtimeServer;
+let rights: RightsChecks;
+let app: FastifyInstance;
+let baseUrl: string;
+let reconciler: Reconciler;
+let inject: TestContext['inject'];
+
+let counter = 0;
+const unique = (prefix: string) => `${prefix}${process.pid % 1000}${Date.now() % 100000}${++counter}`;
+
+async function person(options: { admin?: boolean; firstname?: string } = {}) {
+  const user = await createUser(database.db, {
+    firstname: options.firstname ?? 'Wanda',
+    lastname: 'Space',
+    email: uniqueEmail('wsadmin'),
+    password: DEFAULT_PASSWORD,
+    admin: options.admin ?? false,
+    verified: true,
+  });
+  const login = await inject('POST', '/login', { body: { email: user.email, password: DEFAULT_PASSWORD } });
+  expect(login.statusCode).toBe(200);
+  return { user, token: login.json().token as string };
+}
+type Person = Awaited<ReturnType<typeof person>>;
+
+async function joinTeam(teamId: number, userId: number, role: TeamRole) {
+  await database.db.insertInto('team_members').values({ team_id: teamId, user_id: userId, role, enabled: 1, created_at: timestamp() }).execute();
+}
+
+/**
+ * A team (owner, plain member), a workspace its owner created through the API (so it is
+ * approved at once, with its 'workspace created' entry), the member in it; made in the cluster.
+ */
+async function world() {
+  const [owner, member, outsider] = await Promise.all([person({ firstname: 'Olga' }), person({ firstname: 'Milo' }), person({ firstname: 'Otis' })]);
+  const now = timestamp();
+  const name = unique('wa');
+  const team = await database.db
+    .insertInto('teams')
+    .values({ name, fullname: `Team ${name}`, shortname: name, affiliation: null, city: null, country: 'FR', url: null, joining_reason: null, joining_category: 'Research', created_at: now, updated_at: now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await joinTeam(team.id, owner.user.id, 'owner');
+  await joinTeam(team.id, member.user.id, 'member');
+  const created = await inject('POST', '/api/requests/workspaces', { token: owner.token, body: { label: 'Vision lab', name: unique('ws-'), team_id: team.id } });
+  expect(created.statusCode).toBe(201);
+  const workspace = await database.db.selectFrom('workspaces').selectAll().where('id', '=', created.json().object.id).executeTakeFirstOrThrow();
+  await database.db.insertInto('workspace_members').values({ workspace_id: workspace.id, user_id: member.user.id, role: 'member', created_at: timestamp() }).execute();
+  await reconciler.reconcileOnce();
+  return { team, workspace, owner, member, outsider };
+}
+
+const quotaInSandbox = (namespace: string) => sandbox.store.get('resourcequotas', namespace, 'testbed-quota');
+
+/** A member's kubeconfig, downloaded as the console does, written to a file for kubectl. */
+async function kubeconfigFile(workspaceId: number, who: Person): Promise<string> {
+  const answer = await inject('POST', `/api/subnamespaces/${workspaceId}/kubeconfig`, { token: who.token });
+  expect(answer.statusCode).toBe(201);
+  const file = join(workDir, `${unique('kc')}.kubeconfig`);
+  writeFileSync(file, answer.json().kubeconfig);
+  return file;
+}
+
+const kubectl = async (file: string, ...args: string[]) => runFile(KUBECTL, ['--kubeconfig', file, ...args], { timeout: 20_000 });
+
+let admin: Person;
+
+beforeAll(async () => {
+  workDir = mkdtempSync(join(tmpdir(), 'workspace-admin-test-'));
+  sandbox = await startSandboxCluster({ storageDir: join(workDir, 'sandbox'), host: '127.0.0.1', port: 0, timings: FAST_SANDBOX_TIMINGS });
+  gateway = kubernetesGateway(kubeConfigFor({ server: sandbox.url, caPem: sandbox.caPem, token: sandbox.adminToken }), 'sandbox');
+  database = await createTestDatabase(workDir);
+  mailbox = await startMailbox();
+  const config = loadConfig(
+    {
+      STORAGE_DIR: join(workDir, 'storage'),
+      APP_URL: 'http://console.test',
+      APP_KEY: 'test-app-key-not-secret-0123456789',
+      DATABASE_URL: database.url,
+      MAIL_URL: mailbox.url,
+      MAIL_FROM: 'console@testbed.test',
+      RATE_LIMITS: 'off',
+      CLUSTER: 'sandbox',
+    },
+    { envFile: null },
+  );
+  realtime = await createRealtimeServer({ port: 0, host: '127.0.0.1', appKey: APP_KEY, appSecret: realtimeAppSecret(config.appKey), logger: silent });
+  rights = attachRightsChecks({ realtime, db: database.db, logger: silent });
+  mailer = createMailer(config, silent);
+  app = await buildApp({
+    config: { ...config, realtime: { ...config.realtime, key: APP_KEY, port: realtime.port } },
+    db: database.db,
+    mailer,
+    logger: silent,
+    cluster: gateway,
+    broadcaster: realtimeBroadcaster(realtime),
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  inject = injectorFor(app);
+  reconciler = createReconciler({ db: database.db, gateway });
+  admin = await person({ admin: true, firstname: 'Ada' });
+});
+
+afterAll(async () => {
+  await reconciler?.stop();
+  await rights?.close();
+  await realtime?.close();
+  await app?.close();
+  mailer?.close();
+  await mailbox?.close();
+  await database?.drop();
+  await sandbox?.close();
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+describe('who may', () => {
+  it('answers admins only: 401 anonymous, 403 for the team owner, a member and an outsider, for GET and PATCH', async () => {
+    const { workspace, owner, member, outsider } = await world();
+    const url = `/api/admin/workspaces/${workspace.id}`;
+    const body = { quota: { pods: 7 } };
+    for (const [method, payload] of [['GET', undefined], ['PATCH', body]] as const) {
+      expect((await inject(method, url, { body: payload })).statusCode, `${method} anonymous`).toBe(401);
+      for (const [who, caller] of Object.entries({ owner, member, outsider })) {
+        const answer = await inject(method, url, { token: caller.token, body: payload });
+        expect(answer.statusCode, `${method} as ${who}`).toBe(403);
+        expect(answer.json().message).toBeTruthy();
+      }
+    }
+    // Nothing happened: the workspace is there, with the default quota.
+    const row = await database.db.selectFrom('workspaces').selectAll().where('id', '=', workspace.id).executeTakeFirstOrThrow();
+    expect(row.quota_pods).toBeNull();
+    expect((await inject('GET', url, { token: admin.token })).statusCode).toBe(200);
+    expect((await inject('GET', '/api/admin/workspaces/999999', { token: admin.token })).statusCode).toBe(404);
+    expect((await inject('PATCH', '/api/admin/workspaces/999999', { token: admin.token, body })).statusCode).toBe(404);
+  });
+});
+
+describe('GET /api/admin/workspaces/{id}', () => {
+  it('gives the team, members with emails and roles, counts, quota (database and cluster), pod security, cluster state and activity', async () => {
+    const { team, workspace, owner, member } = await world();
+    const requester = await person();
+    await joinTeam(team.id, requester.user.id, 'member');
+    const asked = await inject('PATCH', '/api/requests/workspaces/', { token: requester.token, body: { team_id: team.id, name: workspace.name } });
+    expect(asked.json().status).toBe('Pending');
+    const answer = await inject('GET', `/api/admin/workspaces/${workspace.id}`, { token: admin.token });
+    expect(answer.statusCode).toBe(200);
+    const detail = answer.json();
+    expect(detail).toMatchObject({
+      id: workspace.id,
+      name: workspace.name,
+      label: 'Vision lab',
+      namespace: workspace.namespace,
+      team: { id: team.id, name: team.name, fullname: team.fullname },
+      counts: { members: 2, managers: 1, pending_requests: 1 },
+      pod_security: { enforce: 'baseline', warn: 'restricted', audit: 'restricted', version: 'v1.34' },
+      cluster: { state: 'ready', error: null },
+      quota: {
+        values: { cpu: '8', memory: '16Gi', pods: 50, storage: '100Gi' },
+        own: { cpu: null, memory: null, pods: null, storage: null },
+        defaults: { cpu: '8', memory: '16Gi', pods: 50, storage: '100Gi' },
+      },
+    });
+    expect(detail.users).toEqual([
+      expect.objectContaining({ id: owner.user.id, email: owner.user.email, role: 'manager', enabled: true }),
+      expect.objectContaining({ id: member.user.id, email: member.user.email, role: 'member', name: 'Milo Space' }),
+    ]);
+    expect(detail.quota.cluster.hard).toMatchObject({ 'requests.cpu': '8', 'limits.cpu': '16', pods: '50', 'requests.storage': '100Gi' });
+    expect(detail.activity.map((entry: { description: string }) => entry.description)).toContain('workspace created');
+  });
+
+  it('still opens when the cluster cannot say (quota.cluster null)', async () => {
+    const { workspace } = await world();
+    await database.db.updateTable('workspaces').set({ namespace: unique('missing-ns') }).where('id', '=', workspace.id).execute();
+    const answer = await inject('GET', `/api/admin/workspaces/${workspace.id}`, { token: admin.token });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json().quota.cluster).toBeNull();
+  });
+});
+
+describe('PATCH /api/admin/workspaces/{id} (quota)', () => {
+  let validationWorld: ReturnType<typeof world> | undefined;
+  it.each([
+    [{ quota: { cpu: 'lots' } }, 'quota.cpu', 'must be a CPU quantity'],
+    [{ quota: { cpu: '0' } }, 'quota.cpu', 'greater than 0'],
+    [{ quota: { cpu: '2000' } }, 'quota.cpu', 'not be greater than 1024'],
+    [{ quota: { cpu: '1.5m' } }, 'quota.cpu', 'must be a CPU quantity'],
+    [{ quota: { cpu: 4 } }, 'quota.cpu', 'must be a CPU quantity'],
+    [{ quota: { memory: '16GB' } }, 'quota.memory', 'must be a size'],
+    [{ quota: { memory: '16' } }, 'quota.memory', 'must be a size'],
+    [{ quota: { memory: '17Ti' } }, 'quota.memory', 'not be greater than 16Ti'],
+    [{ quota: { storage: '-1Gi' } }, 'quota.storage', 'must be a size'],
+    [{ quota: { storage: '0Gi' } }, 'quota.storage', 'greater than 0'],
+    [{ quota: { pods: 0 } }, 'quota.pods', 'at least 1'],
+    [{ quota: { pods: 2.5 } }, 'quota.pods', 'whole number'],
+    [{ quota: { pods: '20' } }, 'quota.pods', 'whole number'],
+    [{ quota: { pods: 100_000 } }, 'quota.pods', 'not be greater than 10000'],
+    [{ quota: 'big' }, 'quota', 'must be an object'],
+    [{}, 'quota', 'must be an object'],
+  ])('refuses %j with a 422 on %s', async (body, field, message) => {
+    // One workspace serves every refusal: none of them may change it.
+    validationWorld ??= world();
+    const { workspace } = await validationWorld;
+    const answer = await inject('PATCH', `/api/admin/workspaces/${workspace.id}`, { token: admin.token, body });
+    expect(answer.statusCode).toBe(422);
+    expect(answer.json().errors[field]?.join(' ')).toContain(message);
+    const row = await database.db.selectFrom('workspaces').selectAll().where('id', '=', workspace.id).executeTakeFirstOrThrow();
+    expect([row.quota_cpu, row.quota_memory, row.quota_pods, row.quota_storage]).toEqual([null, null, null, null]);
+  });
+
+  it('stores the quota, records it, and the reconciler puts it on the ResourceQuota (read back with kubectl); null restores a default', async () => {
+    const { workspace, member } = await world();
+    const url = `/api/admin/workspaces/${workspace.id}`;
+    const answer = await inject('PATCH', url, { token: admin.token, body: { quota: { cpu: '2500m', memory: '4Gi', pods: 20, storage: '50G' } } });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json().quota).toMatchObject({
+      values: { cpu: '2500m', memory: '4Gi', pods: 20, storage: '50G' },
+      own: { cpu: '2500m', memory: '4Gi', pods: 20, storage: '50G' },
+    });
+    const row = await database.db.selectFrom('workspaces').selectAll().where('id', '=', workspace.id).executeTakeFirstOrThrow();
+    expect(row.cluster_state).toBe('pending');
+    const entry = await database.db
+      .selectFrom('activity_log')
+      .selectAll()
+      .where('subject_type', '=', 'workspace')
+      .where('subject_id', '=', workspace.id)
+      .where('description', '=', 'workspace quota changed')
+      .executeTakeFirstOrThrow();
+    expect(entry.causer_id).toBe(admin.user.id);
+    expect(JSON.parse(entry.properties)).toMatchObject({ before: { cpu: null }, after: { cpu: '2500m', pods: 20 } });
+
+    await reconciler.reconcileOnce();
+    expect(quotaInSandbox(workspace.namespace)?.spec).toMatchObject({
+      hard: { 'requests.cpu': '2500m', 'limits.cpu': '5000m', 'requests.memory': '4Gi', 'limits.memory': '8Gi', pods: '20', 'requests.storage': '50G', services: '20' },
+    });
+    expect((await inject('GET', url, { token: admin.token })).json().quota.cluster.hard).toMatchObject({ 'requests.cpu': '2500m', pods: '20' });
+
+    // Compared before writing: a full resync leaves an unchanged quota alone.
+    const version = quotaInSandbox(workspace.namespace)?.metadata.resourceVersion;
+    await reconciler.reconcileOnce({ all: true });
+    expect(quotaInSandbox(workspace.namespace)?.metadata.resourceVersion).toBe(version);
+
+    if (haveKubectl) {
+      // The console's member role may read its namespace's quota (WORKSPACE_CLUSTER_ROLES).
+      const file = await kubeconfigFile(workspace.id, member);
+      const { stdout } = await kubectl(file, 'get', 'resourcequota', 'testbed-quota', '-o', 'json');
+      expect(JSON.parse(stdout).spec.hard).toMatchObject({ 'requests.cpu': '2500m', pods: '20', 'requests.memory': '4Gi' });
+    }
+
+    // Only what is sent changes; null goes back to the default; `K` is written as Kubernetes' `k`.
+    const reset = await inject('PATCH', url, { token: admin.token, body: { quota: { cpu: null, memory: '512000K' } } });
+    expect(reset.statusCode).toBe(200);
+    expect(reset.json().quota.own).toEqual({ cpu: null, memory: '512000k', pods: 20, storage: '50G' });
+    await reconciler.reconcileOnce();
+    expect(quotaInSandbox(workspace.namespace)?.spec.hard).toMatchObject({ 'requests.cpu': '8', 'limits.cpu': '16', 'requests.memory': '512000k', pods: '20' });
+  });
+});
