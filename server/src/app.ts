@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { activityRoutes } from './activity/routes.js';
 import { adminRoutes } from './admin/routes.js';
 import { adminWorkspaceRoutes } from './admin/workspaceRoutes.js';
+import { adminUserRoutes } from './admin/userRoutes.js';
 import { authRoutes } from './auth/routes.js';
 import { BackgroundTasks } from './background.js';
 import type { ClusterGateway } from './cluster/gateway.js';
@@ -71,6 +72,7 @@ const domains = [
   requestRoutes,
   adminRoutes,
   adminWorkspaceRoutes,
+  adminUserRoutes,
   realtimeRoutes,
   clusterRoutes,
   nodeRoutes,
