@@ -31,6 +31,8 @@ import { type Broadcaster, noopBroadcaster } from './realtime/broadcaster.js';
 import { realtimeRoutes } from './realtime/routes.js';
 import { requestRoutes } from './requests/routes.js';
 import { settingsRoutes } from './settings/routes.js';
+import { adminTeamRoutes } from './teams/adminRoutes.js';
+import { teamMemberRoutes } from './teams/memberRoutes.js';
 import { teamRoutes } from './teams/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
 import { userRoutes } from './users/routes.js';
@@ -68,6 +70,8 @@ const domains = [
   activityRoutes,
   settingsRoutes,
   teamRoutes,
+  teamMemberRoutes,
+  adminTeamRoutes,
   workspaceRoutes,
   requestRoutes,
   adminRoutes,

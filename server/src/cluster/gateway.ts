@@ -177,6 +177,11 @@ export interface ClusterGateway {
   ensureMemberAccess(input: MemberTarget & { role: WorkspaceRole }): Promise<void>;
   /** Deletes the RoleBinding and the service account (which voids its tokens); absent = fine. */
   revokeMemberAccess(input: MemberTarget): Promise<void>;
+  /**
+   * Deletes a deleted workspace's namespace and everything in it (its bindings included);
+   * absent = fine. Members' service accounts live elsewhere: revokeMemberAccess takes those.
+   */
+  deleteWorkspaceNamespace(namespace: string): Promise<void>;
   /** A TokenRequest token for the member's service account of this workspace. */
   issueKubeconfigToken(input: MemberTarget & { expirationSeconds: number }): Promise<IssuedToken>;
   listPods(namespace: string): Promise<PodSummary[]>;

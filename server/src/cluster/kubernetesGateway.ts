@@ -271,6 +271,17 @@ export function kubernetesGateway(kc: KubeConfig, mode: ClusterMode = 'kubernete
       ).catch(ignoreNotFound);
     },
 
+    async deleteWorkspaceNamespace(namespace: string) {
+      // Only namespaces the console made: a workspace row naming a namespace somebody else
+      // created (by hand, before the console) must not take it down with it.
+      const existing = await call(() => core.readNamespace({ name: namespace })).catch(ignoreNotFound);
+      if (!existing) return;
+      if (existing.metadata?.labels?.['app.kubernetes.io/managed-by'] !== MANAGED_BY['app.kubernetes.io/managed-by']) {
+        throw new ClusterError('invalid', `The namespace ${namespace} is not managed by the console; it was left in place.`);
+      }
+      await call(() => core.deleteNamespace({ name: namespace })).catch(ignoreNotFound);
+    },
+
     async issueKubeconfigToken({ userId, workspaceId, expirationSeconds }) {
       const answer = await call(() =>
         core.createNamespacedServiceAccountToken({

@@ -7,6 +7,7 @@ export const noneGateway: ClusterGateway = {
   ensureClusterRoles: () => Promise.reject(new ClusterUnavailable()),
   ensureMemberAccess: () => Promise.reject(new ClusterUnavailable()),
   revokeMemberAccess: () => Promise.reject(new ClusterUnavailable()),
+  deleteWorkspaceNamespace: () => Promise.reject(new ClusterUnavailable()),
   issueKubeconfigToken: () => Promise.reject(new ClusterUnavailable()),
   listPods: () => Promise.reject(new ClusterUnavailable()),
   watchPods: () => Promise.reject(new ClusterUnavailable()),

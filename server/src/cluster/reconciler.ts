@@ -111,7 +111,8 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       .innerJoin('workspaces as w', 'w.id', 'wm.workspace_id')
       .leftJoin('team_members as tm', (join) => join.onRef('tm.team_id', '=', 'w.team_id').onRef('tm.user_id', '=', 'wm.user_id'))
       .innerJoin('users as u', 'u.id', 'wm.user_id')
-      .select(['wm.id', 'wm.user_id', 'wm.role', 'wm.workspace_id', 'w.namespace', 'tm.enabled as team_enabled', 'u.enabled as user_enabled'])
+      .innerJoin('teams as t', 't.id', 'w.team_id')
+      .select(['wm.id', 'wm.user_id', 'wm.role', 'wm.workspace_id', 'w.namespace', 'tm.enabled as team_enabled', 'u.enabled as user_enabled', 't.enabled as team_active'])
       .where('w.cluster_state', '=', 'ready');
     query = all ? query.where('wm.cluster_state', '!=', 'error') : query.where('wm.cluster_state', '=', 'pending');
     const members = await query.orderBy('wm.id').execute();
@@ -124,8 +125,9 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       return;
     }
     for (const member of members) {
-      // The access rules of teams/access.ts: a disabled team membership (or user) voids the role.
-      const entitled = member.team_enabled !== 0 && member.user_enabled === 1;
+      // The access rules of teams/access.ts: a disabled team membership (or user), or a
+      // suspended team, voids the role.
+      const entitled = member.team_enabled !== 0 && member.user_enabled === 1 && member.team_active === 1;
       try {
         const target = { namespace: member.namespace, workspaceId: member.workspace_id, userId: member.user_id };
         if (entitled) await gateway.ensureMemberAccess({ ...target, role: member.role });
@@ -174,6 +176,41 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
         result.failed++;
         result.lastError = describe(error);
         await db.updateTable('cluster_revocations').set({ last_error: describe(error) }).where('id', '=', revocation.id).execute();
+        if (error instanceof ClusterUnavailable || (error instanceof ClusterError && error.kind === 'unreachable')) return;
+      }
+    }
+  }
+
+  /**
+   * Namespaces of deleted workspaces (workspaces/deletion.ts): deleted, then their row here.
+   * Runs before the revocations, whose bindings go with the namespace.
+   */
+  async function applyDeletions(result: PassResult): Promise<void> {
+    const deletions = await db.selectFrom('cluster_deletions').selectAll().orderBy('id').execute();
+    for (const deletion of deletions) {
+      try {
+        await gateway.deleteWorkspaceNamespace(deletion.namespace);
+        await db.deleteFrom('cluster_deletions').where('id', '=', deletion.id).execute();
+        result.applied++;
+      } catch (error) {
+        result.failed++;
+        result.lastError = describe(error);
+        if (isPermanent(error)) {
+          // Refused for good (not the console's namespace): said once in the activity log, not retried.
+          await db.transaction().execute(async (trx) => {
+            await trx.deleteFrom('cluster_deletions').where('id', '=', deletion.id).execute();
+            await recordActivity(trx, {
+              causerId: null,
+              description: 'namespace deletion refused by the cluster',
+              subject: { type: 'workspace', id: deletion.workspace_id },
+              severity: 'error',
+              properties: { namespace: deletion.namespace, error: describe(error) },
+            });
+          });
+          logger?.error({ namespace: deletion.namespace, error: describe(error) }, 'The cluster refused a namespace deletion');
+          continue;
+        }
+        await db.updateTable('cluster_deletions').set({ last_error: describe(error) }).where('id', '=', deletion.id).execute();
         if (error instanceof ClusterUnavailable || (error instanceof ClusterError && error.kind === 'unreachable')) return;
       }
     }
@@ -228,6 +265,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     const result: PassResult = { applied: 0, failed: 0, lastError: null };
     await applyWorkspaces(all, result);
     await applyMemberships(all, result);
+    await applyDeletions(result);
     await applyRevocations(result);
     if (result.failed > 0) {
       failures++;
@@ -250,7 +288,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   }
 
   const hasPending = async () => {
-    const [workspace, member, revocation] = await Promise.all([
+    const [workspace, member, revocation, deletion] = await Promise.all([
       db.selectFrom('workspaces').select('id').where('cluster_state', '=', 'pending').limit(1).executeTakeFirst(),
       db
         .selectFrom('workspace_members as wm')
@@ -261,8 +299,9 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
         .limit(1)
         .executeTakeFirst(),
       db.selectFrom('cluster_revocations').select('id').limit(1).executeTakeFirst(),
+      db.selectFrom('cluster_deletions').select('id').limit(1).executeTakeFirst(),
     ]);
-    return workspace !== undefined || member !== undefined || revocation !== undefined;
+    return workspace !== undefined || member !== undefined || revocation !== undefined || deletion !== undefined;
   };
 
   async function tick(): Promise<void> {

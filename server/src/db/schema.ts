@@ -84,6 +84,8 @@ export interface TeamsTable {
   joining_category: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** 0 while a platform admin has suspended the team: no rights in it nor in its workspaces (0007). */
+  enabled: Generated<Flag>;
 }
 
 export interface TeamMembersTable {
@@ -128,6 +130,15 @@ export interface WorkspaceMembersTable {
   cluster_state: Generated<ClusterState>;
   cluster_error: string | null;
   cluster_synced_at: Timestamp | null;
+}
+
+/** A deleted workspace's namespace, still to delete in the cluster (reconciler, 0007). */
+export interface ClusterDeletionsTable {
+  id: Generated<number>;
+  workspace_id: number;
+  namespace: string;
+  created_at: Timestamp;
+  last_error: string | null;
 }
 
 /** Access to take away in the cluster after a membership was deleted (reconciler, 0005). */
@@ -220,6 +231,7 @@ export interface Database {
   requests: RequestsTable;
   nodes: NodesTable;
   cluster_revocations: ClusterRevocationsTable;
+  cluster_deletions: ClusterDeletionsTable;
   throttles: ThrottlesTable;
 }
 

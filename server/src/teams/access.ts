@@ -5,6 +5,8 @@ import type { Database, TeamRole, User, WorkspaceRole } from '../db/schema.js';
  * What a user may do in teams and workspaces, loaded once per request (two queries) and then
  * consulted by the plain permission functions. Only enabled team memberships count; a
  * disabled team membership also voids the user's workspace roles in that team's workspaces.
+ * A suspended team (teams.enabled = 0) gives none of its members any role, in it or in its
+ * workspaces; platform admins keep theirs through `admin`.
  */
 export interface Access {
   userId: number;
@@ -17,17 +19,21 @@ export interface Access {
 export async function loadAccess(db: Kysely<Database>, user: Pick<User, 'id' | 'admin'>): Promise<Access> {
   const [teams, workspaces] = await Promise.all([
     db
-      .selectFrom('team_members')
-      .select(['team_id', 'role'])
-      .where('user_id', '=', user.id)
-      .where('enabled', '=', 1)
+      .selectFrom('team_members as tm')
+      .innerJoin('teams as t', 't.id', 'tm.team_id')
+      .select(['tm.team_id', 'tm.role'])
+      .where('tm.user_id', '=', user.id)
+      .where('tm.enabled', '=', 1)
+      .where('t.enabled', '=', 1)
       .execute(),
     db
       .selectFrom('workspace_members as wm')
       .innerJoin('workspaces as w', 'w.id', 'wm.workspace_id')
+      .innerJoin('teams as t', 't.id', 'w.team_id')
       .leftJoin('team_members as tm', (join) => join.onRef('tm.team_id', '=', 'w.team_id').onRef('tm.user_id', '=', 'wm.user_id'))
       .select(['wm.workspace_id', 'wm.role'])
       .where('wm.user_id', '=', user.id)
+      .where('t.enabled', '=', 1)
       .where((eb) => eb.or([eb('tm.enabled', 'is', null), eb('tm.enabled', '=', 1)]))
       .execute(),
   ]);
@@ -49,13 +55,22 @@ export async function loadAccessMany(db: Kysely<Database>, users: readonly Pick<
   if (users.length === 0) return result;
   const ids = users.map((user) => user.id);
   const [teams, workspaces] = await Promise.all([
-    db.selectFrom('team_members').select(['user_id', 'team_id', 'role']).where('user_id', 'in', ids).where('enabled', '=', 1).execute(),
+    db
+      .selectFrom('team_members as tm')
+      .innerJoin('teams as t', 't.id', 'tm.team_id')
+      .select(['tm.user_id', 'tm.team_id', 'tm.role'])
+      .where('tm.user_id', 'in', ids)
+      .where('tm.enabled', '=', 1)
+      .where('t.enabled', '=', 1)
+      .execute(),
     db
       .selectFrom('workspace_members as wm')
       .innerJoin('workspaces as w', 'w.id', 'wm.workspace_id')
+      .innerJoin('teams as t', 't.id', 'w.team_id')
       .leftJoin('team_members as tm', (join) => join.onRef('tm.team_id', '=', 'w.team_id').onRef('tm.user_id', '=', 'wm.user_id'))
       .select(['wm.user_id', 'wm.workspace_id', 'wm.role'])
       .where('wm.user_id', 'in', ids)
+      .where('t.enabled', '=', 1)
       .where((eb) => eb.or([eb('tm.enabled', 'is', null), eb('tm.enabled', '=', 1)]))
       .execute(),
   ]);
@@ -71,6 +86,9 @@ export async function loadAccessMany(db: Kysely<Database>, users: readonly Pick<
 }
 
 export const isTeamManagerRole = (role: TeamRole | null | undefined) => role === 'owner' || role === 'manager';
+
+/** Team roles from the least to the most: a manager may not give a role above their own. */
+export const TEAM_ROLE_RANK: Readonly<Record<TeamRole, number>> = { member: 0, manager: 1, owner: 2 };
 
 /** Owner or manager of the team (the spec's "team admin"). */
 export const managesTeam = (access: Access, teamId: number | null) =>

@@ -5,8 +5,9 @@ import * as cluster from './0003_cluster.js';
 import * as nodes from './0004_nodes.js';
 import * as revocations from './0005_revocations.js';
 import * as throttles from './0006_throttles.js';
-import * as workspaceQuota from './0009_workspace_quota.js';
+import * as deletions from './0007_deletions.js';
 import * as requestIndexes from './0008_request_indexes.js';
+import * as workspaceQuota from './0009_workspace_quota.js';
 
 /**
  * Every migration, by name; they run in name order. Add new ones at the end with the next
@@ -19,6 +20,7 @@ export const migrations: Record<string, Migration> = {
   '0004_nodes': nodes,
   '0005_revocations': revocations,
   '0006_throttles': throttles,
-  '0009_workspace_quota': workspaceQuota,
+  '0007_deletions': deletions,
   '0008_request_indexes': requestIndexes,
+  '0009_workspace_quota': workspaceQuota,
 };

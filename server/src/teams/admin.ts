@@ -1,0 +1,241 @@
+import type { Kysely } from 'kysely';
+import { presentActivity, recordActivity } from '../activity/log.js';
+import { WORKSPACE_DEFAULTS } from '../cluster/gateway.js';
+import { timestamp } from '../db/database.js';
+import type { Database, Team } from '../db/schema.js';
+import { HttpError } from '../http/errors.js';
+import { deleteWorkspaceInTransaction } from '../workspaces/deletion.js';
+
+// What platform admins do to a team (GET/PATCH/DELETE /api/admin/teams/{id}): see it whole,
+// edit it, suspend it (its members lose their rights in it and, through the reconciler, their
+// cluster access to its workspaces, until it is enabled again), delete it.
+
+/** The team page of the admin console: the team, its members, workspaces, counts, recent activity. */
+export async function teamDetail(db: Kysely<Database>, team: Team) {
+  const [members, workspaces, pending, activity] = await Promise.all([
+    db
+      .selectFrom('team_members as tm')
+      .innerJoin('users as u', 'u.id', 'tm.user_id')
+      .select(['u.id', 'u.firstname', 'u.lastname', 'u.email', 'u.enabled as user_enabled', 'tm.role', 'tm.enabled', 'tm.created_at'])
+      .where('tm.team_id', '=', team.id)
+      .orderBy('tm.id')
+      .execute(),
+    db
+      .selectFrom('workspaces as w')
+      .leftJoin('workspace_members as wm', 'wm.workspace_id', 'w.id')
+      .select(['w.id', 'w.name', 'w.label', 'w.namespace', 'w.cluster_state', 'w.created_at'])
+      .select((eb) => eb.fn.count<number | string>('wm.id').as('member_count'))
+      .where('w.team_id', '=', team.id)
+      .groupBy(['w.id', 'w.name', 'w.label', 'w.namespace', 'w.cluster_state', 'w.created_at'])
+      .orderBy('w.name')
+      .execute(),
+    db
+      .selectFrom('requests')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('team_id', '=', team.id)
+      .where('status', '=', 'Pending')
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('activity_log')
+      .selectAll()
+      .where('subject_type', '=', 'team')
+      .where('subject_id', '=', team.id)
+      .orderBy('id', 'desc')
+      .limit(50)
+      .execute(),
+  ]);
+  const presentedWorkspaces = workspaces.map((workspace) => ({
+    ...workspace,
+    member_count: Number(workspace.member_count),
+    // Every workspace has the defaults until per-workspace quotas are stored (issue 12, workspaces).
+    quota: { ...WORKSPACE_DEFAULTS.quota },
+  }));
+  return {
+    id: team.id,
+    name: team.name,
+    fullname: team.fullname,
+    shortname: team.shortname,
+    affiliation: team.affiliation,
+    city: team.city,
+    country: team.country,
+    url: team.url,
+    joining_category: team.joining_category,
+    joining_reason: team.joining_reason,
+    enabled: team.enabled === 1,
+    created_at: team.created_at,
+    updated_at: team.updated_at,
+    members: members.map((member) => ({
+      id: member.id,
+      name: `${member.firstname} ${member.lastname}`,
+      email: member.email,
+      role: member.role,
+      enabled: member.enabled === 1 && member.user_enabled === 1,
+      joined_at: member.created_at,
+    })),
+    workspaces: presentedWorkspaces,
+    counts: {
+      members: members.length,
+      owners: members.filter((member) => member.role === 'owner').length,
+      managers: members.filter((member) => member.role === 'manager').length,
+      workspaces: workspaces.length,
+      workspace_members: presentedWorkspaces.reduce((sum, workspace) => sum + workspace.member_count, 0),
+      pending_requests: Number(pending.count),
+    },
+    activity: activity.map(presentActivity),
+  };
+}
+
+export interface TeamChanges {
+  fullname?: string;
+  url?: string | null;
+  country?: string | null;
+  affiliation?: string | null;
+  enabled?: boolean;
+}
+
+/**
+ * Applies the changes; suspending or enabling marks every membership of the team's workspaces
+ * pending, so the reconciler revokes or re-ensures the bindings (it reads teams.enabled). The
+ * people whose rights changed are answered so the caller can call rightsChanged after commit.
+ */
+export async function updateTeam(
+  db: Kysely<Database>,
+  input: { team: Team; changes: TeamChanges; causerId: number },
+): Promise<{ team: Team; affectedUserIds: number[]; enabledChanged: boolean }> {
+  const { team, changes, causerId } = input;
+  return db.transaction().execute(async (trx) => {
+    const fields: { fullname?: string; url?: string | null; country?: string | null; affiliation?: string | null } = {};
+    if (changes.fullname !== undefined && changes.fullname !== team.fullname) fields.fullname = changes.fullname;
+    for (const key of ['url', 'country', 'affiliation'] as const) {
+      const value = changes[key];
+      if (value !== undefined && value !== team[key]) fields[key] = value;
+    }
+    const enabled = changes.enabled === undefined ? team.enabled : changes.enabled ? 1 : 0;
+    const enabledChanged = enabled !== team.enabled;
+    const now = timestamp();
+    const updated = await trx
+      .updateTable('teams')
+      .set({ ...fields, enabled, updated_at: now })
+      .where('id', '=', team.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (Object.keys(fields).length > 0) {
+      await recordActivity(trx, {
+        causerId,
+        description: 'team updated',
+        subject: { type: 'team', id: team.id },
+        properties: { changes: Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, { from: team[key as keyof typeof fields], to: value }])) },
+      });
+    }
+    let affectedUserIds: number[] = [];
+    if (enabledChanged) {
+      const workspaceIds = trx.selectFrom('workspaces').select('id').where('team_id', '=', team.id);
+      await trx.updateTable('workspace_members').set({ cluster_state: 'pending', cluster_error: null }).where('workspace_id', 'in', workspaceIds).execute();
+      affectedUserIds = await teamPeople(trx, team.id);
+      await recordActivity(trx, {
+        causerId,
+        description: enabled ? 'team enabled' : 'team suspended',
+        subject: { type: 'team', id: team.id },
+        severity: enabled ? 'info' : 'warning',
+        properties: { members: affectedUserIds.length },
+      });
+    }
+    return { team: updated, affectedUserIds, enabledChanged };
+  });
+}
+
+/** Everyone in the team or one of its workspaces. */
+async function teamPeople(db: Kysely<Database>, teamId: number): Promise<number[]> {
+  const [members, workspaceMembers] = await Promise.all([
+    db.selectFrom('team_members').select('user_id').where('team_id', '=', teamId).execute(),
+    db
+      .selectFrom('workspace_members as wm')
+      .innerJoin('workspaces as w', 'w.id', 'wm.workspace_id')
+      .select('wm.user_id')
+      .where('w.team_id', '=', teamId)
+      .execute(),
+  ]);
+  return [...new Set([...members, ...workspaceMembers].map((row) => row.user_id))];
+}
+
+/** What deleting the team deletes (the `?dry_run=1` answer, and the answer of the deletion). */
+export async function teamDeletionPlan(db: Kysely<Database>, team: Team) {
+  const [workspaces, members, pending] = await Promise.all([
+    db
+      .selectFrom('workspaces as w')
+      .leftJoin('workspace_members as wm', 'wm.workspace_id', 'w.id')
+      .select(['w.id', 'w.name', 'w.namespace'])
+      .select((eb) => eb.fn.count<number | string>('wm.id').as('member_count'))
+      .where('w.team_id', '=', team.id)
+      .groupBy(['w.id', 'w.name', 'w.namespace'])
+      .orderBy('w.name')
+      .execute(),
+    db.selectFrom('team_members').select((eb) => eb.fn.countAll<number | string>().as('count')).where('team_id', '=', team.id).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('requests')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('team_id', '=', team.id)
+      .where('status', '=', 'Pending')
+      .executeTakeFirstOrThrow(),
+  ]);
+  const presented = workspaces.map((workspace) => ({ ...workspace, member_count: Number(workspace.member_count) }));
+  return {
+    team: { id: team.id, name: team.name, fullname: team.fullname },
+    workspaces: presented,
+    namespaces: presented.map((workspace) => workspace.namespace),
+    counts: {
+      workspaces: presented.length,
+      namespaces: presented.length,
+      team_members: Number(members.count),
+      workspace_members: presented.reduce((sum, workspace) => sum + workspace.member_count, 0),
+      pending_requests: Number(pending.count),
+    },
+  };
+}
+
+export type TeamDeletionPlan = Awaited<ReturnType<typeof teamDeletionPlan>>;
+
+export const stillHasWorkspacesMessage = (team: Pick<Team, 'fullname'>, names: string[]) =>
+  `The team ${team.fullname} still has ${names.length === 1 ? 'a workspace' : `${names.length} workspaces`}: ${names.join(', ')}. ` +
+  'Delete them first, or delete the team with its workspaces.';
+
+/**
+ * Deletes the team (one transaction): refused (409) while it has workspaces unless `cascade`,
+ * which deletes each workspace as DELETE /api/admin/workspaces/{id} does (namespaces through
+ * the reconciler). Pending requests about the team are closed. Answers the plan carried out
+ * and everyone whose rights ended, for rightsChanged after the commit.
+ */
+export async function deleteTeam(
+  db: Kysely<Database>,
+  input: { team: Team; cascade: boolean; causerId: number },
+): Promise<{ plan: TeamDeletionPlan; affectedUserIds: number[] }> {
+  const { team, cascade, causerId } = input;
+  return db.transaction().execute(async (trx) => {
+    // Locks the team first (PostgreSQL), so a workspace approved meanwhile is seen or waits.
+    await trx.updateTable('teams').set({ updated_at: timestamp() }).where('id', '=', team.id).execute();
+    const plan = await teamDeletionPlan(trx, team);
+    if (plan.workspaces.length > 0 && !cascade) {
+      throw new HttpError(409, stillHasWorkspacesMessage(team, plan.workspaces.map((workspace) => workspace.name)));
+    }
+    const affectedUserIds = await teamPeople(trx, team.id);
+    const workspaces = await trx.selectFrom('workspaces').selectAll().where('team_id', '=', team.id).orderBy('id').execute();
+    for (const workspace of workspaces) await deleteWorkspaceInTransaction(trx, workspace, causerId);
+    const now = timestamp();
+    await trx
+      .updateTable('requests')
+      .set({ status: 'Denied', decision_message: 'The team was deleted.', decided_by: causerId, decided_at: now, updated_at: now })
+      .where('team_id', '=', team.id)
+      .where('status', '=', 'Pending')
+      .execute();
+    await trx.deleteFrom('team_members').where('team_id', '=', team.id).execute();
+    await trx.deleteFrom('teams').where('id', '=', team.id).execute();
+    await recordActivity(trx, {
+      causerId,
+      description: 'team deleted',
+      subject: { type: 'team', id: team.id },
+      severity: 'warning',
+      properties: { name: team.name, fullname: team.fullname, workspaces: plan.namespaces, members: plan.counts.team_members },
+    });
+    return { plan, affectedUserIds };
+  });
+}

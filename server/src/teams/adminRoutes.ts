@@ -1,0 +1,86 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requestClusterSync } from '../cluster/reconciler.js';
+import type { AppContext } from '../context.js';
+import { currentUser, requireAdmin } from '../http/authenticate.js';
+import { notFound } from '../http/errors.js';
+import { bearerAuth, idParam } from '../http/schemas.js';
+import { deleteTeam, teamDeletionPlan, teamDetail, updateTeam } from './admin.js';
+import { adminTeamDetailSchema, deleteTeamQuery, teamDeletionSchema, updateTeamBody } from './adminSchemas.js';
+import { findTeam } from './teams.js';
+
+const tags = ['admin'];
+const security = bearerAuth;
+const params = z.object({ id: idParam() });
+
+/** A platform admin's team page and actions (403 for everyone else; behind the onboarding gate first). */
+export function adminTeamRoutes({ db, broadcaster }: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/admin/teams/:id',
+      {
+        schema: { tags, summary: 'A team with its members and roles, workspaces, quotas, counts and recent activity', security, params, response: { 200: adminTeamDetailSchema } },
+        onRequest: requireAdmin,
+      },
+      async (request) => {
+        const team = await findTeam(db, request.params.id);
+        if (!team) throw notFound();
+        return teamDetail(db, team);
+      },
+    );
+
+    app.patch(
+      '/api/admin/teams/:id',
+      {
+        schema: {
+          tags,
+          summary: "Edit a team (fullname, url, country, affiliation) or suspend/enable it (enabled): a suspended team's members lose their rights and cluster access in it",
+          security,
+          params,
+          body: updateTeamBody,
+          response: { 200: adminTeamDetailSchema },
+        },
+        onRequest: requireAdmin,
+      },
+      async (request) => {
+        const team = await findTeam(db, request.params.id);
+        if (!team) throw notFound();
+        const result = await updateTeam(db, { team, changes: request.body, causerId: currentUser(request).id });
+        if (result.enabledChanged) {
+          requestClusterSync();
+          // Workspace and pod-log subscriptions end with the suspension (realtime/rights.ts).
+          broadcaster.rightsChanged(result.affectedUserIds);
+        }
+        return teamDetail(db, result.team);
+      },
+    );
+
+    app.delete(
+      '/api/admin/teams/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Delete a team: refused (409) while it has workspaces unless ?cascade=1 (their namespaces are deleted through the reconciler); ?dry_run=1 says what would be deleted',
+          security,
+          params,
+          querystring: deleteTeamQuery,
+          response: { 200: teamDeletionSchema },
+        },
+        onRequest: requireAdmin,
+      },
+      async (request) => {
+        const team = await findTeam(db, request.params.id);
+        if (!team) throw notFound();
+        const cascade = request.query.cascade ?? false;
+        if (request.query.dry_run) {
+          const plan = await teamDeletionPlan(db, team);
+          return { ...plan, dry_run: true, requires_cascade: plan.workspaces.length > 0, deleted: false };
+        }
+        const { plan, affectedUserIds } = await deleteTeam(db, { team, cascade, causerId: currentUser(request).id });
+        requestClusterSync();
+        broadcaster.rightsChanged(affectedUserIds);
+        return { ...plan, dry_run: false, requires_cascade: plan.workspaces.length > 0, deleted: true };
+      },
+    );
+  };
+}

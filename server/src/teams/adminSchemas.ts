@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { idField, lineText, requiredText } from '../http/schemas.js';
+
+// Request and answer schemas of the team administration routes (adminRoutes.ts, memberRoutes.ts).
+
+const teamRole = z.enum(['owner', 'manager', 'member']);
+
+/** An optional http(s) address; empty or null clears it. */
+const optionalHttpUrl = (field: string) =>
+  lineText(field)
+    .refine((value) => {
+      if (value === '') return true;
+      try {
+        const url = new URL(value);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+      } catch {
+        return false;
+      }
+    }, 'Invalid URL')
+    .nullable()
+    .optional()
+    .transform((value) => (value === '' ? null : value));
+
+/** An optional one-line field; empty or null clears it. */
+const clearableText = (field: string) =>
+  lineText(field)
+    .nullable()
+    .optional()
+    .transform((value) => (value === '' ? null : value));
+
+export const updateTeamBody = z.object({
+  fullname: requiredText('fullname').optional(),
+  url: optionalHttpUrl('url'),
+  country: clearableText('country'),
+  affiliation: clearableText('affiliation'),
+  enabled: z.boolean({ error: 'The enabled field must be true or false.' }).optional(),
+});
+
+const queryFlag = (field: string) =>
+  z
+    .enum(['1', '0', 'true', 'false'], { error: `The ${field} field must be 1 or 0.` })
+    .transform((value) => value === '1' || value === 'true')
+    .optional();
+
+export const deleteTeamQuery = z.object({ cascade: queryFlag('cascade'), dry_run: queryFlag('dry_run') });
+
+export const roleBody = z.object({
+  role: z.enum(['owner', 'manager', 'member'], {
+    error: (issue) =>
+      issue.input === undefined || issue.input === null ? 'The role field is required.' : 'The selected role is invalid.',
+  }),
+});
+
+/** At most this many people in one bulk call (each is its own transaction). */
+export const MAX_BULK_IDS = 1000;
+
+export const bulkMembersBody = z.object({
+  user_ids: z
+    .array(idField('user_ids'), { error: 'The user_ids field must be a list of ids.' })
+    .min(1, 'The user_ids field is required.')
+    .max(MAX_BULK_IDS, `The user_ids field must not have more than ${MAX_BULK_IDS} items.`),
+  action: z.enum(['remove'], {
+    error: (issue) =>
+      issue.input === undefined || issue.input === null ? 'The action field is required.' : 'The selected action is invalid.',
+  }),
+});
+
+const activityEntry = z.object({
+  id: z.number(),
+  description: z.string(),
+  subject_type: z.string().nullable(),
+  subject_id: z.number().nullable(),
+  properties: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+});
+
+export const adminTeamDetailSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  fullname: z.string(),
+  shortname: z.string(),
+  affiliation: z.string().nullable(),
+  city: z.string().nullable(),
+  country: z.string().nullable(),
+  url: z.string().nullable(),
+  joining_category: z.string().nullable(),
+  joining_reason: z.string().nullable(),
+  enabled: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  members: z.array(z.object({ id: z.number(), name: z.string(), email: z.string(), role: teamRole, enabled: z.boolean(), joined_at: z.string() })),
+  workspaces: z.array(
+    z.object({
+      id: z.number(),
+      name: z.string(),
+      label: z.string(),
+      namespace: z.string(),
+      cluster_state: z.string(),
+      created_at: z.string(),
+      member_count: z.number(),
+      quota: z.record(z.string(), z.string()),
+    }),
+  ),
+  counts: z.object({
+    members: z.number(),
+    owners: z.number(),
+    managers: z.number(),
+    workspaces: z.number(),
+    workspace_members: z.number(),
+    pending_requests: z.number(),
+  }),
+  activity: z.array(activityEntry),
+});
+
+export const teamDeletionSchema = z.object({
+  team: z.object({ id: z.number(), name: z.string(), fullname: z.string() }),
+  workspaces: z.array(z.object({ id: z.number(), name: z.string(), namespace: z.string(), member_count: z.number() })),
+  namespaces: z.array(z.string()),
+  counts: z.object({
+    workspaces: z.number(),
+    namespaces: z.number(),
+    team_members: z.number(),
+    workspace_members: z.number(),
+    pending_requests: z.number(),
+  }),
+  /** True for ?dry_run=1: nothing was changed. */
+  dry_run: z.boolean(),
+  /** Whether the deletion needs ?cascade=1 (the team has workspaces). */
+  requires_cascade: z.boolean(),
+  deleted: z.boolean(),
+});
+
+export const memberRoleAnswer = z.object({ id: z.number(), team_id: z.number(), role: teamRole, previous: teamRole });
+
+export const bulkMembersAnswer = z.object({
+  results: z.array(z.object({ id: z.number(), status: z.enum(['done', 'forbidden', 'not_found', 'conflict']), message: z.string().nullable() })),
+  totals: z.object({ done: z.number(), forbidden: z.number(), not_found: z.number(), conflict: z.number() }),
+});

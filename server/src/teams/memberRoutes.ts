@@ -1,0 +1,102 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requestClusterSync } from '../cluster/reconciler.js';
+import type { AppContext } from '../context.js';
+import { currentUser } from '../http/authenticate.js';
+import { HttpError, notFound } from '../http/errors.js';
+import { bearerAuth, idParam } from '../http/schemas.js';
+import { loadAccess } from './access.js';
+import { bulkMembersAnswer, bulkMembersBody, memberRoleAnswer, roleBody } from './adminSchemas.js';
+import { changeTeamMemberRole, managesTeamMembers, type MemberOutcome, removeTeamMember, removeTeamMembers } from './members.js';
+import { findTeam } from './teams.js';
+
+const tags = ['teams'];
+const security = bearerAuth;
+// `:team` as GET /api/tenants/:team names it, but only ids here.
+const memberParams = z.object({ team: idParam(), userId: idParam() });
+
+const STATUS_CODES = { forbidden: 403, not_found: 404, conflict: 409 } as const;
+
+/** A refused outcome as the answer of a one-person call. */
+function refused(outcome: MemberOutcome): never {
+  if (outcome.status === 'done') throw new Error('not a refusal');
+  throw new HttpError(STATUS_CODES[outcome.status], outcome.message);
+}
+
+/** A team's members managed by its owners and managers (and platform admins). Behind the onboarding gate. */
+export function teamMemberRoutes({ db, broadcaster }: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.patch(
+      '/api/tenants/:team/users/:userId',
+      {
+        schema: {
+          tags,
+          summary: "Change a member's team role (the team's owners and managers, platform admins); a team keeps at least one owner",
+          security,
+          params: memberParams,
+          body: roleBody,
+          response: { 200: memberRoleAnswer },
+        },
+      },
+      async (request) => {
+        const team = await findTeam(db, request.params.team);
+        if (!team) throw notFound();
+        const access = await loadAccess(db, currentUser(request));
+        const outcome = await changeTeamMemberRole(db, { teamId: team.id, userId: request.params.userId, role: request.body.role, access });
+        if (outcome.status !== 'done' || outcome.role === null) refused(outcome);
+        return { id: request.params.userId, team_id: team.id, role: outcome.role, previous: outcome.previous };
+      },
+    );
+
+    app.delete(
+      '/api/tenants/:team/users/:userId',
+      {
+        schema: {
+          tags,
+          summary: "Remove a member from the team and its workspaces (the team's owners and managers, platform admins, or the member leaving); their cluster access goes too",
+          security,
+          params: memberParams,
+          response: { 204: z.null() },
+        },
+      },
+      async (request, reply) => {
+        const team = await findTeam(db, request.params.team);
+        if (!team) throw notFound();
+        const access = await loadAccess(db, currentUser(request));
+        const outcome = await removeTeamMember(db, { teamId: team.id, userId: request.params.userId, access });
+        if (outcome.status !== 'done') refused(outcome);
+        requestClusterSync();
+        broadcaster.rightsChanged([request.params.userId]);
+        reply.code(204);
+        return null;
+      },
+    );
+
+    app.post(
+      '/api/tenants/:team/users/bulk',
+      {
+        schema: {
+          tags,
+          summary: 'Remove several members at once; answers per id what happened (done, forbidden, not_found, conflict) and totals',
+          security,
+          params: z.object({ team: idParam() }),
+          body: bulkMembersBody,
+          response: { 200: bulkMembersAnswer },
+        },
+      },
+      async (request) => {
+        const team = await findTeam(db, request.params.team);
+        if (!team) throw notFound();
+        const access = await loadAccess(db, currentUser(request));
+        if (!managesTeamMembers(access, team.id)) throw new HttpError(403, "Only the team's owners and managers can remove members.");
+        const result = await removeTeamMembers(db, { teamId: team.id, userIds: request.body.user_ids, access });
+        const removed = result.results.filter((entry) => entry.status === 'done').map((entry) => entry.id);
+        if (removed.length > 0) {
+          requestClusterSync();
+          broadcaster.rightsChanged(removed);
+        }
+        return result;
+      },
+    );
+  };
+}
