@@ -38,18 +38,38 @@ const userFilters = (query: z.infer<typeof adminUsersExportQuery>) => ({
   teamId: query['filter[team_id]'],
 });
 
+/** The teams, workspaces and activity lists' `filter[...]` (each list and its export share them). */
+const teamFilters = (query: z.infer<typeof adminTeamsExportQuery>) => ({
+  from: query['filter[from]'],
+  to: query['filter[to]'],
+  hasWorkspaces: query['filter[has_workspaces]'],
+});
+const workspaceFilters = (query: z.infer<typeof adminWorkspacesExportQuery>) => ({
+  teamId: query['filter[team_id]'],
+  from: query['filter[from]'],
+  to: query['filter[to]'],
+});
+const activityFilters = (query: z.infer<typeof adminActivityExportQuery>) => ({
+  severity: query['filter[severity]'],
+  subjectType: query['filter[subject_type]'],
+  subjectId: query['filter[subject_id]'],
+  causerId: query['filter[causer_id]'],
+  from: query['filter[from]'],
+  to: query['filter[to]'],
+});
+
 /** The platform admins' lists and their CSV exports (403 for everyone else; behind the onboarding gate first). */
 export function adminRoutes({ db }: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/admin/teams',
       {
-        schema: { tags, summary: 'Every team with its users and workspaces', security, querystring: adminTeamsQuery, response: { 200: listSchema(adminTeamSchema) } },
+        schema: { tags, summary: 'Every team with its member and workspace counts', security, querystring: adminTeamsQuery, response: { 200: listSchema(adminTeamSchema) } },
         onRequest: requireAdmin,
       },
       async (request) => {
         const { query } = request;
-        return answer(query, await listTeams(db, { ...query, perPage: query.per_page }));
+        return answer(query, await listTeams(db, { ...query, perPage: query.per_page, ...teamFilters(query) }));
       },
     );
 
@@ -67,7 +87,7 @@ export function adminRoutes({ db }: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { query } = request;
-        return answer(query, await listWorkspaces(db, { ...query, perPage: query.per_page, teamId: query['filter[team_id]'] }));
+        return answer(query, await listWorkspaces(db, { ...query, perPage: query.per_page, ...workspaceFilters(query) }));
       },
     );
 
@@ -108,13 +128,7 @@ export function adminRoutes({ db }: AppContext): FastifyPluginAsyncZod {
         const { query } = request;
         return answer(
           query,
-          await listActivity(db, {
-            ...query,
-            perPage: query.per_page,
-            severity: query['filter[severity]'],
-            subjectType: query['filter[subject_type]'],
-            causerId: query['filter[causer_id]'],
-          }),
+          await listActivity(db, { ...query, perPage: query.per_page, ...activityFilters(query) }),
         );
       },
     );
@@ -132,7 +146,7 @@ export function adminRoutes({ db }: AppContext): FastifyPluginAsyncZod {
         },
         onRequest: requireAdmin,
       },
-      async (request, reply) => sendCsv(reply, 'teams', exportTeams(db, request.query)),
+      async (request, reply) => sendCsv(reply, 'teams', exportTeams(db, { ...request.query, ...teamFilters(request.query) })),
     );
 
     app.get(
@@ -149,7 +163,7 @@ export function adminRoutes({ db }: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const { query } = request;
-        return sendCsv(reply, 'workspaces', exportWorkspaces(db, { ...query, teamId: query['filter[team_id]'] }));
+        return sendCsv(reply, 'workspaces', exportWorkspaces(db, { ...query, ...workspaceFilters(query) }));
       },
     );
 
@@ -188,12 +202,7 @@ export function adminRoutes({ db }: AppContext): FastifyPluginAsyncZod {
         return sendCsv(
           reply,
           'activity',
-          exportActivity(db, {
-            ...query,
-            severity: query['filter[severity]'],
-            subjectType: query['filter[subject_type]'],
-            causerId: query['filter[causer_id]'],
-          }),
+          exportActivity(db, { ...query, ...activityFilters(query) }),
         );
       },
     );

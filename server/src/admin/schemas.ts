@@ -33,17 +33,48 @@ const idFilter = (field: string) =>
     .refine((value) => value <= MAX_ID, `The ${field} filter must be an id.`)
     .optional();
 
+/**
+ * `filter[from]` / `filter[to]`: an ISO 8601 date (`2026-03-01`) or date and time with a
+ * zone (`2026-03-01T12:00:00Z`), both inclusive: a date `to` takes in that whole (UTC) day.
+ * Answered as the ISO text timestamps are stored in, `to` as an exclusive bound.
+ */
+const dateFilter = (field: 'from' | 'to') =>
+  z
+    .string({ error: `The ${field} filter must be a date.` })
+    .regex(
+      /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2}))?$/,
+      `The ${field} filter must be an ISO 8601 date (YYYY-MM-DD, or a date and time with a time zone).`,
+    )
+    .transform((value, context) => {
+      const date = new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
+      if (Number.isNaN(date.getTime()) || date.getUTCFullYear() > 9999 || (value.length === 10 && date.toISOString().slice(0, 10) !== value)) {
+        context.addIssue({ code: 'custom', message: `The ${field} filter must be a valid date.` });
+        return z.NEVER;
+      }
+      if (field === 'to') date.setTime(date.getTime() + (value.length === 10 ? 86_400_000 : 1));
+      return date.toISOString();
+    })
+    .optional();
+
+const dateFilters = { 'filter[from]': dateFilter('from'), 'filter[to]': dateFilter('to') };
+
 export const TEAM_SORTS = ['name', 'fullname', 'created_at'] as const;
 export const WORKSPACE_SORTS = ['name', 'label', 'namespace', 'created_at'] as const;
 export const USER_SORTS = ['name', 'email', 'created_at'] as const;
 export const ACTIVITY_SORTS = ['created_at', 'description'] as const;
 
-export const adminTeamsQuery = z.object({ ...common, sort: sortField(TEAM_SORTS).default('name') });
+export const adminTeamsQuery = z.object({
+  ...common,
+  sort: sortField(TEAM_SORTS).default('name'),
+  ...dateFilters,
+  'filter[has_workspaces]': flagFilter('has_workspaces'),
+});
 
 export const adminWorkspacesQuery = z.object({
   ...common,
   sort: sortField(WORKSPACE_SORTS).default('name'),
   'filter[team_id]': idFilter('team_id'),
+  ...dateFilters,
 });
 
 export const adminUsersQuery = z.object({
@@ -61,7 +92,9 @@ export const adminActivityQuery = z.object({
   sort: sortField(ACTIVITY_SORTS).default('created_at'),
   'filter[severity]': z.enum(['info', 'warning', 'error'], { error: 'The severity filter must be info, warning or error.' }).optional(),
   'filter[subject_type]': z.string().max(255, 'The subject_type filter is too long.').optional(),
+  'filter[subject_id]': idFilter('subject_id'),
   'filter[causer_id]': idFilter('causer_id'),
+  ...dateFilters,
 });
 
 /**
@@ -83,8 +116,10 @@ export const adminTeamSchema = z.object({
   fullname: z.string(),
   shortname: z.string(),
   country: z.string().nullable(),
+  affiliation: z.string().nullable(),
   created_at: z.string(),
-  users: z.array(member),
+  member_count: z.number(),
+  workspace_count: z.number(),
   workspaces: z.array(z.object({ id: z.number(), name: z.string() })),
 });
 

@@ -1,13 +1,40 @@
-import { type Kysely, type SqlBool, sql } from 'kysely';
+import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import { dialectOf } from '../../db/database.js';
 import type { ActivityEntry, Database } from '../../db/schema.js';
-import { type ListOptions, contains, fullName, inChunks, pageAndTotal } from './common.js';
+import { type ListOptions, fullName, inChunks, pageAndTotal } from './common.js';
+import { TRIGRAM, descriptionMatches, matches } from './search.js';
 
 export interface ActivityFilters {
   q?: string;
   severity?: string;
   subjectType?: string;
+  subjectId?: number;
   causerId?: number;
+  /** Created at or after (ISO text), and before (exclusive). */
+  from?: string;
+  to?: string;
+}
+
+/**
+ * Free text over the audit log: the description, the causer's name or email, or the name of a
+ * user, team or workspace subject. The people and things are searched in their own indexed
+ * tables (so a rename is found at once) and their entries reached through the causer and
+ * subject indexes, one branch of a union each: PostgreSQL cannot combine `or`ed subqueries
+ * with indexes and would scan the log. Request and node subjects match by description only.
+ */
+function activityMatches(db: Kysely<Database>, q: string): Expression<SqlBool> {
+  const users = db.selectFrom('users').select('users.id').where(matches(db, 'users', 'users', q));
+  const entries = () => db.selectFrom('activity_log as a').select('a.id');
+  const subjects = (type: 'user' | 'team' | 'workspace', ids: Expression<unknown>) =>
+    entries().where('a.subject_type', '=', type).where(sql<SqlBool>`${sql.ref('a.subject_id')} in (${ids})`);
+  const union = entries()
+    .where(sql<SqlBool>`${sql.ref('a.causer_id')} in (${users})`)
+    .union(subjects('user', users))
+    .union(subjects('team', db.selectFrom('teams').select('teams.id').where(matches(db, 'teams', 'teams', q))))
+    .union(subjects('workspace', db.selectFrom('workspaces as w').select('w.id').where(matches(db, 'workspaces', 'w', q))))
+    // Trigrams need 3 characters; shorter queries match names only (search.ts).
+    .$if([...q].length >= TRIGRAM, (qb) => qb.union(entries().where(descriptionMatches(db, 'a', q))));
+  return sql<SqlBool>`${sql.ref('activity_log.id')} in (${union})`;
 }
 
 /** The audit log entries of the list's filters, unsorted and unpaged. */
@@ -20,8 +47,11 @@ export const filteredActivity = (db: Kysely<Database>, filters: ActivityFilters)
     .selectFrom('activity_log')
     .$if(filters.severity !== undefined, (qb) => qb.where(sql<SqlBool>`${severity} = ${filters.severity!}`))
     .$if(filters.subjectType !== undefined, (qb) => qb.where('subject_type', '=', filters.subjectType!))
+    .$if(filters.subjectId !== undefined, (qb) => qb.where('subject_id', '=', filters.subjectId!))
     .$if(filters.causerId !== undefined, (qb) => qb.where('causer_id', '=', filters.causerId!))
-    .$if(filters.q !== undefined && filters.q !== '', (qb) => qb.where(contains(filters.q!, [sql.ref('description')])));
+    .$if(filters.from !== undefined, (qb) => qb.where('activity_log.created_at', '>=', filters.from!))
+    .$if(filters.to !== undefined, (qb) => qb.where('activity_log.created_at', '<', filters.to!))
+    .$if(filters.q !== undefined && filters.q !== '', (qb) => qb.where(activityMatches(db, filters.q!)));
 };
 
 export async function listActivity(db: Kysely<Database>, options: ListOptions<'created_at' | 'description'> & ActivityFilters) {

@@ -1,20 +1,32 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database, Team } from '../../db/schema.js';
-import { type ListOptions, contains, fullName, groupBy, inChunks, pageAndTotal } from './common.js';
+import { type ListOptions, fullName, groupBy, inChunks, pageAndTotal } from './common.js';
+import { matches } from './search.js';
 
 export interface TeamFilters {
   q?: string;
+  /** Created at or after / before (ISO 8601). */
+  from?: string;
+  to?: string;
+  /** Teams with (true) or without (false) a workspace. */
+  hasWorkspaces?: boolean;
 }
 
 /** The teams of the list's search, unsorted and unpaged. */
 export const filteredTeams = (db: Kysely<Database>, filters: TeamFilters) =>
   db
     .selectFrom('teams')
-    .$if(filters.q !== undefined && filters.q !== '', (qb) =>
-      qb.where(contains(filters.q!, [sql.ref('name'), sql.ref('fullname'), sql.ref('shortname')])),
+    .$if(filters.q !== undefined && filters.q !== '', (qb) => qb.where(matches(db, 'teams', 'teams', filters.q!)))
+    .$if(filters.from !== undefined, (qb) => qb.where('created_at', '>=', filters.from!))
+    .$if(filters.to !== undefined, (qb) => qb.where('created_at', '<', filters.to!))
+    .$if(filters.hasWorkspaces !== undefined, (qb) =>
+      qb.where(({ exists, not, selectFrom }) => {
+        const any = exists(selectFrom('workspaces').select('workspaces.id').whereRef('workspaces.team_id', '=', 'teams.id'));
+        return filters.hasWorkspaces ? any : not(any);
+      }),
     );
 
-export async function listTeams(db: Kysely<Database>, options: ListOptions<'name' | 'fullname' | 'created_at'>) {
+export async function listTeams(db: Kysely<Database>, options: ListOptions<'name' | 'fullname' | 'created_at'> & TeamFilters) {
   const order = options.order ?? 'asc';
   const filtered = filteredTeams(db, options);
   const { rows, total } = await pageAndTotal(
@@ -28,10 +40,49 @@ export async function listTeams(db: Kysely<Database>, options: ListOptions<'name
         .execute(),
     () => filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   );
-  return { total, rows: await presentTeams(db, rows) };
+  return { total, rows: await presentTeamCounts(db, rows) };
 }
 
-/** Teams as the list answers them, with their users (role) and workspaces. */
+/**
+ * Teams as the list answers them: member and workspace counts and the workspaces' names, not
+ * the members themselves (a team of 400 people made a row of a thousand pixels; the team's
+ * page lists them).
+ */
+export async function presentTeamCounts(db: Kysely<Database>, rows: Team[]) {
+  const ids = rows.map((team) => team.id);
+  const [members, workspaces] = await Promise.all([
+    inChunks(ids, (chunk) =>
+      db
+        .selectFrom('team_members')
+        .select((eb) => ['team_id', eb.fn.countAll<number | string>().as('count')])
+        .where('team_id', 'in', chunk)
+        .groupBy('team_id')
+        .execute(),
+    ),
+    inChunks(ids, (chunk) =>
+      db.selectFrom('workspaces').select(['id', 'team_id', 'name']).where('team_id', 'in', chunk).orderBy('name').execute(),
+    ),
+  ]);
+  const memberCounts = new Map(members.map((member) => [member.team_id, Number(member.count)]));
+  const workspacesByTeam = groupBy(workspaces, (workspace) => workspace.team_id);
+  return rows.map((team) => {
+    const teamWorkspaces = (workspacesByTeam.get(team.id) ?? []).map(({ id, name }) => ({ id, name }));
+    return {
+      id: team.id,
+      name: team.name,
+      fullname: team.fullname,
+      shortname: team.shortname,
+      country: team.country,
+      affiliation: team.affiliation,
+      created_at: team.created_at,
+      member_count: memberCounts.get(team.id) ?? 0,
+      workspace_count: teamWorkspaces.length,
+      workspaces: teamWorkspaces,
+    };
+  });
+}
+
+/** Teams with their users (role) and workspaces, as the CSV export writes them. */
 export async function presentTeams(db: Kysely<Database>, rows: Team[]) {
   const ids = rows.map((team) => team.id);
   const [members, workspaces] = await Promise.all([

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { type ListOptions, contains, fullName, groupBy, inChunks, pageAndTotal } from './common.js';
+import { type ListOptions, fullName, groupBy, inChunks, pageAndTotal } from './common.js';
+import { matches } from './search.js';
 
 export interface UserFilters {
   q?: string;
@@ -26,7 +27,7 @@ export const filteredUsers = (db: Kysely<Database>, filters: UserFilters) =>
       qb.where('id', 'in', db.selectFrom('team_members').select('user_id').where('team_id', '=', filters.teamId!)),
     )
     .$if(filters.q !== undefined && filters.q !== '', (qb) =>
-      qb.where(contains(filters.q!, [sql`${sql.ref('firstname')} || ' ' || ${sql.ref('lastname')}`, sql.ref('email')])),
+      qb.where(matches(db, 'users', 'users', filters.q!)),
     );
 
 /** The columns presentUsers needs (never the password hash). */

@@ -1,10 +1,14 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { type ListOptions, contains, fullName, groupBy, inChunks, pageAndTotal } from './common.js';
+import { type ListOptions, fullName, groupBy, inChunks, pageAndTotal } from './common.js';
+import { matches } from './search.js';
 
 export interface WorkspaceFilters {
   q?: string;
   teamId?: number;
+  /** Created at or after / before (ISO 8601). */
+  from?: string;
+  to?: string;
 }
 
 /** The workspaces (joined with their team as t) of the list's filters, unsorted and unpaged. */
@@ -13,7 +17,9 @@ export const filteredWorkspaces = (db: Kysely<Database>, filters: WorkspaceFilte
     .selectFrom('workspaces as w')
     .innerJoin('teams as t', 't.id', 'w.team_id')
     .$if(filters.teamId !== undefined, (qb) => qb.where('w.team_id', '=', filters.teamId!))
-    .$if(filters.q !== undefined && filters.q !== '', (qb) => qb.where(contains(filters.q!, [sql.ref('w.name'), sql.ref('w.label')])));
+    .$if(filters.from !== undefined, (qb) => qb.where('w.created_at', '>=', filters.from!))
+    .$if(filters.to !== undefined, (qb) => qb.where('w.created_at', '<', filters.to!))
+    .$if(filters.q !== undefined && filters.q !== '', (qb) => qb.where(matches(db, 'workspaces', 'w', filters.q!)));
 
 /** The columns presentWorkspaces needs from filteredWorkspaces. */
 export const WORKSPACE_COLUMNS = ['w.id', 'w.name', 'w.label', 'w.namespace', 'w.created_at', 't.id as team_id', 't.name as team_name'] as const;

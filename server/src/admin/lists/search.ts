@@ -1,0 +1,52 @@
+import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import { dialectOf } from '../../db/database.js';
+import { PREFIXED, SEARCHED, prefixColumns } from '../../db/migrations/0010_search.js';
+import type { Database } from '../../db/schema.js';
+
+// The admin lists' free-text search, served by the indexes of migration 0010 (docs/api-contract.md,
+// "Search"): a query of 3 characters or more finds the rows where any searched column contains
+// it, case-insensitively (trigrams: FTS5 on SQLite, pg_trgm on PostgreSQL); trigrams cannot
+// serve 1–2 characters, so those find the rows where a searched column starts with them
+// (on PostgreSQL, any word of it), through an index as well.
+
+export type SearchedTable = keyof typeof SEARCHED;
+
+/** Queries shorter than this are prefix searches. */
+export const TRIGRAM = 3;
+
+const escapeLike = (text: string) => text.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`);
+const ESCAPE = sql.raw("'\\'");
+
+/**
+ * The rows of `table` (seen as `alias`) that match `q`. `q` is trimmed and non-empty (the
+ * query schemas trim it; the lists skip empty ones).
+ */
+export function matches(db: Kysely<Database>, table: SearchedTable, alias: string, q: string): Expression<SqlBool> {
+  const length = [...q].length;
+  if (dialectOf(db) === 'postgres') {
+    const expressions = Object.values(SEARCHED[table]).map((expression) => sql.raw(`(${prefixColumns(expression, alias)})`));
+    const patterns = length >= TRIGRAM ? [`%${escapeLike(q)}%`] : [`${escapeLike(q)}%`, `% ${escapeLike(q)}%`];
+    const tests = expressions.flatMap((expression) => patterns.map((pattern) => sql<SqlBool>`${expression} ilike ${pattern} escape ${ESCAPE}`));
+    return sql<SqlBool>`(${sql.join(tests, sql` or `)})`;
+  }
+  if (length >= TRIGRAM) {
+    // One MATCH over every column of the FTS table; the phrase quotes make q literal text.
+    const phrase = `"${q.replace(/"/g, '""')}"`;
+    return sql<SqlBool>`${sql.ref(`${alias}.id`)} in (select rowid from ${sql.table(`${table}_fts`)} where ${sql.table(`${table}_fts`)} match ${phrase})`;
+  }
+  // A range on the lower(col) indexes is a prefix match the planner serves from the index.
+  const low = q.toLowerCase();
+  const points = [...low];
+  const high = points.slice(0, -1).join('') + String.fromCodePoint(points.at(-1)!.codePointAt(0)! + 1);
+  const tests = PREFIXED[table].map((column) => {
+    const lowered = sql`lower(${sql.ref(`${alias}.${column}`)})`;
+    return sql<SqlBool>`(${lowered} >= ${low} and ${lowered} < ${high})`;
+  });
+  return sql<SqlBool>`(${sql.join(tests, sql` or `)})`;
+}
+
+/** Activity entries (seen as `alias`) whose description contains q (3 characters or more; indexed). */
+export function descriptionMatches(db: Kysely<Database>, alias: string, q: string): Expression<SqlBool> {
+  if (dialectOf(db) === 'postgres') return sql<SqlBool>`${sql.ref(`${alias}.description`)} ilike ${`%${escapeLike(q)}%`} escape ${ESCAPE}`;
+  return sql<SqlBool>`${sql.ref(`${alias}.id`)} in (select rowid from activity_log_fts where activity_log_fts match ${`"${q.replace(/"/g, '""')}"`})`;
+}
