@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
+import Pusher from 'pusher-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import type { ClusterGateway } from '../src/cluster/gateway.js';
@@ -20,6 +21,7 @@ import { attachRightsChecks, type RightsChecks } from '../src/realtime/rights.js
 import { createUser } from '../src/users/users.js';
 import { createTestDatabase, DEFAULT_PASSWORD, injectorFor, type Mailbox, startMailbox, type TestContext, type TestDatabase, uniqueEmail } from './helpers.js';
 import { FAST_SANDBOX_TIMINGS, kubectlAvailable, KUBECTL, runFile } from './kubectl.js';
+import { connected, subscribeOutcome, until } from './realtimeClients.js';
 
 // Platform admins and one workspace (issue 12): GET/PATCH/DELETE /api/admin/workspaces/{id}
 // against the real sandbox API server over HTTPS, the real reconciler, real SMTP, the real
@@ -41,6 +43,7 @@ let app: FastifyInstance;
 let baseUrl: string;
 let reconciler: Reconciler;
 let inject: TestContext['inject'];
+const clients: Pusher[] = [];
 
 let counter = 0;
 const unique = (prefix: string) => `${prefix}${process.pid % 1000}${Date.now() % 100000}${++counter}`;
@@ -140,6 +143,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  for (const client of clients) client.disconnect();
   await reconciler?.stop();
   await rights?.close();
   await realtime?.close();
@@ -152,11 +156,11 @@ afterAll(async () => {
 });
 
 describe('who may', () => {
-  it('answers admins only: 401 anonymous, 403 for the team owner, a member and an outsider, for GET and PATCH', async () => {
+  it('answers admins only: 401 anonymous, 403 for the team owner, a member and an outsider, for GET, PATCH and DELETE', async () => {
     const { workspace, owner, member, outsider } = await world();
     const url = `/api/admin/workspaces/${workspace.id}`;
     const body = { quota: { pods: 7 } };
-    for (const [method, payload] of [['GET', undefined], ['PATCH', body]] as const) {
+    for (const [method, payload] of [['GET', undefined], ['PATCH', body], ['DELETE', undefined]] as const) {
       expect((await inject(method, url, { body: payload })).statusCode, `${method} anonymous`).toBe(401);
       for (const [who, caller] of Object.entries({ owner, member, outsider })) {
         const answer = await inject(method, url, { token: caller.token, body: payload });
@@ -170,6 +174,7 @@ describe('who may', () => {
     expect((await inject('GET', url, { token: admin.token })).statusCode).toBe(200);
     expect((await inject('GET', '/api/admin/workspaces/999999', { token: admin.token })).statusCode).toBe(404);
     expect((await inject('PATCH', '/api/admin/workspaces/999999', { token: admin.token, body })).statusCode).toBe(404);
+    expect((await inject('DELETE', '/api/admin/workspaces/999999', { token: admin.token })).statusCode).toBe(404);
   });
 });
 
@@ -290,5 +295,70 @@ describe('PATCH /api/admin/workspaces/{id} (quota)', () => {
     expect(reset.json().quota.own).toEqual({ cpu: null, memory: '512000k', pods: 20, storage: '50G' });
     await reconciler.reconcileOnce();
     expect(quotaInSandbox(workspace.namespace)?.spec.hard).toMatchObject({ 'requests.cpu': '8', 'limits.cpu': '16', 'requests.memory': '512000k', pods: '20' });
+  });
+});
+
+describe('DELETE /api/admin/workspaces/{id}', () => {
+  it('deletes the workspace: namespace gone after the reconciler pass, members lose access and are told (mail and realtime), requests closed, recorded', async () => {
+    const { team, workspace, owner, member } = await world();
+    const kubeconfig = haveKubectl ? await kubeconfigFile(workspace.id, member) : null;
+    if (kubeconfig) await kubectl(kubeconfig, 'get', 'pods');
+    const requester = await person();
+    await joinTeam(team.id, requester.user.id, 'member');
+    const asked = await inject('PATCH', '/api/requests/workspaces/', { token: requester.token, body: { team_id: team.id, name: workspace.name } });
+    expect(asked.statusCode).toBe(201);
+    expect(asked.json().status).toBe('Pending');
+
+    // The member listens on their user channel, as the console does.
+    const client = new Pusher(APP_KEY, {
+      cluster: 'mt1',
+      wsHost: '127.0.0.1',
+      wsPort: realtime.port,
+      forceTLS: false,
+      enabledTransports: ['ws'],
+      disableStats: true,
+      channelAuthorization: { endpoint: `${baseUrl}/broadcasting/auth`, transport: 'ajax', headers: { Authorization: `Bearer ${member.token}`, Accept: 'application/json' } },
+    });
+    clients.push(client);
+    await connected(client);
+    const channel = `private-App.User.${member.user.id}`;
+    expect(await subscribeOutcome(client, channel)).toEqual({ ok: true });
+    const events: unknown[] = [];
+    client.channel(channel).bind('WorkspaceDeleted', (payload: unknown) => events.push(payload));
+
+    const answer = await inject('DELETE', `/api/admin/workspaces/${workspace.id}`, { token: admin.token });
+    expect(answer.statusCode).toBe(204);
+
+    expect((await inject('GET', `/api/admin/workspaces/${workspace.id}`, { token: admin.token })).statusCode).toBe(404);
+    expect(await database.db.selectFrom('workspace_members').select('id').where('workspace_id', '=', workspace.id).execute()).toEqual([]);
+    const request = await database.db.selectFrom('requests').selectAll().where('id', '=', asked.json().id).executeTakeFirstOrThrow();
+    expect(request.status).toBe('Denied');
+    const entry = await database.db
+      .selectFrom('activity_log')
+      .selectAll()
+      .where('subject_type', '=', 'workspace')
+      .where('subject_id', '=', workspace.id)
+      .where('description', '=', 'workspace deleted')
+      .executeTakeFirstOrThrow();
+    expect(entry.causer_id).toBe(admin.user.id);
+
+    // Told: each member by mail, and on their user channel.
+    for (const who of [owner, member]) {
+      const mail = await mailbox.waitFor(who.user.email, { subject: /^Workspace deleted: Vision lab/ });
+      expect(mail.text).toContain(workspace.namespace);
+      expect(mail.text).toContain('Ada Space');
+    }
+    expect(mailbox.messagesTo(requester.user.email).filter((mail) => /Workspace deleted/.test(mail.subject))).toEqual([]);
+    await until(() => events.length > 0, 'the WorkspaceDeleted event');
+    expect(events[0]).toMatchObject({ id: workspace.id, namespace: workspace.namespace, label: 'Vision lab', team: { id: team.id } });
+
+    // The cluster follows on the reconciler's pass: namespace and service accounts gone.
+    expect(sandbox.store.get('namespaces', undefined, workspace.namespace)).toBeDefined();
+    await reconciler.reconcileOnce();
+    await until(() => sandbox.store.get('namespaces', undefined, workspace.namespace) === undefined, 'the namespace to be gone', 10_000);
+    expect(sandbox.store.list('serviceaccounts', 'testbed-identities').map((account) => account.metadata.name)).not.toContain(
+      `member-w${workspace.id}-u${member.user.id}`,
+    );
+    if (kubeconfig) await expect(kubectl(kubeconfig, 'get', 'pods')).rejects.toThrow(/Unauthorized|must be logged in/);
   });
 });

@@ -11,7 +11,7 @@ export interface MailContent {
 }
 
 /** A short HTML mail: greeting, paragraphs, one button-like link, a closing paragraph. */
-function htmlMail(options: { greeting: string; paragraphs: string[]; action: { label: string; url: string }; after: string[] }): string {
+export function htmlMail(options: { greeting: string; paragraphs: string[]; action: { label: string; url: string }; after: string[] }): string {
   const paragraph = (text: string) => `<p>${escapeHtml(text)}</p>`;
   return [
     '<!doctype html>',

@@ -12,6 +12,8 @@ export const RealtimeEvent = {
   RequestDecided: 'RequestDecided',
   /** To the owner's user channel: the status of their node changed. Payload: the presented node. */
   NodeStatusChanged: 'NodeStatusChanged',
+  /** To each member's user channel: a platform admin deleted a workspace they were in. Payload: {id, name, label, namespace, team}. */
+  WorkspaceDeleted: 'WorkspaceDeleted',
 } as const;
 
 export type RealtimeEventName = (typeof RealtimeEvent)[keyof typeof RealtimeEvent];

@@ -1,0 +1,49 @@
+import { APP_NAME } from '../config.js';
+import type { AppContext } from '../context.js';
+import { htmlMail, type MailContent } from '../mail/templates.js';
+import { RealtimeEvent } from '../realtime/broadcaster.js';
+
+// Telling the members of a workspace a platform admin deleted (DELETE /api/admin/workspaces/{id}):
+// a realtime notice on each member's user channel (an open console drops the workspace at
+// once) and a mail (those not looking learn why their kubeconfig stopped working).
+
+export interface DeletedWorkspaceNotice {
+  id: number;
+  name: string;
+  label: string;
+  namespace: string;
+  team: { id: number; name: string; fullname: string };
+}
+
+export function workspaceDeletedMail(options: { firstname: string; workspace: DeletedWorkspaceNotice; deciderName: string; link: string }): MailContent {
+  const { workspace } = options;
+  const greeting = `Hello ${options.firstname},`;
+  const intro = `The workspace “${workspace.label}” of the team “${workspace.team.fullname}” was deleted by ${options.deciderName}, a platform admin.`;
+  const effects = `Its namespace ${workspace.namespace} and everything in it (pods included) are being deleted from the cluster, and kubeconfigs for it no longer work.`;
+  return {
+    subject: `Workspace deleted: ${workspace.label} (${workspace.namespace})`,
+    text: [greeting, '', intro, '', effects, '', options.link, '', APP_NAME].join('\n'),
+    html: htmlMail({ greeting, paragraphs: [intro, effects], action: { label: 'Open the console', url: options.link }, after: [] }),
+  };
+}
+
+/** After the deletion committed: the event now, the mails in the background (disabled accounts get none). */
+export function tellMembersWorkspaceDeleted(
+  context: Pick<AppContext, 'db' | 'broadcaster' | 'tasks' | 'mailer' | 'config'>,
+  input: { workspace: DeletedWorkspaceNotice; memberIds: number[]; deciderName: string },
+): void {
+  for (const userId of input.memberIds) context.broadcaster.toUser(userId, RealtimeEvent.WorkspaceDeleted, input.workspace);
+  if (input.memberIds.length === 0) return;
+  context.tasks.run('workspace deleted mail', async () => {
+    const members = await context.db
+      .selectFrom('users')
+      .select(['firstname', 'email'])
+      .where('id', 'in', input.memberIds)
+      .where('enabled', '=', 1)
+      .execute();
+    for (const member of members) {
+      const mail = workspaceDeletedMail({ firstname: member.firstname, workspace: input.workspace, deciderName: input.deciderName, link: context.config.appUrl });
+      await context.mailer.send({ to: member.email, ...mail });
+    }
+  });
+}
