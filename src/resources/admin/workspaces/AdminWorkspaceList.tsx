@@ -25,7 +25,7 @@ const filters = [
   <TeamFilter key="team_id" source="team_id" />,
 ];
 
-/** /admin/workspaces: every workspace, its team and users (role); GET /api/admin/workspaces. */
+/** /admin/workspaces: every workspace, its team and users (role); GET /api/admin/workspaces. Names open /admin/workspaces/{id}. */
 export const AdminWorkspaceList = () => (
   <List<AdminWorkspace>
     resource="admin/workspaces"
@@ -36,7 +36,7 @@ export const AdminWorkspaceList = () => (
     sx={adminListSx}
   >
     <DataTable<AdminWorkspace> bulkActionButtons={false} rowClick={false} sx={adminTableSx}>
-      <DataTable.Col<AdminWorkspace> source="name" render={(record) => <Link to={`/workspaces/${record.id}`}>{record.name}</Link>} />
+      <DataTable.Col<AdminWorkspace> source="name" render={(record) => <Link to={`/admin/workspaces/${record.id}`}>{record.name}</Link>} />
       <DataTable.Col<AdminWorkspace>
         source="team.name"
         disableSort

@@ -1,0 +1,186 @@
+import { Box, Chip, Divider, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import type { ReactNode } from 'react';
+import { Show, TabbedShowLayout, TopToolbar, useRecordContext, useTranslate } from 'react-admin';
+import { Link, useParams } from 'react-router-dom';
+import { RoleChip } from '../../../components/RoleChip';
+import { formatDateTime } from '../../../utils/dates';
+import { SeverityChip } from '../common';
+import { DeleteWorkspaceButton } from './DeleteWorkspaceButton';
+import { QuotaForm } from './QuotaForm';
+import { type AdminWorkspaceDetail, isDetail } from './types';
+
+// /admin/workspaces/{id}: one workspace as a platform admin sees it (GET /api/admin/workspaces/{id}),
+// its quota form and its deletion. Tabs: summary, members, activity.
+
+const Field = ({ label, children }: { label: string; children: ReactNode }) => {
+  const translate = useTranslate();
+  return (
+    <Box sx={{ mb: 1.5 }}>
+      <Typography variant="caption" color="text.secondary" component="div">
+        {translate(label)}
+      </Typography>
+      <Typography variant="body2" component="div">
+        {children}
+      </Typography>
+    </Box>
+  );
+};
+
+/** A small table that scrolls on phones instead of widening the page. */
+const SmallTable = ({ head, children, empty }: { head: string[]; children: ReactNode[]; empty: string }) => {
+  const translate = useTranslate();
+  if (children.length === 0) {
+    return (
+      <Typography variant="body2" color="text.secondary" sx={{ py: 2 }}>
+        {translate(empty)}
+      </Typography>
+    );
+  }
+  return (
+    <Box sx={{ overflowX: 'auto' }}>
+      <Table size="small">
+        <TableHead>
+          <TableRow>
+            {head.map((key) => (
+              <TableCell key={key}>{translate(`adminWorkspaces.columns.${key}`)}</TableCell>
+            ))}
+          </TableRow>
+        </TableHead>
+        <TableBody>{children}</TableBody>
+      </Table>
+    </Box>
+  );
+};
+
+const CLUSTER_QUOTA_KEYS = ['requests.cpu', 'limits.cpu', 'requests.memory', 'limits.memory', 'pods', 'requests.storage'];
+
+const Summary = () => {
+  const record = useRecordContext<AdminWorkspaceDetail>();
+  const translate = useTranslate();
+  if (!isDetail(record)) return null;
+  const stateColor = record.cluster.state === 'ready' ? 'success' : record.cluster.state === 'error' ? 'error' : 'default';
+  return (
+    <Box>
+      <Field label="adminWorkspaces.fields.namespace">{record.namespace}</Field>
+      <Field label="adminWorkspaces.fields.team">
+        <Link to={`/teams/${encodeURIComponent(record.team.name)}`}>{record.team.fullname}</Link>
+      </Field>
+      {record.description && <Field label="adminWorkspaces.fields.description">{record.description}</Field>}
+      <Field label="adminWorkspaces.fields.created_at">{formatDateTime(record.created_at)}</Field>
+      <Field label="adminWorkspaces.fields.counts">
+        {translate('adminWorkspaces.counts.summary', {
+          members: translate('adminWorkspaces.counts.members', { smart_count: record.counts.members }),
+          managers: record.counts.managers,
+          requests: record.counts.pending_requests,
+        })}
+      </Field>
+      <Field label="adminWorkspaces.fields.cluster_state">
+        <Chip size="small" variant="outlined" color={stateColor} label={translate(`adminWorkspaces.cluster.${record.cluster.state}`)} />
+        {record.cluster.error && (
+          <Typography variant="body2" color="error" component="span" sx={{ ml: 1 }}>
+            {record.cluster.error}
+          </Typography>
+        )}
+      </Field>
+      <Field label="adminWorkspaces.fields.pod_security">
+        {translate('adminWorkspaces.pod_security', { ...record.pod_security })}
+      </Field>
+      <Divider sx={{ my: 2 }} />
+      <Typography variant="h6" component="h2" gutterBottom>
+        {translate('adminWorkspaces.quota.title')}
+      </Typography>
+      <QuotaForm />
+      <Typography variant="subtitle2" component="h3" sx={{ mt: 3 }}>
+        {translate('adminWorkspaces.quota.in_cluster')}
+      </Typography>
+      {record.quota.cluster ? (
+        <SmallTable head={['resource', 'hard', 'used']} empty="adminWorkspaces.quota.unknown">
+          {CLUSTER_QUOTA_KEYS.filter((key) => record.quota.cluster!.hard[key] !== undefined).map((key) => (
+            <TableRow key={key}>
+              <TableCell>{key}</TableCell>
+              <TableCell>{record.quota.cluster!.hard[key]}</TableCell>
+              <TableCell>{record.quota.cluster!.used[key] ?? '—'}</TableCell>
+            </TableRow>
+          ))}
+        </SmallTable>
+      ) : (
+        <Typography variant="body2" color="text.secondary">
+          {translate('adminWorkspaces.quota.unknown')}
+        </Typography>
+      )}
+    </Box>
+  );
+};
+
+const Members = () => {
+  const record = useRecordContext<AdminWorkspaceDetail>();
+  if (!isDetail(record)) return null;
+  return (
+    <SmallTable head={['name', 'email', 'role', 'cluster']} empty="adminWorkspaces.empty.members">
+      {record.users.map((user) => (
+        <TableRow key={user.id}>
+          <TableCell>
+            <Link to={`/admin/users/${user.id}`}>{user.name}</Link>
+          </TableCell>
+          <TableCell>{user.email}</TableCell>
+          <TableCell>
+            <RoleChip role={user.role} />
+          </TableCell>
+          <TableCell>{user.cluster_state}</TableCell>
+        </TableRow>
+      ))}
+    </SmallTable>
+  );
+};
+
+const Activity = () => {
+  const record = useRecordContext<AdminWorkspaceDetail>();
+  if (!isDetail(record)) return null;
+  return (
+    <SmallTable head={['date', 'severity', 'description', 'causer']} empty="adminWorkspaces.empty.activity">
+      {record.activity.map((entry) => (
+        <TableRow key={entry.id}>
+          <TableCell>{formatDateTime(entry.created_at)}</TableCell>
+          <TableCell>
+            <SeverityChip severity={entry.properties.severity} />
+          </TableCell>
+          <TableCell>{entry.description}</TableCell>
+          <TableCell>{entry.causer?.name ?? '—'}</TableCell>
+        </TableRow>
+      ))}
+    </SmallTable>
+  );
+};
+
+const Title = () => {
+  const record = useRecordContext<AdminWorkspaceDetail>();
+  return <span>{record ? `${record.label} (${record.namespace})` : ''}</span>;
+};
+
+export const AdminWorkspaceShow = () => {
+  const { id } = useParams();
+  return (
+    <Show
+      resource="admin/workspaces"
+      id={id}
+      title={<Title />}
+      actions={
+        <TopToolbar>
+          <DeleteWorkspaceButton />
+        </TopToolbar>
+      }
+    >
+      <TabbedShowLayout syncWithLocation={false}>
+        <TabbedShowLayout.Tab label="adminWorkspaces.tabs.summary">
+          <Summary />
+        </TabbedShowLayout.Tab>
+        <TabbedShowLayout.Tab label="adminWorkspaces.tabs.members">
+          <Members />
+        </TabbedShowLayout.Tab>
+        <TabbedShowLayout.Tab label="adminWorkspaces.tabs.activity">
+          <Activity />
+        </TabbedShowLayout.Tab>
+      </TabbedShowLayout>
+    </Show>
+  );
+};
