@@ -41,7 +41,8 @@ export const PENDING_FILTER = { status: 'Pending' };
 export const usePendingRequests = () =>
   useGetList<UserRequest & { id: number }>(
     'requests',
-    { filter: PENDING_FILTER, pagination: { page: 1, perPage: 1000 }, sort: { field: 'created_at', order: 'DESC' } },
+    // One row is enough: the badge and the home alert only read the server's total.
+    { filter: PENDING_FILTER, pagination: { page: 1, perPage: 1 }, sort: { field: 'created_at', order: 'DESC' } },
     { refetchInterval: REQUESTS_REFRESH_MS },
   );
 

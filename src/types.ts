@@ -30,7 +30,7 @@ export interface UserRequest {
   created_at: string;
   message?: string | null;
   data?: Record<string, unknown> | null;
-  user?: { id?: number; firstname?: string; lastname?: string } | null;
+  user?: { id?: number; firstname?: string; lastname?: string; name?: string; email?: string } | null;
   object?: { id?: number; name?: string | null; label?: string | null; fullname?: string | null; shortname?: string | null } | null;
 }
 

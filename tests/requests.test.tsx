@@ -1,33 +1,128 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { makeRequestToDecide } from './fixtures.teams';
+import { makeRequestToDecide, makeTeam } from './fixtures.teams';
 import { db, requestsTo } from './mocks/db';
 import { renderApp } from './render';
+
+/** A list's first render can take seconds on a busy machine (cold imports, MUI). */
+const FIRST_RENDER = { timeout: 10_000 };
+// (also for the debounced filters: a busy machine stretches their 500 ms)
 
 describe('requests page', () => {
   it('a friendly empty state when there is nothing to decide', async () => {
     renderApp({ path: '/requests', loggedIn: true });
-    expect(await screen.findByText('No requests are waiting for your decision.')).toBeInTheDocument();
+    // The first render of the file pays for cold imports.
+    expect(await screen.findByText('No requests are waiting for your decision.', {}, FIRST_RENDER)).toBeInTheDocument();
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
   });
 
-  it('rows show type, requester, object, message, date and status; Manage only for Pending', async () => {
+  it('rows show type, requester (full name and email), object, message, date and status; Manage only for Pending', async () => {
     db.toDecide = [
-      makeRequestToDecide({ id: 12 }),
+      makeRequestToDecide({ id: 12, user: { id: 5, firstname: 'Grace', lastname: 'Hopper', name: 'Grace Hopper', email: 'grace@example.org' } }),
       makeRequestToDecide({ id: 13, type: 'JoinWorkspace', status: 'Denied', object: { id: 7, name: 'vision', label: 'Vision' } }),
     ];
-    renderApp({ path: '/requests', loggedIn: true });
-    const pending = await screen.findByRole('table', { name: 'Waiting for your decision' });
-    const row = within(pending).getByText('Grace').closest('tr')!;
+    const { user } = renderApp({ path: '/requests', loggedIn: true });
+    const row = (await screen.findByText('Grace Hopper', {}, FIRST_RENDER)).closest('tr')!;
+    expect(row).toHaveTextContent('grace@example.org');
     expect(row).toHaveTextContent('Join team');
     expect(row).toHaveTextContent('Edge Computing Lab (Edge Lab)');
     expect(row).toHaveTextContent('Please let me in');
     expect(within(row).getByText(/^20\/11\/2026 \d\d:05$/)).toBeInTheDocument();
     expect(within(row).getByRole('button', { name: 'Manage' })).toBeInTheDocument();
-    const decided = screen.getByRole('table', { name: 'Decided' });
-    const denied = within(decided).getByText('vision').closest('tr')!;
+    // Not an admin: the name is not a link to the admin user page.
+    expect(within(row).queryByRole('link', { name: 'Grace Hopper' })).not.toBeInTheDocument();
+    // Pending by default; the decided one shows with the status filter.
+    expect(screen.queryByText('vision')).not.toBeInTheDocument();
+    expect(requestsTo('GET', '/api/requests').some((request) => request.url.searchParams.get('filter[status]') === 'Pending')).toBe(true);
+    await user.click(screen.getByRole('combobox', { name: 'Status' }));
+    await user.click(await screen.findByRole('option', { name: 'Denied' }));
+    const denied = (await screen.findByText('vision')).closest('tr')!;
     expect(within(denied).getByText('Denied').closest('[data-status]')).toHaveClass('MuiChip-colorError');
     expect(within(denied).queryByRole('button', { name: 'Manage' })).not.toBeInTheDocument();
+  });
+
+  it('links the requester to the admin user page for platform admins', async () => {
+    db.user = { ...db.user, admin: true };
+    db.toDecide = [makeRequestToDecide({ user: { id: 5, firstname: 'Grace', lastname: 'Hopper', name: 'Grace Hopper', email: 'grace@example.org' } })];
+    renderApp({ path: '/requests', loggedIn: true });
+    expect(await screen.findByRole('link', { name: 'Grace Hopper' })).toHaveAttribute('href', '/admin/users/5');
+  });
+
+  it('filters by type, team (autocomplete) and search on the server, paged', async () => {
+    db.teams = [makeTeam(), makeTeam({ id: 4, name: 'robolab', fullname: 'Robotics Lab', shortname: 'Robo' })];
+    db.toDecide = [
+      makeRequestToDecide({ id: 12 }),
+      makeRequestToDecide({
+        id: 14,
+        type: 'CreateWorkspace',
+        user: { id: 6, firstname: 'Alan', lastname: 'Turing', name: 'Alan Turing', email: 'alan@example.org' },
+        object: { name: 'arms', label: 'Arms' },
+        team: { id: 4, name: 'robolab', fullname: 'Robotics Lab' },
+        created_at: '2026-11-21T08:05:00.000Z',
+      }),
+    ];
+    const { user } = renderApp({ path: '/requests', loggedIn: true });
+    await screen.findByText('Alan Turing', {}, FIRST_RENDER);
+    // The list's own calls (the sidebar badge asks for one row).
+    const lastQuery = () => requestsTo('GET', '/api/requests').filter((request) => request.url.searchParams.get('per_page') !== '1').at(-1)!.url.searchParams;
+    expect(lastQuery().get('page')).toBe('1');
+    expect(lastQuery().get('sort')).toBe('created_at');
+    expect(lastQuery().get('order')).toBe('desc');
+
+    await user.click(screen.getByRole('combobox', { name: 'Type' }));
+    await user.click(await screen.findByRole('option', { name: 'Create workspace' }));
+    await waitFor(() => expect(screen.queryByText('Grace Hopper')).not.toBeInTheDocument());
+    expect(lastQuery().get('filter[type]')).toBe('CreateWorkspace');
+    await user.type(screen.getByPlaceholderText('Search by requester, email or name'), 'alan@');
+    await waitFor(() => expect(lastQuery().get('q')).toBe('alan@'), FIRST_RENDER); // the search box waits 500 ms
+    expect(lastQuery().get('filter[type]')).toBe('CreateWorkspace');
+
+    await user.type(screen.getByRole('combobox', { name: 'Team' }), 'Robo');
+    await user.click(await screen.findByRole('option', { name: 'Robotics Lab' }));
+    await waitFor(() => expect(lastQuery().get('filter[team_id]')).toBe('4'), FIRST_RENDER);
+    expect(lastQuery().get('q')).toBe('alan@');
+    expect(await screen.findByText('Alan Turing')).toBeInTheDocument();
+  });
+
+  it('bulk approve: one message for every selected request, then what happened to each', async () => {
+    db.toDecide = [
+      makeRequestToDecide({ id: 12 }),
+      makeRequestToDecide({ id: 13, user: { id: 6, firstname: 'Alan', lastname: 'Turing', name: 'Alan Turing', email: 'alan@example.org' } }),
+      makeRequestToDecide({ id: 15, user: { id: 7, firstname: 'Edsger', lastname: 'Dijkstra', name: 'Edsger Dijkstra', email: 'ed@example.org' } }),
+    ];
+    const { user } = renderApp({ path: '/requests', loggedIn: true });
+    await screen.findByText('Alan Turing', {}, FIRST_RENDER);
+    await user.click(screen.getByRole('checkbox', { name: 'Select all' }));
+    // Decided meanwhile by someone else: the server answers 409 for it.
+    db.toDecide[2]!.status = 'Approved';
+    await user.click(screen.getByRole('button', { name: 'Approve selected' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve 3 requests' });
+    await user.type(within(dialog).getByLabelText('Message'), 'Welcome');
+    await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    expect(await within(dialog).findByText('2 approved, 1 could not be decided:')).toBeInTheDocument();
+    expect(within(dialog).getByRole('list', { name: 'Requests not decided' })).toHaveTextContent(
+      '#15 (Edsger Dijkstra): This request has already been decided.',
+    );
+    const sent = requestsTo('POST', '/api/requests/bulk');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.body).toMatchObject({ action: 'approve', message: 'Welcome' });
+    expect((sent[0]!.body as { ids: number[] }).ids.sort()).toEqual([12, 13, 15]);
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    // Refreshed: nothing pending is left.
+    expect(await screen.findByText('No requests are waiting for your decision.')).toBeInTheDocument();
+  });
+
+  it('bulk deny without a message sends none', async () => {
+    db.toDecide = [makeRequestToDecide({ id: 12 })];
+    const { user } = renderApp({ path: '/requests', loggedIn: true });
+    const row = (await screen.findByText('Grace Hopper', {}, FIRST_RENDER)).closest('tr')!;
+    await user.click(within(row).getByRole('checkbox'));
+    await user.click(screen.getByRole('button', { name: 'Deny selected' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Deny 1 request' });
+    await user.click(within(dialog).getByRole('button', { name: 'Deny' }));
+    expect(await within(dialog).findByText('1 denied')).toBeInTheDocument();
+    expect(requestsTo('POST', '/api/requests/bulk')[0]!.body).toEqual({ ids: [12], action: 'deny' });
   });
 
   it('approve sends PATCH with the action and message, closes the dialog, notifies and refreshes', async () => {

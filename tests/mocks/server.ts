@@ -1,7 +1,9 @@
 import { setupServer } from 'msw/node';
 import { handlers } from './handlers';
 import { nodeHandlers } from './nodes';
+import { requestHandlers } from './requests';
 
 /** msw in Node: every request the console makes in tests must match a handler. */
 // The nodes handlers come first: /api/admin/nodes is more specific than /api/admin/:list.
-export const server = setupServer(...nodeHandlers, ...handlers);
+// The requests handlers too: their GET /api/requests (filters, sort) replaces the plain one.
+export const server = setupServer(...nodeHandlers, ...requestHandlers, ...handlers);

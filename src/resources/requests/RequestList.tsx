@@ -1,103 +1,207 @@
 import AssignmentOutlinedIcon from '@mui/icons-material/AssignmentOutlined';
-import {
-  Box,
-  Button,
-  Card,
-  CardContent,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Box, Button, Card, CardContent, Stack, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { useState } from 'react';
-import { Loading, Title, useGetList, useTranslate } from 'react-admin';
+import {
+  AutocompleteInput,
+  BulkActionsToolbar,
+  DataTable,
+  List,
+  Pagination,
+  ReferenceInput,
+  SearchInput,
+  SelectAllButton,
+  SelectInput,
+  useListContext,
+  useTranslate,
+} from 'react-admin';
+import { Link } from 'react-router-dom';
 import { EmptyState } from '../../components/EmptyState';
 import { RequestStatusChip } from '../../components/RequestStatusChip';
-import { REQUESTS_REFRESH_MS } from '../../hooks';
+import { REQUESTS_REFRESH_MS, useCurrentUser } from '../../hooks';
 import { requestObject } from '../../pages/profile/UserRequests';
 import type { UserRequest } from '../../types';
 import { formatDateTime } from '../../utils/dates';
+import { type BulkDecision, BulkDecideButtons, BulkDecideDialog } from './BulkDecideButtons';
 import { ManageRequestDialog } from './ManageRequestDialog';
 
 type RequestRecord = UserRequest & { id: number };
 
-const RequestTable = ({
-  requests,
-  label,
-  onManage,
-}: {
-  requests: RequestRecord[];
-  label: string;
-  onManage: (request: RequestRecord) => void;
-}) => {
+const STATUSES = ['Pending', 'Approved', 'Denied', 'Error'];
+const TYPES = ['CreateTeam', 'JoinTeam', 'CreateWorkspace', 'JoinWorkspace'];
+/** "Select all N matching" takes at most this many (two bulk calls). */
+const SELECT_ALL_LIMIT = 1000;
+
+/** The filters (status Pending by default), search first. */
+const useRequestFilters = () => {
   const translate = useTranslate();
+  return [
+    <SearchInput key="q" source="q" alwaysOn placeholder={translate('requests.search')} />,
+    <SelectInput
+      key="status"
+      source="status"
+      label="requests.fields.status"
+      alwaysOn
+      emptyText="requests.filters.any_status"
+      choices={STATUSES.map((id) => ({ id, name: `requests.status.${id}` }))}
+    />,
+    <SelectInput
+      key="type"
+      source="type"
+      label="requests.fields.type"
+      alwaysOn
+      emptyText="requests.filters.any_type"
+      choices={TYPES.map((id) => ({ id, name: `requests.type.${id}` }))}
+    />,
+    // An autocomplete, not a menu: a national testbed has hundreds of teams.
+    <ReferenceInput key="team_id" source="team_id" reference="tenants" alwaysOn>
+      <AutocompleteInput label="requests.fields.team" optionText="fullname" filterToQuery={(q: string) => ({ q })} sx={{ minWidth: 240 }} />
+    </ReferenceInput>,
+  ];
+};
+
+/** The requester's full name and email; the name links to their admin page for platform admins. */
+const Requester = ({ request }: { request: RequestRecord }) => {
+  const admin = useCurrentUser()?.admin === true;
+  const user = request.user;
+  if (!user) return null;
+  const name = user.name ?? [user.firstname, user.lastname].filter(Boolean).join(' ');
   return (
-    <Box sx={{ overflowX: 'auto' }}>
-      <Table size="small" sx={{ minWidth: 800 }} aria-label={label}>
-        <TableHead>
-          <TableRow>
-            {['type', 'requester', 'object', 'message', 'created_at', 'status', 'actions'].map((column) => (
-              <TableCell key={column} align={column === 'actions' ? 'right' : undefined}>
-                {translate(`requests.fields.${column}`)}
-              </TableCell>
-            ))}
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {requests.map((request) => (
-            <TableRow key={request.id} data-request-id={request.id}>
-              <TableCell>{translate(`requests.type.${request.type}`, { _: request.type })}</TableCell>
-              <TableCell>{request.user?.firstname ?? ''}</TableCell>
-              <TableCell>{requestObject(request)}</TableCell>
-              <TableCell sx={{ whiteSpace: 'pre-wrap', maxWidth: 320 }}>{request.message ?? ''}</TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(request.created_at)}</TableCell>
-              <TableCell>
-                <RequestStatusChip status={request.status} />
-              </TableCell>
-              <TableCell align="right">
-                {request.status === 'Pending' && (
-                  <Button
-                    variant="contained"
-                    size="small"
-                    onClick={() => onManage(request)}
-                    aria-label={translate('requests.manage')}
-                    title={translate('requests.manage_label', { name: request.user?.firstname ?? '' })}
-                  >
-                    {translate('requests.manage')}
-                  </Button>
-                )}
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+    <Box>
+      <Box>{admin && user.id ? <Link to={`/admin/users/${user.id}`}>{name}</Link> : name}</Box>
+      {user.email && (
+        <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+          {user.email}
+        </Typography>
+      )}
     </Box>
   );
 };
 
+const ManageButton = ({ request, onManage }: { request: RequestRecord; onManage: (request: RequestRecord) => void }) => {
+  const translate = useTranslate();
+  if (request.status !== 'Pending') return null;
+  return (
+    <Button
+      variant="contained"
+      size="small"
+      onClick={() => onManage(request)}
+      aria-label={translate('requests.manage')}
+      title={translate('requests.manage_label', { name: request.user?.name ?? request.user?.firstname ?? '' })}
+    >
+      {translate('requests.manage')}
+    </Button>
+  );
+};
+
+/** Nothing to show: the friendly state when nothing waits for a decision, else "no match". */
+const NoRequests = () => {
+  const translate = useTranslate();
+  const { filterValues } = useListContext();
+  const onlyPending = Object.keys(filterValues).every((key) => key === 'status') && filterValues.status === 'Pending';
+  return onlyPending ? (
+    <EmptyState icon={<AssignmentOutlinedIcon />} title={translate('requests.empty')} body={translate('requests.empty_body')} />
+  ) : (
+    <EmptyState title={translate('requests.no_match')} />
+  );
+};
+
+const RequestTable = ({ onManage, onBulk }: { onManage: (request: RequestRecord) => void; onBulk: (decision: BulkDecision) => void }) => {
+  const translate = useTranslate();
+  return (
+    <DataTable<RequestRecord>
+      rowClick={false}
+      empty={<NoRequests />}
+      isRowSelectable={(record) => record.status === 'Pending'}
+      bulkActionsToolbar={
+        <BulkActionsToolbar selectAllButton={<SelectAllButton limit={SELECT_ALL_LIMIT} />}>
+          <BulkDecideButtons onStart={onBulk} />
+        </BulkActionsToolbar>
+      }
+      sx={{ '& table': { minWidth: 800 } }}
+      aria-label={translate('requests.title')}
+    >
+      <DataTable.Col<RequestRecord>
+        source="type"
+        label="requests.fields.type"
+        disableSort
+        render={(record) => translate(`requests.type.${record.type}`, { _: record.type })}
+      />
+      <DataTable.Col<RequestRecord> source="user" label="requests.fields.requester" disableSort render={(record) => <Requester request={record} />} />
+      <DataTable.Col<RequestRecord> source="object" label="requests.fields.object" disableSort render={(record) => requestObject(record)} />
+      <DataTable.Col<RequestRecord>
+        source="message"
+        label="requests.fields.message"
+        disableSort
+        sx={{ whiteSpace: 'pre-wrap', maxWidth: 320 }}
+        render={(record) => record.message ?? ''}
+      />
+      <DataTable.Col<RequestRecord>
+        source="created_at"
+        label="requests.fields.created_at"
+        sx={{ whiteSpace: 'nowrap' }}
+        render={(record) => formatDateTime(record.created_at)}
+      />
+      <DataTable.Col<RequestRecord> source="status" label="requests.fields.status" disableSort render={(record) => <RequestStatusChip status={record.status} />} />
+      <DataTable.Col<RequestRecord>
+        source="actions"
+        label="requests.fields.actions"
+        disableSort
+        align="right"
+        render={(record) => <ManageButton request={record} onManage={onManage} />}
+      />
+    </DataTable>
+  );
+};
+
+/** Below `sm`: one card per request, with Manage within reach (no table to scroll sideways). */
+const RequestCards = ({ onManage }: { onManage: (request: RequestRecord) => void }) => {
+  const translate = useTranslate();
+  const { data, isPending } = useListContext<RequestRecord>();
+  if (isPending) return null;
+  if (!data?.length) return <NoRequests />;
+  return (
+    <Stack spacing={1} sx={{ p: 1 }} role="list" aria-label={translate('requests.title')}>
+      {data.map((request) => (
+        <Card key={request.id} variant="outlined" role="listitem" data-request-id={request.id}>
+          <CardContent sx={{ '&:last-child': { pb: 2 } }}>
+            <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center', mb: 0.5 }}>
+              <Typography variant="subtitle2">{translate(`requests.type.${request.type}`, { _: request.type })}</Typography>
+              <RequestStatusChip status={request.status} />
+            </Stack>
+            <Typography>{requestObject(request)}</Typography>
+            <Requester request={request} />
+            {request.message && (
+              <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', mt: 0.5 }}>
+                {request.message}
+              </Typography>
+            )}
+            <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center', mt: 1 }}>
+              <Typography variant="caption" color="text.secondary">
+                {formatDateTime(request.created_at)}
+              </Typography>
+              <ManageButton request={request} onManage={onManage} />
+            </Stack>
+          </CardContent>
+        </Card>
+      ))}
+    </Stack>
+  );
+};
+
 /**
- * /requests: the requests the user may decide as a team or workspace manager (GET
- * /api/requests, newest first). The pending ones, each with 'Manage', show only when there are
- * some (a friendly empty state otherwise); the decided ones follow.
+ * /requests: the requests the user may decide as a platform admin or team/workspace manager
+ * (GET /api/requests, paged, filtered and searched on the server, newest first), Pending by
+ * default. Select rows to approve or deny many with one message; Manage decides one.
  */
 export const RequestList = () => {
   const translate = useTranslate();
   const [managed, setManaged] = useState<RequestRecord | null>(null);
-  const { data, isPending } = useGetList<RequestRecord>(
-    'requests',
-    { pagination: { page: 1, perPage: 1000 }, sort: { field: 'created_at', order: 'DESC' } },
-    { refetchInterval: REQUESTS_REFRESH_MS },
-  );
-  const requests = data ?? [];
-  const pending = requests.filter((request) => request.status === 'Pending');
-  const decided = requests.filter((request) => request.status !== 'Pending');
+  const [bulk, setBulk] = useState<BulkDecision | null>(null);
+  const filters = useRequestFilters();
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
 
   return (
     <Stack spacing={2} sx={{ py: 2 }}>
-      <Title title="requests.title" />
       <Box>
         <Typography variant="h5" component="h1">
           {translate('requests.title')}
@@ -106,38 +210,22 @@ export const RequestList = () => {
           {translate('requests.intro')}
         </Typography>
       </Box>
-      {isPending ? (
-        <Loading />
-      ) : (
-        <>
-          <Card component="section" aria-labelledby="requests-pending-title">
-            <CardContent>
-              <Typography id="requests-pending-title" variant="h6" component="h2" gutterBottom>
-                {translate('requests.pending_title')}
-              </Typography>
-              {pending.length === 0 ? (
-                <EmptyState
-                  icon={<AssignmentOutlinedIcon />}
-                  title={translate('requests.empty')}
-                  body={translate('requests.empty_body')}
-                />
-              ) : (
-                <RequestTable requests={pending} label={translate('requests.pending_title')} onManage={setManaged} />
-              )}
-            </CardContent>
-          </Card>
-          {decided.length > 0 && (
-            <Card component="section" aria-labelledby="requests-decided-title">
-              <CardContent>
-                <Typography id="requests-decided-title" variant="h6" component="h2" gutterBottom>
-                  {translate('requests.decided_title')}
-                </Typography>
-                <RequestTable requests={decided} label={translate('requests.decided_title')} onManage={setManaged} />
-              </CardContent>
-            </Card>
-          )}
-        </>
-      )}
+      <List<RequestRecord>
+        resource="requests"
+        title="requests.title"
+        filters={filters}
+        filterDefaultValues={{ status: 'Pending' }}
+        sort={{ field: 'created_at', order: 'DESC' }}
+        perPage={25}
+        pagination={<Pagination rowsPerPageOptions={[25, 50, 100]} />}
+        actions={false}
+        empty={false}
+        queryOptions={{ refetchInterval: REQUESTS_REFRESH_MS }}
+        sx={{ '& .RaList-main': { minWidth: 0 }, '& .RaList-content': { overflowX: 'auto' } }}
+      >
+        {phone ? <RequestCards onManage={setManaged} /> : <RequestTable onManage={setManaged} onBulk={setBulk} />}
+        {bulk && <BulkDecideDialog decision={bulk} onClose={() => setBulk(null)} />}
+      </List>
       <ManageRequestDialog request={managed} onClose={() => setManaged(null)} />
     </Stack>
   );
