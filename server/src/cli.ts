@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ConfigError, loadConfig } from './config.js';
 import { createDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
+import { seedDatabase } from './db/seed.js';
 import type { Database } from './db/schema.js';
 import { HttpError } from './http/errors.js';
 import { emailField, newPasswordField, requiredText, strongPassword } from './http/schemas.js';
@@ -23,6 +24,9 @@ export const USAGE = [
   '      and the acceptable use policy accepted.',
   '  user:promote EMAIL',
   '      Make an existing user a platform admin.',
+  '  seed [--users N] [--teams N] [--activity N]',
+  '      Add plausible people (a few admins), teams, memberships, workspaces and a year of',
+  '      activity in bulk, for trying the console at scale (defaults 1000, 100, 10000).',
 ].join('\n');
 
 export interface CliOutput {
@@ -48,6 +52,8 @@ export async function runCli(args: string[], db: Kysely<Database>, output: CliOu
         return await createUserCommand(rest, db, output);
       case 'user:promote':
         return await promoteCommand(rest, db, output);
+      case 'seed':
+        return await seedCommand(rest, db, output);
       default:
         output.err(command ? `Unknown command: ${command}\n\n${USAGE}` : USAGE);
         return 1;
@@ -64,6 +70,33 @@ export async function runCli(args: string[], db: Kysely<Database>, output: CliOu
     }
     throw error;
   }
+}
+
+const seedCount = (field: string, fallback: number) =>
+  z.coerce
+    .number({ error: `--${field} must be a number.` })
+    .int(`--${field} must be a whole number.`)
+    .min(0, `--${field} must be between 0 and 10000000.`)
+    .max(10_000_000, `--${field} must be between 0 and 10000000.`)
+    .default(fallback);
+
+const seedInput = z.object({ users: seedCount('users', 1000), teams: seedCount('teams', 100), activity: seedCount('activity', 10_000) });
+
+async function seedCommand(args: string[], db: Kysely<Database>, output: CliOutput): Promise<number> {
+  const { values } = parseArgs({ args, options: { users: { type: 'string' }, teams: { type: 'string' }, activity: { type: 'string' } } });
+  const parsed = seedInput.safeParse(values);
+  if (!parsed.success) {
+    output.err(parsed.error.issues.map((issue) => issue.message).join('\n'));
+    return 1;
+  }
+  await migrate(db);
+  const result = await seedDatabase(db, parsed.data, (line) => output.out(`  ${line}`));
+  output.out(
+    `Seeded ${result.users} users (${result.admins} admins), ${result.teams} teams with ${result.memberships} memberships, ` +
+      `${result.workspaces} workspaces with ${result.workspaceMemberships} members, ${result.activity} activity entries ` +
+      `in ${(result.milliseconds / 1000).toFixed(1)} s.`,
+  );
+  return 0;
 }
 
 async function migrateCommand(db: Kysely<Database>, output: CliOutput): Promise<number> {
