@@ -11,8 +11,8 @@ import { AdminNodeList } from './nodes/AdminNodeList';
 import { AdminNodeShow } from './nodes/AdminNodeShow';
 import { AdminTeamList } from './teams/AdminTeamList';
 import { AdminUserList } from './users/AdminUserList';
+import { UserShow } from './users/UserShow';
 import { AdminWorkspaceList } from './workspaces/AdminWorkspaceList';
-import { AdminWorkspaceShow } from './workspaces/AdminWorkspaceShow';
 
 /**
  * Platform admin lists (GET /api/admin/...; Laravel paginator). Named admin/... so that the
@@ -20,15 +20,15 @@ import { AdminWorkspaceShow } from './workspaces/AdminWorkspaceShow';
  * registers them for admins, so others get 'Unexpected Application Error!'.
  */
 export const adminTeams: ResourceProps = { name: 'admin/teams', list: AdminTeamList, icon: GroupsOutlinedIcon };
-/** /admin/workspaces and /admin/workspaces/{id} (a child route, as for users and nodes). */
-export const adminWorkspaces: ResourceProps = {
-  name: 'admin/workspaces',
-  list: AdminWorkspaceList,
-  icon: WorkspacesOutlinedIcon,
+export const adminWorkspaces: ResourceProps = { name: 'admin/workspaces', list: AdminWorkspaceList, icon: WorkspacesOutlinedIcon };
+/** /admin/users and /admin/users/{id} (a child route, as for nodes; tabs do not change the path). */
+export const adminUsers: ResourceProps = {
+  name: 'admin/users',
+  list: AdminUserList,
+  icon: PeopleOutlineIcon,
   recordRepresentation: 'name',
-  children: createElement(Route, { path: ':id', element: createElement(AdminWorkspaceShow) }),
+  children: createElement(Route, { path: ':id', element: createElement(UserShow) }),
 };
-export const adminUsers: ResourceProps = { name: 'admin/users', list: AdminUserList, icon: PeopleOutlineIcon };
 export const adminActivity: ResourceProps = { name: 'admin/activity', list: AdminActivityList, icon: HistoryOutlinedIcon };
 
 /** /admin/nodes and /admin/nodes/{name} (a child route: the spec's path, by name). */

@@ -1,0 +1,189 @@
+import {
+  Alert,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  LinearProgress,
+  List,
+  ListItem,
+  ListItemText,
+} from '@mui/material';
+import { useEffect, useState } from 'react';
+import { useListContext, useRefresh, useTranslate } from 'react-admin';
+import type { BulkUsersAnswer, BulkUsersRequest } from '../../../dataProvider';
+import { useTestbedDataProvider } from '../../../hooks';
+import { errorMessage } from '../../../httpClient';
+
+// Bulk Disable / Enable on /admin/users. The selection is either the checked rows (ids) or,
+// after "Select all N matching", the list's filter: the server then acts on every user it
+// matches, not only the loaded page. The server is asked for a dry run first, so the
+// confirmation says how many will change and what it revokes; then the action runs
+// (indeterminate progress: one request, batched on the server) and the answer's per-id
+// results are summed up, with every user left unchanged and why.
+
+type Action = 'disable' | 'enable';
+
+type Flow =
+  | { stage: 'counting'; action: Action }
+  | { stage: 'confirm'; action: Action; preview: BulkUsersAnswer }
+  | { stage: 'running'; action: Action; preview: BulkUsersAnswer }
+  | { stage: 'result'; action: Action; result: BulkUsersAnswer }
+  | { stage: 'failed'; action: Action; message: string };
+
+const FLAGS = ['admin', 'enabled', 'verified', 'policy'] as const;
+
+/** The list's filter values as the bulk body's `filter` (booleans, the search, the team). */
+export const bulkFilter = (values: Record<string, unknown>): NonNullable<BulkUsersRequest['filter']> => {
+  const filter: NonNullable<BulkUsersRequest['filter']> = {};
+  if (typeof values.q === 'string' && values.q !== '') filter.q = values.q;
+  for (const flag of FLAGS) if (typeof values[flag] === 'boolean') filter[flag] = values[flag] as boolean;
+  if (values.team_id !== undefined && values.team_id !== null && values.team_id !== '') filter.team_id = Number(values.team_id);
+  return filter;
+};
+
+export const BulkUserButtons = () => {
+  const { selectedIds, total = 0, data = [], filterValues, onUnselectItems } = useListContext();
+  const translate = useTranslate();
+  const dataProvider = useTestbedDataProvider();
+  const refresh = useRefresh();
+  const [allMatching, setAllMatching] = useState(false);
+  const [flow, setFlow] = useState<Flow | null>(null);
+  const wholePage = data.length > 0 && selectedIds.length >= data.length;
+  // Unticking a row (or a new filter) leaves "all matching": the selection is rows again.
+  useEffect(() => {
+    if (!wholePage) setAllMatching(false);
+  }, [wholePage]);
+  useEffect(() => setAllMatching(false), [JSON.stringify(filterValues)]);
+
+  const target = (): Pick<BulkUsersRequest, 'ids' | 'filter'> =>
+    allMatching ? { filter: bulkFilter(filterValues) } : { ids: selectedIds };
+  const count = (n: number) => translate('adminUsers.counts.users', { smart_count: n });
+
+  const start = async (action: Action) => {
+    setFlow({ stage: 'counting', action });
+    try {
+      const preview = await dataProvider.bulkUsers({ ...target(), action, dry_run: true });
+      setFlow({ stage: 'confirm', action, preview });
+    } catch (error) {
+      setFlow({ stage: 'failed', action, message: errorMessage(error, 'adminUsers.error') });
+    }
+  };
+  const confirm = async (action: Action, preview: BulkUsersAnswer) => {
+    setFlow({ stage: 'running', action, preview });
+    try {
+      const result = await dataProvider.bulkUsers({ ...target(), action });
+      setFlow({ stage: 'result', action, result });
+      refresh();
+    } catch (error) {
+      setFlow({ stage: 'failed', action, message: errorMessage(error, 'adminUsers.error') });
+    }
+  };
+  const close = () => {
+    if (flow?.stage === 'running') return;
+    if (flow?.stage === 'result') onUnselectItems();
+    setFlow(null);
+  };
+
+  const selected = allMatching ? total : selectedIds.length;
+  return (
+    <>
+      {wholePage && total > data.length && (
+        <Button size="small" onClick={() => setAllMatching(true)} disabled={allMatching}>
+          {allMatching ? translate('adminUsers.bulk.all_selected', { count: total }) : translate('adminUsers.bulk.select_all', { count: total })}
+        </Button>
+      )}
+      <Button size="small" color="error" onClick={() => void start('disable')}>
+        {translate('adminUsers.bulk.disable')}
+      </Button>
+      <Button size="small" color="success" onClick={() => void start('enable')}>
+        {translate('adminUsers.bulk.enable')}
+      </Button>
+      <Dialog open={flow !== null} onClose={close} aria-labelledby="bulk-users-title" fullWidth maxWidth="sm">
+        {flow && (
+          <>
+            <DialogTitle id="bulk-users-title">
+              {flow.stage === 'result'
+                ? translate('adminUsers.bulk.result_title')
+                : translate(`adminUsers.bulk.${flow.action}_title`, { users: count(flow.stage === 'confirm' || flow.stage === 'running' ? flow.preview.totals.done : selected) })}
+            </DialogTitle>
+            <DialogContent>
+              {flow.stage === 'counting' && (
+                <>
+                  <DialogContentText>{translate('adminUsers.bulk.counting')}</DialogContentText>
+                  <LinearProgress sx={{ mt: 2 }} />
+                </>
+              )}
+              {(flow.stage === 'confirm' || flow.stage === 'running') && (
+                <DialogContentText>
+                  {flow.preview.totals.done === 0
+                    ? translate('adminUsers.bulk.nothing')
+                    : translate(`adminUsers.bulk.${flow.action}_content`, {
+                        sessions: translate('adminUsers.counts.sessions', { smart_count: flow.preview.revoked.sessions }),
+                        tokens: translate('adminUsers.counts.tokens', { smart_count: flow.preview.revoked.personal_tokens }),
+                        kubeconfigs: translate('adminUsers.counts.kubeconfigs', { smart_count: flow.preview.revoked.kubeconfigs }),
+                        skipped: count(flow.preview.matched - flow.preview.totals.done),
+                      })}
+                </DialogContentText>
+              )}
+              {flow.stage === 'running' && (
+                <>
+                  <DialogContentText sx={{ mt: 2 }}>{translate('adminUsers.bulk.running', { users: count(flow.preview.totals.done) })}</DialogContentText>
+                  <LinearProgress sx={{ mt: 1 }} aria-label={translate('adminUsers.bulk.running', { users: count(flow.preview.totals.done) })} />
+                </>
+              )}
+              {flow.stage === 'result' && <BulkResult result={flow.result} />}
+              {flow.stage === 'failed' && <Alert severity="error">{translate(flow.message, { _: flow.message })}</Alert>}
+            </DialogContent>
+            <DialogActions>
+              {flow.stage === 'confirm' ? (
+                <>
+                  <Button onClick={close}>{translate('ra.action.cancel')}</Button>
+                  <Button
+                    variant="contained"
+                    color={flow.action === 'disable' ? 'error' : 'success'}
+                    disabled={flow.preview.totals.done === 0}
+                    onClick={() => void confirm(flow.action, flow.preview)}
+                  >
+                    {translate(`adminUsers.bulk.${flow.action}`)}
+                  </Button>
+                </>
+              ) : (
+                <Button onClick={close} disabled={flow.stage === 'running' || flow.stage === 'counting'}>
+                  {translate('adminUsers.bulk.close')}
+                </Button>
+              )}
+            </DialogActions>
+          </>
+        )}
+      </Dialog>
+    </>
+  );
+};
+
+/** Totals, then each user the action left as they were, with the server's reason. */
+const BulkResult = ({ result }: { result: BulkUsersAnswer }) => {
+  const translate = useTranslate();
+  const skipped = result.results.filter((item) => item.status !== 'done' && item.status !== 'unchanged');
+  return (
+    <>
+      <Alert severity={skipped.length > 0 ? 'warning' : 'success'} role="status">
+        {translate('adminUsers.bulk.totals', result.totals)}
+      </Alert>
+      {skipped.length > 0 && (
+        <List dense aria-label={translate('adminUsers.bulk.result_title')}>
+          {skipped.slice(0, 100).map((item) => (
+            <ListItem key={item.id}>
+              <ListItemText
+                primary={`#${item.id}: ${translate(`adminUsers.bulk.status.${item.status}`)}`}
+                secondary={item.message ? translate(item.message, { _: item.message }) : undefined}
+              />
+            </ListItem>
+          ))}
+        </List>
+      )}
+    </>
+  );
+};
