@@ -33,8 +33,8 @@ export interface ResourceEndpoint {
   /** Turns one record of the API into a react-admin record (must have an id). */
   toRecord?: (raw: any) => RaRecord;
   /**
-   * Filters sent to the server as query parameters even for 'client' lists (e.g. requests'
-   * `status`); they are still applied on the client too.
+   * Filters also sent as plain query parameters (requests' `status`), for 'server' lists next
+   * to `filter[...]`; 'client' lists still apply them on the client too.
    */
   queryFilters?: string[];
 }
@@ -49,9 +49,10 @@ export const endpoints: Record<string, ResourceEndpoint> = {
     // 201 {"token": {"accessToken": {...}, "plainTextToken": "ID|SECRET"}}
     fromCreate: (json) => ({ ...json.token.accessToken, plainTextToken: json.token.plainTextToken }),
   },
-  // The requests the user may decide: GET /api/requests[?status=Pending]; decided with
-  // update → PATCH /api/requests/{id} {action, message}.
-  requests: { path: '/api/requests', pagination: 'client', queryFilters: ['status'] },
+  // The requests the user may decide: GET /api/requests (paginator, filter[status|type|team_id],
+  // q, sort=created_at); decided with update → PATCH /api/requests/{id} {action, message}, or
+  // many with decideRequests. `status` is also sent under its first name for older servers.
+  requests: { path: '/api/requests', pagination: 'server', queryFilters: ['status'] },
   // Teams: GET /api/tenants, GET /api/tenants/{id-or-name}.
   tenants: teamsEndpoint,
   teams: teamsEndpoint,
@@ -93,6 +94,8 @@ export interface TestbedCalls {
   getNodeActivity(id: Identifier, signal?: AbortSignal): Promise<NodeActivityEntry[]>;
   /** POST /api/admin/nodes/{name}/disable or /enable (platform admins): the updated admin node view. */
   setNodeEnabled(name: string, enabled: boolean): Promise<RaRecord>;
+  /** POST /api/requests/bulk {ids (≤ 500), action, message?}: what happened to each request. */
+  decideRequests(data: { ids: Identifier[]; action: 'approve' | 'deny'; message?: string }): Promise<BulkDecisionAnswer>;
   /** DELETE /api/admin/users/{id}/tokens[/{tokenId}] (platform admins): how many personal tokens ended. */
   revokeUserTokens(userId: Identifier, tokenId?: Identifier): Promise<number>;
   /** POST /api/admin/users/bulk (platform admins): disable or enable by ids or by the list's filter. */
@@ -114,6 +117,18 @@ export interface BulkUsersAnswer {
   totals: { done: number; unchanged: number; forbidden: number; not_found: number };
   revoked: { sessions: number; personal_tokens: number; kubeconfigs: number };
   results: { id: number; status: 'done' | 'unchanged' | 'forbidden' | 'not_found'; message?: string }[];
+}
+
+/** 200 answer of POST /api/requests/bulk (docs/api-contract.md "Deciding many requests"). */
+export interface BulkDecisionAnswer {
+  results: {
+    id: number;
+    status: 'decided' | 'forbidden' | 'not_found' | 'conflict';
+    http: number;
+    request_status?: 'Approved' | 'Denied';
+    message?: string;
+  }[];
+  totals: { requested: number; decided: number; forbidden: number; not_found: number; conflict: number };
 }
 
 /** One entry of GET /api/nodes/{id}/activity (docs/nodes-contract.md). */
@@ -225,7 +240,7 @@ export const createDataProvider = (http: HttpClient, map: Record<string, Resourc
   const fetchList = async (resource: string, params: Partial<GetListParams>): Promise<GetListResult> => {
     const config = endpoint(resource);
     let query = config.pagination === 'server' ? paginatorQuery(params) : undefined;
-    if (config.queryFilters && config.pagination !== 'server') {
+    if (config.queryFilters) {
       for (const key of config.queryFilters) {
         const value = params.filter?.[key];
         if (value !== undefined && value !== null && value !== '') query = { ...query, [key]: value as QueryValue };
@@ -303,6 +318,10 @@ export const createDataProvider = (http: HttpClient, map: Record<string, Resourc
       const { json } = await http(`/api/admin/nodes/${encodeURIComponent(name)}/${action}`, { method: 'POST' });
       const raw = unwrap(json);
       return { ...raw, id: raw?.name ?? name };
+    },
+
+    async decideRequests(data) {
+      return (await http<BulkDecisionAnswer>('/api/requests/bulk', { method: 'POST', body: data })).json;
     },
 
     async revokeUserTokens(userId, tokenId) {

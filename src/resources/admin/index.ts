@@ -13,6 +13,7 @@ import { AdminTeamList } from './teams/AdminTeamList';
 import { AdminUserList } from './users/AdminUserList';
 import { UserShow } from './users/UserShow';
 import { AdminWorkspaceList } from './workspaces/AdminWorkspaceList';
+import { AdminWorkspaceShow } from './workspaces/AdminWorkspaceShow';
 
 /**
  * Platform admin lists (GET /api/admin/...; Laravel paginator). Named admin/... so that the
@@ -20,7 +21,14 @@ import { AdminWorkspaceList } from './workspaces/AdminWorkspaceList';
  * registers them for admins, so others get 'Unexpected Application Error!'.
  */
 export const adminTeams: ResourceProps = { name: 'admin/teams', list: AdminTeamList, icon: GroupsOutlinedIcon };
-export const adminWorkspaces: ResourceProps = { name: 'admin/workspaces', list: AdminWorkspaceList, icon: WorkspacesOutlinedIcon };
+/** /admin/workspaces and /admin/workspaces/{id} (a child route, as for users and nodes). */
+export const adminWorkspaces: ResourceProps = {
+  name: 'admin/workspaces',
+  list: AdminWorkspaceList,
+  icon: WorkspacesOutlinedIcon,
+  recordRepresentation: 'name',
+  children: createElement(Route, { path: ':id', element: createElement(AdminWorkspaceShow) }),
+};
 /** /admin/users and /admin/users/{id} (a child route, as for nodes; tabs do not change the path). */
 export const adminUsers: ResourceProps = {
   name: 'admin/users',
