@@ -111,7 +111,8 @@ describe('team page', () => {
     expect(await screen.findByRole('heading', { name: 'Edge Computing Lab', level: 1 })).toBeInTheDocument();
     expect(requestsTo('GET', '/api/tenants/edgelab')).toHaveLength(1);
     expect(screen.getByRole('link', { name: /Vision/ })).toHaveAttribute('href', '/workspaces/7');
-    const users = screen.getByRole('list', { name: 'Users' });
+    // The owner manages the members (tests/teamAdmin.test.tsx): a table rather than a list.
+    const users = screen.getByRole('table', { name: 'Users' });
     expect(within(users).getByText('Grace Hopper')).toBeInTheDocument();
     expect(within(users).getByText('Disabled')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Create workspace' })).toBeInTheDocument();

@@ -10,6 +10,7 @@ import { AdminActivityList } from './activity/AdminActivityList';
 import { AdminNodeList } from './nodes/AdminNodeList';
 import { AdminNodeShow } from './nodes/AdminNodeShow';
 import { AdminTeamList } from './teams/AdminTeamList';
+import { AdminTeamShow } from './teams/AdminTeamShow';
 import { AdminUserList } from './users/AdminUserList';
 import { UserShow } from './users/UserShow';
 import { AdminWorkspaceList } from './workspaces/AdminWorkspaceList';
@@ -20,7 +21,14 @@ import { AdminWorkspaceShow } from './workspaces/AdminWorkspaceShow';
  * URLs are /admin/teams…, and canAccess allows them to platform admins only; App.tsx only
  * registers them for admins, so others get 'Unexpected Application Error!'.
  */
-export const adminTeams: ResourceProps = { name: 'admin/teams', list: AdminTeamList, icon: GroupsOutlinedIcon };
+/** /admin/teams and /admin/teams/{id} (a child route, as the issue names the page). */
+export const adminTeams: ResourceProps = {
+  name: 'admin/teams',
+  list: AdminTeamList,
+  icon: GroupsOutlinedIcon,
+  recordRepresentation: 'fullname',
+  children: createElement(Route, { path: ':id', element: createElement(AdminTeamShow) }),
+};
 /** /admin/workspaces and /admin/workspaces/{id} (a child route, as for users and nodes). */
 export const adminWorkspaces: ResourceProps = {
   name: 'admin/workspaces',

@@ -27,6 +27,7 @@ import { RoleChip } from '../../components/RoleChip';
 import { useCurrentUser, useJoinRequest, useTestbedDataProvider } from '../../hooks';
 import { ResponsiveColumns } from '../../layout/ResponsiveColumns';
 import { WorkspaceCreateDialog } from '../workspaces/WorkspaceCreate';
+import { TeamMembers } from './TeamMembers';
 
 export interface TeamRecord {
   id: number;
@@ -76,7 +77,12 @@ export const TeamShow = () => {
 
   const role = team.role ?? user?.teams?.find((item) => item.id === team.id)?.role ?? null;
   const member = team.member ?? !!role;
-  const canCreate = isManager(role) || !!user?.admin;
+  const admin = !!user?.admin;
+  // Platform admins who are not members see the team whole (and its admin page), not the
+  // outsider's public part with 'Join this team'.
+  const adminView = admin && !member;
+  const canCreate = isManager(role) || admin;
+  const canManageMembers = isManager(role) || admin;
   const pending =
     asked ||
     team.pending_request?.status === 'Pending' ||
@@ -113,7 +119,13 @@ export const TeamShow = () => {
           {title}
         </Typography>
         <RoleChip role={role} />
+        {admin && (
+          <Button component={Link} to={`/admin/teams/${team.id}`} variant="outlined">
+            {translate('teamAdmin.admin_page')}
+          </Button>
+        )}
         {!member &&
+          !adminView &&
           (pending ? (
             <Chip label={translate('requests.pending')} />
           ) : (
@@ -122,7 +134,11 @@ export const TeamShow = () => {
             </Button>
           ))}
       </Stack>
-      {!member && <Alert severity="info">{translate('teams.public_notice')}</Alert>}
+      {adminView ? (
+        <Alert severity="info">{translate('teamAdmin.admin_notice')}</Alert>
+      ) : (
+        !member && <Alert severity="info">{translate('teams.public_notice')}</Alert>
+      )}
 
       <ResponsiveColumns>
         <Card component="section" aria-labelledby="team-details-title">
@@ -151,7 +167,7 @@ export const TeamShow = () => {
               <Typography id="team-workspaces-title" variant="h6" component="h2" sx={{ flexGrow: 1 }}>
                 {translate('teams.workspaces')}
               </Typography>
-              {member && (
+              {(member || admin) && (
                 <Button size="small" variant="contained" startIcon={<AddIcon />} onClick={() => setCreating(true)}>
                   {translate(canCreate ? 'workspaces.create' : 'workspaces.request')}
                 </Button>
@@ -179,6 +195,9 @@ export const TeamShow = () => {
               <Typography id="team-users-title" variant="h6" component="h2" gutterBottom>
                 {translate('teams.users')}
               </Typography>
+              {canManageMembers ? (
+                <TeamMembers teamId={team.id} members={team.users} myRole={role} admin={admin} />
+              ) : (
               <List dense disablePadding aria-label={translate('teams.users')}>
                 {team.users.map((item) => (
                   <ListItem
@@ -195,12 +214,13 @@ export const TeamShow = () => {
                   </ListItem>
                 ))}
               </List>
+              )}
             </CardContent>
           </Card>
         )}
       </ResponsiveColumns>
 
-      {member && (
+      {(member || admin) && (
         <WorkspaceCreateDialog
           open={creating}
           team={team}

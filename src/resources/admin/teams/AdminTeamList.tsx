@@ -27,7 +27,7 @@ export const AdminTeamList = () => (
     sx={adminListSx}
   >
     <DataTable<AdminTeam> bulkActionButtons={false} rowClick={false} sx={adminTableSx}>
-      <DataTable.Col<AdminTeam> source="name" render={(record) => <Link to={`/teams/${encodeURIComponent(record.name)}`}>{record.name}</Link>} />
+      <DataTable.Col<AdminTeam> source="name" render={(record) => <Link to={`/admin/teams/${record.id}`}>{record.name}</Link>} />
       <DataTable.Col<AdminTeam> source="fullname" />
       <DataTable.Col<AdminTeam> source="users" disableSort render={(record) => <NamesWithRoles items={record.users} />} />
       <DataTable.Col<AdminTeam>

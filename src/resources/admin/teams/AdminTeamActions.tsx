@@ -1,0 +1,159 @@
+import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
+import { useEffect, useState } from 'react';
+import { Confirm, Form, TextInput, TopToolbar, useNotify, useRecordContext, useRefresh, useTranslate, useUpdate } from 'react-admin';
+import { useNavigate } from 'react-router-dom';
+import { errorMessage, fieldErrors } from '../../../httpClient';
+import { type AdminTeamDetail, type TeamDeletion, useTeamCalls } from './teamCalls';
+
+// The platform admin's actions on /admin/teams/{id}. Each says what it will do before it does
+// it: suspension names the members and workspaces it reaches, deletion shows the dry run's list.
+
+const EditDialog = ({ team, onClose }: { team: AdminTeamDetail; onClose: () => void }) => {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [update, { isPending }] = useUpdate();
+  const submit = async (values: Record<string, unknown>) => {
+    const data = { fullname: values.fullname, url: values.url ?? '', country: values.country ?? '', affiliation: values.affiliation ?? '' };
+    try {
+      await update('admin/teams', { id: team.id, data, previousData: team }, { returnPromise: true });
+      notify('teamAdmin.saved', { type: 'success' });
+      refresh();
+      onClose();
+    } catch (error) {
+      const errors = fieldErrors(error);
+      if (errors) return errors;
+      notify(errorMessage(error), { type: 'error' });
+    }
+    return undefined;
+  };
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="team-edit-title">
+      <Form record={team} onSubmit={submit}>
+        <DialogTitle id="team-edit-title">{translate('teamAdmin.edit_title', { name: team.fullname })}</DialogTitle>
+        <DialogContent>
+          <TextInput source="fullname" label="teams.fields.fullname" fullWidth />
+          <TextInput source="url" label="teams.fields.url" fullWidth />
+          <TextInput source="country" label="teams.fields.country" fullWidth />
+          <TextInput source="affiliation" label="teams.fields.affiliation" fullWidth />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>{translate('ra.action.cancel')}</Button>
+          <Button type="submit" variant="contained" disabled={isPending}>
+            {translate('ra.action.save')}
+          </Button>
+        </DialogActions>
+      </Form>
+    </Dialog>
+  );
+};
+
+const DeleteDialog = ({ team, onClose }: { team: AdminTeamDetail; onClose: () => void }) => {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const calls = useTeamCalls();
+  const [plan, setPlan] = useState<TeamDeletion | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  // The dry run first: the confirmation lists what will go.
+  useEffect(() => {
+    let live = true;
+    calls.deleteTeam(team.id, { dryRun: true }).then(
+      (answer) => live && setPlan(answer),
+      (caught: unknown) => live && setError(errorMessage(caught)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [calls, team.id]);
+
+  const confirm = async () => {
+    setBusy(true);
+    try {
+      await calls.deleteTeam(team.id, { dryRun: false });
+      notify('teamAdmin.deleted', { type: 'success', messageArgs: { name: team.fullname } });
+      navigate('/admin/teams');
+    } catch (caught) {
+      setError(errorMessage(caught));
+      setBusy(false);
+    }
+  };
+
+  const content = !plan
+    ? translate('teamAdmin.delete_loading')
+    : plan.workspaces.length === 0
+      ? translate('teamAdmin.delete_content_empty', { name: team.fullname, members: plan.counts.team_members })
+      : translate('teamAdmin.delete_content', {
+          name: team.fullname,
+          count: plan.counts.workspaces,
+          names: plan.workspaces.map((workspace) => workspace.name).join(', '),
+          members: plan.counts.team_members,
+          workspace_members: plan.counts.workspace_members,
+        });
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="team-delete-title">
+      <DialogTitle id="team-delete-title">{translate('teamAdmin.delete_title', { name: team.fullname })}</DialogTitle>
+      <DialogContent>
+        <Stack spacing={1}>
+          {error ? <Alert severity="error">{translate(error, { _: error })}</Alert> : <Alert severity="warning">{content}</Alert>}
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{translate('ra.action.cancel')}</Button>
+        <Button color="error" variant="contained" disabled={!plan || busy} onClick={() => void confirm()}>
+          {translate('teamAdmin.delete')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+};
+
+export const AdminTeamActions = () => {
+  const team = useRecordContext<AdminTeamDetail>();
+  const translate = useTranslate();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [update, { isPending }] = useUpdate();
+  const [dialog, setDialog] = useState<'edit' | 'suspend' | 'delete' | null>(null);
+  if (!team) return <TopToolbar />;
+
+  const toggle = async () => {
+    try {
+      await update('admin/teams', { id: team.id, data: { enabled: !team.enabled }, previousData: team }, { returnPromise: true });
+      notify(team.enabled ? 'teamAdmin.suspended_done' : 'teamAdmin.enabled_done', { type: 'success' });
+      refresh();
+    } catch (error) {
+      notify(errorMessage(error), { type: 'error' });
+    }
+    setDialog(null);
+  };
+
+  return (
+    <TopToolbar>
+      <Button onClick={() => setDialog('edit')}>{translate('teamAdmin.edit')}</Button>
+      <Button color={team.enabled ? 'warning' : 'success'} onClick={() => setDialog('suspend')}>
+        {translate(team.enabled ? 'teamAdmin.suspend' : 'teamAdmin.enable')}
+      </Button>
+      <Button color="error" onClick={() => setDialog('delete')}>
+        {translate('teamAdmin.delete')}
+      </Button>
+      {dialog === 'edit' && <EditDialog team={team} onClose={() => setDialog(null)} />}
+      {dialog === 'delete' && <DeleteDialog team={team} onClose={() => setDialog(null)} />}
+      <Confirm
+        isOpen={dialog === 'suspend'}
+        loading={isPending}
+        title={translate(team.enabled ? 'teamAdmin.suspend_title' : 'teamAdmin.enable_title', { name: team.fullname })}
+        content={translate(team.enabled ? 'teamAdmin.suspend_content' : 'teamAdmin.enable_content', {
+          name: team.fullname,
+          members: team.counts.members,
+          workspaces: team.counts.workspaces,
+        })}
+        confirm={team.enabled ? 'teamAdmin.suspend' : 'teamAdmin.enable'}
+        onConfirm={() => void toggle()}
+        onClose={() => setDialog(null)}
+      />
+    </TopToolbar>
+  );
+};

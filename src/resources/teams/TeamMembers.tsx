@@ -1,0 +1,187 @@
+import {
+  Box,
+  Button,
+  Checkbox,
+  IconButton,
+  MenuItem,
+  Select,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableRow,
+  Tooltip,
+  Typography,
+} from '@mui/material';
+import PersonRemoveOutlinedIcon from '@mui/icons-material/PersonRemoveOutlined';
+import { useState } from 'react';
+import { Confirm, useNotify, useRefresh, useTranslate } from 'react-admin';
+import { EnabledChip } from '../../components/EnabledChip';
+import { errorMessage } from '../../httpClient';
+import { type TeamRole, useTeamCalls } from '../admin/teams/teamCalls';
+
+// The member management of /teams/{id} for the team's owners and managers and platform admins
+// (PATCH/DELETE /api/tenants/{id}/users/{userId}, POST .../users/bulk): a role select per
+// member, removal with a confirmation, and row selection for removing several at once. The
+// server has the last word (a team keeps an owner, a manager gives no role above their own);
+// the select only offers what the server would accept.
+
+const ROLES: TeamRole[] = ['member', 'manager', 'owner'];
+const RANK: Record<TeamRole, number> = { member: 0, manager: 1, owner: 2 };
+
+export interface TeamMember {
+  id: number;
+  name: string;
+  enabled?: boolean;
+  pivot?: { role?: string | null };
+}
+
+const roleOf = (member: TeamMember): TeamRole => (member.pivot?.role as TeamRole | undefined) ?? 'member';
+
+export const TeamMembers = ({ teamId, members, myRole, admin }: { teamId: number; members: TeamMember[]; myRole: string | null; admin: boolean }) => {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const calls = useTeamCalls();
+  const [selected, setSelected] = useState<number[]>([]);
+  const [removing, setRemoving] = useState<TeamMember | 'selected' | null>(null);
+  const [busy, setBusy] = useState(false);
+  const ceiling = admin ? RANK.owner : RANK[(myRole as TeamRole | null) ?? 'member'];
+  const mayTouch = (member: TeamMember) => RANK[roleOf(member)] <= ceiling;
+
+  const changeRole = async (member: TeamMember, role: TeamRole) => {
+    try {
+      await calls.changeRole(teamId, member.id, role);
+      notify('teamAdmin.manage.role_changed', { type: 'success', messageArgs: { name: member.name, role: translate(`roles.${role}`, { _: role }) } });
+      refresh();
+    } catch (error) {
+      notify(errorMessage(error), { type: 'error' });
+    }
+  };
+
+  const remove = async () => {
+    if (!removing) return;
+    setBusy(true);
+    try {
+      if (removing === 'selected') {
+        const answer = await calls.removeMembers(teamId, selected);
+        const refused = answer.results.filter((result) => result.status !== 'done');
+        const names = new Map(members.map((member) => [member.id, member.name]));
+        notify(
+          [
+            translate('teamAdmin.manage.bulk_done', { done: answer.totals.done, refused: refused.length }),
+            ...refused.map((result) => translate('teamAdmin.manage.bulk_refused', { name: names.get(result.id) ?? result.id, message: result.message ?? '' })),
+          ].join(' '),
+          { type: refused.length ? 'warning' : 'success' },
+        );
+        setSelected([]);
+      } else {
+        await calls.removeMember(teamId, removing.id);
+        notify('teamAdmin.manage.removed', { type: 'success', messageArgs: { name: removing.name } });
+        setSelected((current) => current.filter((id) => id !== (removing as TeamMember).id));
+      }
+      refresh();
+    } catch (error) {
+      notify(errorMessage(error), { type: 'error' });
+    }
+    setBusy(false);
+    setRemoving(null);
+  };
+
+  const toggle = (id: number) => setSelected((current) => (current.includes(id) ? current.filter((item) => item !== id) : [...current, id]));
+  const selectable = members.filter(mayTouch);
+  const allSelected = selectable.length > 0 && selectable.every((member) => selected.includes(member.id));
+  const selectedNames = members.filter((member) => selected.includes(member.id)).map((member) => member.name);
+
+  return (
+    <Box>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', minHeight: 40 }}>
+        <Checkbox
+          checked={allSelected}
+          indeterminate={!allSelected && selected.length > 0}
+          onChange={() => setSelected(allSelected ? [] : selectable.map((member) => member.id))}
+          slotProps={{ input: { 'aria-label': translate('teamAdmin.manage.select_all') } }}
+        />
+        {selected.length > 0 && (
+          <>
+            <Typography variant="body2">{translate('teamAdmin.manage.selected', { count: selected.length })}</Typography>
+            <Button size="small" color="error" onClick={() => setRemoving('selected')}>
+              {translate('teamAdmin.manage.remove_selected')}
+            </Button>
+          </>
+        )}
+      </Stack>
+      <Box sx={{ overflowX: 'auto' }}>
+        <Table size="small" aria-label={translate('teams.users')}>
+          <TableBody>
+            {members.map((member) => {
+              const touchable = mayTouch(member);
+              return (
+                <TableRow key={member.id}>
+                  <TableCell padding="checkbox">
+                    <Checkbox
+                      checked={selected.includes(member.id)}
+                      disabled={!touchable}
+                      onChange={() => toggle(member.id)}
+                      slotProps={{ input: { 'aria-label': translate('teamAdmin.manage.select', { name: member.name }) } }}
+                    />
+                  </TableCell>
+                  <TableCell>{member.name}</TableCell>
+                  <TableCell>
+                    <Select
+                      size="small"
+                      value={roleOf(member)}
+                      disabled={!touchable}
+                      onChange={(event) => void changeRole(member, event.target.value as TeamRole)}
+                      inputProps={{ 'aria-label': translate('teamAdmin.manage.role_label', { name: member.name }) }}
+                    >
+                      {ROLES.map((role) => (
+                        <MenuItem key={role} value={role} disabled={RANK[role] > ceiling}>
+                          {translate(`roles.${role}`, { _: role })}
+                        </MenuItem>
+                      ))}
+                    </Select>
+                  </TableCell>
+                  <TableCell>
+                    <EnabledChip enabled={member.enabled} />
+                  </TableCell>
+                  <TableCell align="right">
+                    <Tooltip title={translate('teamAdmin.manage.remove')}>
+                      <span>
+                        <IconButton
+                          size="small"
+                          disabled={!touchable}
+                          aria-label={translate('teamAdmin.manage.remove_label', { name: member.name })}
+                          onClick={() => setRemoving(member)}
+                        >
+                          <PersonRemoveOutlinedIcon fontSize="small" />
+                        </IconButton>
+                      </span>
+                    </Tooltip>
+                  </TableCell>
+                </TableRow>
+              );
+            })}
+          </TableBody>
+        </Table>
+      </Box>
+      <Confirm
+        isOpen={removing !== null}
+        loading={busy}
+        title={
+          removing === 'selected'
+            ? translate('teamAdmin.manage.bulk_title', { count: selected.length })
+            : translate('teamAdmin.manage.remove_title', { name: removing?.name ?? '' })
+        }
+        content={
+          removing === 'selected'
+            ? translate('teamAdmin.manage.bulk_content', { names: selectedNames.join(', ') })
+            : translate('teamAdmin.manage.remove_content', { name: removing?.name ?? '' })
+        }
+        confirm="teamAdmin.manage.remove"
+        onConfirm={() => void remove()}
+        onClose={() => setRemoving(null)}
+      />
+    </Box>
+  );
+};
