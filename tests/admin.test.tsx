@@ -12,17 +12,19 @@ const adminTeams = (count: number) =>
     shortname: `T${index + 1}`,
     country: 'FR',
     created_at: '2026-11-20T08:05:00.000Z',
-    users: [{ id: 1, name: 'Ada Lovelace', role: 'owner' }],
+    member_count: 3,
+    workspace_count: 1,
     workspaces: [{ id: 100 + index, name: `ws${index + 1}` }],
   }));
 
 describe('admin lists', () => {
-  it('/admin/teams sends page, per_page, sort and order, shows users with roles, and paginates on the server', async () => {
+  it('/admin/teams sends page, per_page, sort and order, shows member counts, links rows to the team page, and paginates on the server', async () => {
     db.user = makeUser({ admin: true });
     db.admin.teams = adminTeams(30);
     const { user } = renderApp({ path: '/admin/teams', loggedIn: true });
     const row = (await screen.findByText('team01')).closest('tr')!;
-    expect(within(row).getByText('Owner')).toBeInTheDocument();
+    expect(within(row).getByText('3')).toBeInTheDocument();
+    expect(within(row).getByRole('link', { name: 'team01' })).toHaveAttribute('href', '/admin/teams/1');
     expect(within(row).getByRole('link', { name: 'ws1' })).toHaveAttribute('href', '/workspaces/100');
     const first = requestsTo('GET', '/api/admin/teams')[0]!.url.searchParams;
     expect(Object.fromEntries(first)).toEqual({ page: '1', per_page: '25', sort: 'name', order: 'asc' });

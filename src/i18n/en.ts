@@ -862,7 +862,7 @@ export const appMessages = {
     },
     'admin/teams': {
       name: 'Team |||| Teams',
-      fields: { name: 'Name', fullname: 'Full name', users: 'Users', workspaces: 'Workspaces', created_at: 'Created' },
+      fields: { name: 'Name', fullname: 'Full name', users: 'Users', member_count: 'Members', workspaces: 'Workspaces', created_at: 'Created' },
     },
     'admin/workspaces': {
       name: 'Workspace |||| Workspaces',

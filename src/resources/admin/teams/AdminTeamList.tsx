@@ -10,13 +10,15 @@ interface AdminTeam {
   fullname?: string | null;
   shortname?: string | null;
   created_at?: string;
-  users?: { id: number; name: string; role?: string | null }[];
+  /** The list answers counts, not members (issue 12: 25 teams listed every member inline). */
+  member_count?: number;
+  workspace_count?: number;
   workspaces?: { id: number; name: string }[];
 }
 
 const filters = [<AdminSearchInput key="q" source="q" alwaysOn />];
 
-/** /admin/teams: every team with its users (role) and workspaces; GET /api/admin/teams (paginated). */
+/** /admin/teams: every team with its member count and workspaces, each linking to /admin/teams/{id}; GET /api/admin/teams (paginated). */
 export const AdminTeamList = () => (
   <List<AdminTeam>
     resource="admin/teams"
@@ -29,7 +31,7 @@ export const AdminTeamList = () => (
     <DataTable<AdminTeam> bulkActionButtons={false} rowClick={false} sx={adminTableSx}>
       <DataTable.Col<AdminTeam> source="name" render={(record) => <Link to={`/admin/teams/${record.id}`}>{record.name}</Link>} />
       <DataTable.Col<AdminTeam> source="fullname" />
-      <DataTable.Col<AdminTeam> source="users" disableSort render={(record) => <NamesWithRoles items={record.users} />} />
+      <DataTable.Col<AdminTeam> source="member_count" disableSort />
       <DataTable.Col<AdminTeam>
         source="workspaces"
         disableSort
