@@ -276,6 +276,14 @@ describe('PATCH /api/admin/workspaces/{id} (quota)', () => {
       hard: { 'requests.cpu': '2500m', 'limits.cpu': '5000m', 'requests.memory': '4Gi', 'limits.memory': '8Gi', pods: '20', 'requests.storage': '50G', services: '20' },
     });
     expect((await inject('GET', url, { token: admin.token })).json().quota.cluster.hard).toMatchObject({ 'requests.cpu': '2500m', pods: '20' });
+    // The team's admin page shows the same quota for this workspace.
+    const teamPage = (await inject('GET', `/api/admin/teams/${workspace.team_id}`, { token: admin.token })).json();
+    expect(teamPage.workspaces.find((entry: { id: number }) => entry.id === workspace.id).quota).toMatchObject({
+      'requests.cpu': '2500m',
+      'limits.cpu': '5000m',
+      pods: '20',
+      'requests.storage': '50G',
+    });
 
     // Compared before writing: a full resync leaves an unchanged quota alone.
     const version = quotaInSandbox(workspace.namespace)?.metadata.resourceVersion;

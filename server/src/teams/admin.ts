@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { presentActivity, recordActivity } from '../activity/log.js';
-import { WORKSPACE_DEFAULTS } from '../cluster/gateway.js';
+import { quotaHard } from '../cluster/quota.js';
 import { timestamp } from '../db/database.js';
 import type { Database, Team } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
@@ -24,9 +24,10 @@ export async function teamDetail(db: Kysely<Database>, team: Team) {
       .selectFrom('workspaces as w')
       .leftJoin('workspace_members as wm', 'wm.workspace_id', 'w.id')
       .select(['w.id', 'w.name', 'w.label', 'w.namespace', 'w.cluster_state', 'w.created_at'])
+      .select(['w.quota_cpu', 'w.quota_memory', 'w.quota_pods', 'w.quota_storage'])
       .select((eb) => eb.fn.count<number | string>('wm.id').as('member_count'))
       .where('w.team_id', '=', team.id)
-      .groupBy(['w.id', 'w.name', 'w.label', 'w.namespace', 'w.cluster_state', 'w.created_at'])
+      .groupBy(['w.id', 'w.name', 'w.label', 'w.namespace', 'w.cluster_state', 'w.created_at', 'w.quota_cpu', 'w.quota_memory', 'w.quota_pods', 'w.quota_storage'])
       .orderBy('w.name')
       .execute(),
     db
@@ -44,11 +45,12 @@ export async function teamDetail(db: Kysely<Database>, team: Team) {
       .limit(50)
       .execute(),
   ]);
-  const presentedWorkspaces = workspaces.map((workspace) => ({
+  const presentedWorkspaces = workspaces.map(({ quota_cpu, quota_memory, quota_pods, quota_storage, ...workspace }) => ({
     ...workspace,
     member_count: Number(workspace.member_count),
-    // Every workspace has the defaults until per-workspace quotas are stored (issue 12, workspaces).
-    quota: { ...WORKSPACE_DEFAULTS.quota },
+    // What the reconciler puts on the namespace's ResourceQuota: the workspace's own values
+    // (PATCH /api/admin/workspaces/{id}), else the defaults.
+    quota: quotaHard({ cpu: quota_cpu, memory: quota_memory, pods: quota_pods, storage: quota_storage }),
   }));
   return {
     id: team.id,
