@@ -146,6 +146,13 @@ describe('member management on /teams/{id}', () => {
     expect(screen.queryByRole('combobox')).not.toBeInTheDocument();
   });
 
+  it("members of a suspended team are told so, without 'Join this team'", async () => {
+    db.teams = [makeTeam({ role: null, member: false, users: undefined, enabled: false })];
+    renderApp({ path: '/teams/3', loggedIn: true });
+    expect(await screen.findByText(/This team is suspended by the platform admins/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Join this team' })).not.toBeInTheDocument();
+  });
+
   it('platform admins who are not members see the team whole, with the admin page, and no Join button', async () => {
     asAdmin();
     db.teams = [makeTeam({ role: null, member: false })];

@@ -206,6 +206,7 @@ describe('PATCH /api/admin/teams/{id}', () => {
     // No rights in the suspended team: no kubeconfig, no member management.
     expect((await inject('POST', `/api/subnamespaces/${workspace.id}/kubeconfig`, member.token)).statusCode).toBe(403);
     expect((await inject('PATCH', `/api/tenants/${team.id}/users/${member.user.id}`, people.owner.token, { role: 'manager' })).statusCode).toBe(403);
+    expect((await inject('GET', `/api/tenants/${team.id}`, member.token)).json()).toMatchObject({ enabled: false, role: null, member: false });
     expect((await reconciler.reconcileOnce()).failed).toBe(0);
     expect(binding(workspace.namespace, member.user.id)).toBeUndefined();
     expect(binding(workspace.namespace, manager.user.id)).toBeUndefined();

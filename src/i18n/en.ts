@@ -735,6 +735,7 @@ export const appMessages = {
     active: 'Active',
     suspended: 'Suspended',
     suspended_notice: 'This team is suspended: its members have no rights in it and no cluster access to its workspaces until it is enabled again.',
+    suspended_team: 'This team is suspended by the platform admins: its members have no rights in it and no cluster access to its workspaces for now.',
     no_members: 'This team has no members.',
     no_workspaces: 'This team has no workspaces.',
     no_activity: 'No activity recorded for this team.',

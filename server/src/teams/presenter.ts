@@ -19,6 +19,8 @@ export const teamSchema = z.object({
   joining_category: z.string().nullable(),
   joining_reason: z.string().nullable().optional(),
   created_at: z.string(),
+  /** False while platform admins have suspended the team: nobody has a role in it then. */
+  enabled: z.boolean(),
   role: z.enum(['owner', 'manager', 'member']).nullable(),
   member: z.boolean(),
   pending_request: requestSchema.nullable(),
@@ -99,6 +101,7 @@ export async function presentTeams(
       url: team.url,
       joining_category: team.joining_category,
       created_at: team.created_at,
+      enabled: team.enabled === 1,
       role,
       member: role !== null,
       pending_request: pendingByTeam.get(team.id) ?? null,

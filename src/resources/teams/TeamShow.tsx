@@ -40,6 +40,8 @@ export interface TeamRecord {
   url?: string | null;
   role?: string | null;
   member?: boolean;
+  /** False while platform admins have suspended the team. */
+  enabled?: boolean;
   pending_request?: { id: number; status: string } | null;
   workspaces?: { id: number; name: string; label?: string | null; namespace?: string | null }[];
   users?: { id: number; name: string; enabled?: boolean; pivot?: { role?: string | null } }[];
@@ -81,6 +83,7 @@ export const TeamShow = () => {
   // Platform admins who are not members see the team whole (and its admin page), not the
   // outsider's public part with 'Join this team'.
   const adminView = admin && !member;
+  const suspended = team.enabled === false;
   const canCreate = isManager(role) || admin;
   const canManageMembers = isManager(role) || admin;
   const pending =
@@ -126,6 +129,7 @@ export const TeamShow = () => {
         )}
         {!member &&
           !adminView &&
+          !suspended &&
           (pending ? (
             <Chip label={translate('requests.pending')} />
           ) : (
@@ -134,10 +138,11 @@ export const TeamShow = () => {
             </Button>
           ))}
       </Stack>
+      {suspended && <Alert severity="warning">{translate('teamAdmin.suspended_team')}</Alert>}
       {adminView ? (
         <Alert severity="info">{translate('teamAdmin.admin_notice')}</Alert>
       ) : (
-        !member && <Alert severity="info">{translate('teams.public_notice')}</Alert>
+        !member && !suspended && <Alert severity="info">{translate('teams.public_notice')}</Alert>
       )}
 
       <ResponsiveColumns>
