@@ -240,6 +240,7 @@ describe('the console API', () => {
       const first = nodes.find((entry: { name: string }) => entry.name === 'sandbox-node-1');
       expect(first).toEqual({
         name: 'sandbox-node-1',
+        hostname: 'sandbox-node-1',
         type: 'x86-64',
         owner: null,
         node_id: null,
@@ -275,6 +276,39 @@ describe('the console API', () => {
       expect((await world.inject('GET', '/api/admin/nodes/sandbox-node-1', { token: admin.token })).json().activity).toEqual([]);
       expect((await world.inject('GET', '/api/admin/nodes/no-such-node', { token: admin.token })).statusCode).toBe(404);
       expect((await world.inject('GET', '/api/admin/nodes/Bad_Name', { token: admin.token })).statusCode).toBe(404);
+    });
+
+    it('list the nodes added in the console and not in the cluster yet, with owner and hostname, filtered by status, type and owner', async () => {
+      const waiting = await addNode(alice.token, { type: 'jetson', hostname: 'jetson-lab-7', dhcp: true });
+      const installing = await addNode(admin.token, { type: 'x86-64', hostname: 'rack-box-2', dhcp: true });
+      await world.database.db.updateTable('nodes').set({ status: 'installing' }).where('id', '=', installing.id).execute();
+      const list = async (query: string) =>
+        (await world.inject('GET', `/api/admin/nodes?${query}`, { token: admin.token })).json() as { name: string; hostname: string | null; node_id: number | null; owner: { id: number } | null; type: string; status: { state: string } }[];
+
+      const all = await list('');
+      expect(all.find((node) => node.node_id === waiting.id)).toMatchObject({
+        name: 'jetson-lab-7',
+        hostname: 'jetson-lab-7',
+        type: 'jetson',
+        owner: { id: alice.user.id, name: 'Alice Owner' },
+        status: { state: 'to install', addresses: [], capacity: { cpu: null, memory: null, 'ephemeral-storage': null, pods: null } },
+      });
+      expect(all.find((node) => node.node_id === installing.id)).toMatchObject({ hostname: 'rack-box-2', status: { state: 'installing' } });
+
+      expect((await list('filter[status]=to%20install')).map((node) => node.node_id)).toContain(waiting.id);
+      expect((await list('filter[status]=to%20install')).every((node) => node.status.state === 'to install')).toBe(true);
+      expect((await list('filter[status]=installing')).map((node) => node.node_id)).toEqual([installing.id]);
+      expect((await list('filter[status]=ok')).every((node) => node.status.state === 'ok' && node.node_id !== waiting.id)).toBe(true);
+      expect((await list('filter[type]=jetson')).every((node) => node.type === 'jetson')).toBe(true);
+      expect((await list('filter[type]=jetson')).map((node) => node.node_id)).toContain(waiting.id);
+      const alices = await list(`filter[owner_id]=${alice.user.id}`);
+      expect(alices.length).toBeGreaterThan(0);
+      expect(alices.every((node) => node.owner?.id === alice.user.id)).toBe(true);
+      expect((await list('q=RACK-BOX')).map((node) => node.node_id)).toEqual([installing.id]);
+      for (const bad of ['filter[status]=sleeping', 'filter[type]=toaster', 'filter[owner_id]=me']) {
+        const response = await world.inject('GET', `/api/admin/nodes?${bad}`, { token: admin.token });
+        expect(response.statusCode, bad).toBe(422);
+      }
     });
 
     it('are the only ones who may see or change them (403)', async () => {

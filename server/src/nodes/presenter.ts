@@ -86,8 +86,11 @@ export function presentAdminNode(cluster: ClusterNode, node: NodeWithOwner | nul
   // node the console did not add (nothing to record it on), being cordoned.
   const disabled = node ? node.disabled_at !== null : cluster.unschedulable;
   const state: PresentedStatus = disabled ? '' : statusFromNode(cluster, now);
+  // Nullable, as for nodes not in the cluster yet (presentPendingAdminNode).
+  const capacity = (key: string): string | null => cluster.capacity[key] ?? null;
   return {
     name: cluster.name,
+    hostname: node?.hostname ?? cluster.addresses.find((address) => address.type === 'Hostname')?.address ?? null,
     type: node?.type ?? typeFromArchitecture(cluster.nodeInfo.architecture),
     owner: node?.owner ?? null,
     node_id: node?.id ?? null,
@@ -95,10 +98,10 @@ export function presentAdminNode(cluster: ClusterNode, node: NodeWithOwner | nul
       addesses: addresses,
       addresses,
       capacity: {
-        cpu: cluster.capacity.cpu ?? null,
-        memory: cluster.capacity.memory ?? null,
-        'ephemeral-storage': cluster.capacity['ephemeral-storage'] ?? null,
-        pods: cluster.capacity.pods ?? null,
+        cpu: capacity('cpu'),
+        memory: capacity('memory'),
+        'ephemeral-storage': capacity('ephemeral-storage'),
+        pods: capacity('pods'),
       },
       nodeInfo: {
         architecture: cluster.nodeInfo.architecture,
@@ -115,3 +118,32 @@ export function presentAdminNode(cluster: ClusterNode, node: NodeWithOwner | nul
 }
 
 export type PresentedAdminNode = ReturnType<typeof presentAdminNode>;
+
+/**
+ * A node added in the console that is not in the cluster yet ('to install', 'installing'):
+ * the admin list shows it too, under its Node name once chosen, else its hostname, else its
+ * number, with nothing the cluster would report.
+ */
+export function presentPendingAdminNode(node: NodeWithOwner): PresentedAdminNode {
+  const addresses = [
+    ...(node.ipv4 ? [{ type: 'InternalIP', address: node.ipv4 }] : []),
+    ...(node.ip_v6 ? [{ type: 'InternalIP', address: node.ip_v6 }] : []),
+  ];
+  return {
+    name: node.name ?? node.hostname ?? `node #${node.id}`,
+    hostname: node.hostname,
+    type: node.type,
+    owner: node.owner,
+    node_id: node.id,
+    status: {
+      addesses: addresses,
+      addresses,
+      capacity: { cpu: null, memory: null, 'ephemeral-storage': null, pods: null },
+      nodeInfo: { architecture: '', operatingSystem: '', osImage: '', kubeletVersion: '' },
+      conditions: [],
+      state: presentedStatus(node),
+    },
+    unschedulable: false,
+    lastActive: node.last_active_at,
+  };
+}

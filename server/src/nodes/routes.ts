@@ -19,7 +19,7 @@ import {
   setClusterNodeDisabled,
   withNodeCluster,
 } from './nodes.js';
-import { type NodeWithOwner, presentAdminNode, presentNode, presentNodeActivity, withOwners } from './presenter.js';
+import { type NodeWithOwner, presentAdminNode, presentNode, presentNodeActivity, presentPendingAdminNode, withOwners } from './presenter.js';
 import {
   adminNodeDetailSchema,
   adminNodeSchema,
@@ -161,12 +161,37 @@ export function adminNodeRoutes(context: AppContext): FastifyPluginAsyncZod {
       return { found, node: (await consoleNodesNamed([name])).get(name) ?? null };
     };
 
+    /**
+     * The admin list: every cluster Node, and the console's nodes not in the cluster yet ('to
+     * install', 'installing'), filtered and sorted by name in memory (a testbed has hundreds
+     * of nodes, not millions, and the cluster answers them all at once anyway).
+     */
+    const adminNodesMatching = async (query: z.infer<typeof adminNodesQuery>) => {
+      const clusterNodes = await withNodeCluster(() => cluster.listNodes());
+      const owned = await consoleNodesNamed(clusterNodes.map((node) => node.name));
+      const inCluster = new Set(clusterNodes.map((node) => node.name));
+      const pending = (await db.selectFrom('nodes').selectAll().where('status', 'in', ['to install', 'installing']).execute()).filter(
+        (node) => node.name === null || !inCluster.has(node.name),
+      );
+      const q = query.q?.toLowerCase();
+      const status = query['filter[status]'] === 'disabled' ? '' : query['filter[status]'];
+      return [
+        ...clusterNodes.map((node) => presentAdminNode(node, owned.get(node.name) ?? null)),
+        ...(await withOwners(db, pending)).map(presentPendingAdminNode),
+      ]
+        .filter((node) => !q || node.name.toLowerCase().includes(q) || (node.hostname?.toLowerCase().includes(q) ?? false))
+        .filter((node) => status === undefined || node.status.state === status)
+        .filter((node) => query['filter[type]'] === undefined || node.type === query['filter[type]'])
+        .filter((node) => query['filter[owner_id]'] === undefined || node.owner?.id === query['filter[owner_id]'])
+        .sort((a, b) => a.name.localeCompare(b.name));
+    };
+
     app.get(
       '/api/admin/nodes',
       {
         schema: {
           tags: ['admin'],
-          summary: 'Every cluster node with addresses, capacity, system info, status and the owner who contributed it',
+          summary: 'Every cluster node with addresses, capacity, system info, status and the owner who contributed it, and the nodes not installed yet',
           security,
           querystring: adminNodesQuery,
           response: { 200: listSchema(adminNodeSchema) },
@@ -175,11 +200,9 @@ export function adminNodeRoutes(context: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { query } = request;
-        const all = await clusterNodesMatching(query.q);
-        const page = query.page === undefined ? all : all.slice((query.page - 1) * query.per_page, query.page * query.per_page);
-        const owned = await consoleNodesNamed(page.map((node) => node.name));
-        const rows = page.map((node) => presentAdminNode(node, owned.get(node.name) ?? null));
-        return query.page === undefined ? rows : paginated(rows, all.length, { page: query.page, perPage: query.per_page });
+        const all = await adminNodesMatching(query);
+        if (query.page === undefined) return all;
+        return paginated(all.slice((query.page - 1) * query.per_page, query.page * query.per_page), all.length, { page: query.page, perPage: query.per_page });
       },
     );
 

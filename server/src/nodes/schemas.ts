@@ -112,6 +112,7 @@ const addressSchema = z.object({ type: z.string(), address: z.string() });
 
 export const adminNodeSchema = z.object({
   name: z.string(),
+  hostname: z.string().nullable(),
   type: z.string(),
   owner: ownerSchema,
   node_id: z.number().nullable(),
@@ -132,12 +133,22 @@ export const adminNodeSchema = z.object({
 
 export const adminNodeDetailSchema = adminNodeSchema.extend({ activity: z.array(nodeActivitySchema) });
 
+/** The admin list's status filter: the presented states, 'disabled' standing for ''. */
+export const ADMIN_NODE_STATUS_FILTERS = ['to install', 'installing', 'ok', 'warning', 'error', 'unknown', 'disabled'] as const;
+
 export const adminNodesQuery = z.object({
   ...paginationQuery,
   q: z
     .string({ error: 'The q field must be a string.' })
     .trim()
     .max(255, 'The q field must not be greater than 255 characters.')
+    .optional(),
+  'filter[status]': z.enum(ADMIN_NODE_STATUS_FILTERS, { error: `The status filter must be one of ${ADMIN_NODE_STATUS_FILTERS.join(', ')}.` }).optional(),
+  'filter[type]': z.enum(NODE_TYPES, { error: `The type filter must be one of ${NODE_TYPES.join(', ')}.` }).optional(),
+  'filter[owner_id]': z
+    .string({ error: 'The owner_id filter must be an id.' })
+    .regex(/^\d{1,10}$/, 'The owner_id filter must be an id.')
+    .transform(Number)
     .optional(),
 });
 
