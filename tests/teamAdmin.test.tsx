@@ -38,6 +38,17 @@ describe('/admin/teams/{id}', () => {
     expect(await screen.findByText('team created')).toBeInTheDocument();
   });
 
+  it('opens from the admin teams list (whose cached row has no members) without breaking', async () => {
+    asAdmin();
+    teamAdminDb.details.set(3, makeAdminTeamDetail());
+    db.admin.teams = [{ id: 3, name: 'edgelab', fullname: 'Edge Computing Lab', shortname: 'Edge Lab', country: 'FR', affiliation: null, created_at: '2026-11-20T08:05:00.000Z', member_count: 2, workspace_count: 2, workspaces: [] }];
+    const { user } = renderApp({ path: '/admin/teams', loggedIn: true });
+    await user.click(await screen.findByRole('link', { name: 'edgelab' }));
+    expect(await screen.findByRole('heading', { name: 'Edge Computing Lab', level: 1 })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Suspend' })).toBeInTheDocument();
+    expect(document.querySelector('[data-count="members"]')).toHaveTextContent('2');
+  });
+
   it('edits the team; a server field error shows under its field', async () => {
     asAdmin();
     teamAdminDb.details.set(3, makeAdminTeamDetail());

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { Confirm, Form, TextInput, TopToolbar, useNotify, useRecordContext, useRefresh, useTranslate, useUpdate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import { errorMessage, fieldErrors } from '../../../httpClient';
-import { type AdminTeamDetail, type TeamDeletion, useTeamCalls } from './teamCalls';
+import { type AdminTeamDetail, isDetail, type TeamDeletion, useTeamCalls } from './teamCalls';
 
 // The platform admin's actions on /admin/teams/{id}. Each says what it will do before it does
 // it: suspension names the members and workspaces it reaches, deletion shows the dry run's list.
@@ -117,7 +117,7 @@ export const AdminTeamActions = () => {
   const refresh = useRefresh();
   const [update, { isPending }] = useUpdate();
   const [dialog, setDialog] = useState<'edit' | 'suspend' | 'delete' | null>(null);
-  if (!team) return <TopToolbar />;
+  if (!isDetail(team)) return <TopToolbar />;
 
   const toggle = async () => {
     try {

@@ -7,7 +7,7 @@ import { EnabledChip } from '../../../components/EnabledChip';
 import { formatDateTime } from '../../../utils/dates';
 import { SeverityChip } from '../common';
 import { AdminTeamActions } from './AdminTeamActions';
-import type { AdminTeamDetail } from './teamCalls';
+import { type AdminTeamDetail, isDetail } from './teamCalls';
 
 // /admin/teams/{id}: one team as a platform admin sees it (GET /api/admin/teams/{id}), with its
 // members, workspaces and activity, and the actions of AdminTeamActions (edit, suspend/enable,
@@ -55,7 +55,7 @@ const Field = ({ label, children }: { label: string; children: ReactNode }) => {
 const Summary = () => {
   const record = useRecordContext<AdminTeamDetail>();
   const translate = useTranslate();
-  if (!record) return null;
+  if (!isDetail(record)) return null;
   const counts = ['members', 'owners', 'managers', 'workspaces', 'workspace_members', 'pending_requests'] as const;
   return (
     <Box>
@@ -85,7 +85,7 @@ const Summary = () => {
 
 const Members = () => {
   const record = useRecordContext<AdminTeamDetail>();
-  if (!record) return null;
+  if (!isDetail(record)) return null;
   return (
     <SmallTable head={['name', 'email', 'role', 'enabled', 'joined']} empty="teamAdmin.no_members" isEmpty={record.members.length === 0}>
       {record.members.map((member) => (
@@ -109,7 +109,7 @@ const Members = () => {
 
 const Workspaces = () => {
   const record = useRecordContext<AdminTeamDetail>();
-  if (!record) return null;
+  if (!isDetail(record)) return null;
   return (
     <SmallTable head={['name', 'namespace', 'members', 'state']} empty="teamAdmin.no_workspaces" isEmpty={record.workspaces.length === 0}>
       {record.workspaces.map((workspace) => (
@@ -130,7 +130,7 @@ const Workspaces = () => {
 
 const Activity = () => {
   const record = useRecordContext<AdminTeamDetail>();
-  if (!record) return null;
+  if (!isDetail(record)) return null;
   return (
     <SmallTable head={['date', 'severity', 'description']} empty="teamAdmin.no_activity" isEmpty={record.activity.length === 0}>
       {record.activity.map((entry) => (
@@ -149,7 +149,7 @@ const Activity = () => {
 const Heading = () => {
   const record = useRecordContext<AdminTeamDetail>();
   const translate = useTranslate();
-  if (!record) return null;
+  if (!isDetail(record)) return null;
   return (
     <Box sx={{ px: 2, pt: 2 }}>
       <Typography variant="h5" component="h1">

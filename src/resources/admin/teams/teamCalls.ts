@@ -28,6 +28,13 @@ export interface AdminTeamDetail {
   activity: { id: number; description: string; properties: { severity?: string } & Record<string, unknown>; created_at: string }[];
 }
 
+/**
+ * Whether the record is the detail: coming from the list, react-admin first shows the list's
+ * cached row (no members, counts…) while GET /api/admin/teams/{id} loads.
+ */
+export const isDetail = (record: Partial<AdminTeamDetail> | undefined): record is AdminTeamDetail =>
+  !!record && Array.isArray(record.members) && record.counts !== undefined;
+
 export interface TeamDeletion {
   team: { id: number; name: string; fullname: string };
   workspaces: { id: number; name: string; namespace: string; member_count: number }[];
