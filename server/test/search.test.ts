@@ -87,6 +87,53 @@ describe('admin search', () => {
     expect(((await get(`/api/admin/workspaces?q=${tag}team-trig`)).json() as unknown[]).length).toBe(1);
   });
 
+  it('finds teams for pickers on GET /api/tenants?q (any signed-in person), at most `limit`', async () => {
+    const found = (await get(`/api/tenants?q=${tag}te`)).json() as { name: string }[];
+    expect(found.map((team) => team.name)).toEqual([`${tag}team`]);
+    expect(((await get('/api/tenants?q=azur&limit=1')).json() as unknown[]).length).toBe(1);
+    expect((await get('/api/tenants?q=x&limit=101')).statusCode).toBe(422);
+    expect(((await get('/api/tenants')).json() as unknown[]).length).toBeGreaterThan(1);
+  });
+
+  it('filters the audit log by causer, subject, severity and dates, and searches causer and subject names', async () => {
+    const ada = await ctx.db.selectFrom('users').select('id').where('lastname', '=', 'Lovelace').executeTakeFirstOrThrow();
+    const team = await ctx.db.selectFrom('teams').select('id').where('name', '=', `${tag}team`).executeTakeFirstOrThrow();
+    const entry = (day: string, description: string, severity: string, subject: { type: string; id: number } | null, causer: number | null = ada.id) => ({
+      causer_id: causer,
+      description,
+      subject_type: subject?.type ?? null,
+      subject_id: subject?.id ?? null,
+      properties: JSON.stringify({ severity }),
+      created_at: `${day}T12:00:00.000Z`,
+    });
+    await ctx.db
+      .insertInto('activity_log')
+      .values([
+        entry('2020-01-10', `${tag} quota raised`, 'info', { type: 'team', id: team.id }),
+        entry('2020-02-10', `${tag} failed twice`, 'warning', { type: 'user', id: ada.id }),
+        entry('2020-03-10', `${tag} by nobody`, 'error', { type: 'team', id: team.id }, null),
+      ])
+      .execute();
+    const descriptions = async (query: string) =>
+      ((await get(`/api/admin/activity?per_page=100&${query}`)).json() as { description: string }[]).map((row) => row.description).filter((text) => text.startsWith(tag));
+    expect(await descriptions(`filter[causer_id]=${ada.id}&q=${tag}`)).toEqual([`${tag} failed twice`, `${tag} quota raised`]);
+    expect(await descriptions(`filter[subject_type]=team&filter[subject_id]=${team.id}`)).toEqual([`${tag} by nobody`, `${tag} quota raised`]);
+    expect(await descriptions(`filter[severity]=warning&q=${tag}`)).toEqual([`${tag} failed twice`]);
+    expect(await descriptions('filter[from]=2020-02-01&filter[to]=2020-03-10')).toEqual([`${tag} by nobody`, `${tag} failed twice`]);
+    expect(await descriptions('filter[from]=2020-01-10T12:00:00Z&filter[to]=2020-02-10T11:59:59Z')).toEqual([`${tag} quota raised`]);
+    // Free text reaches the causer's name and email and the subject's name.
+    expect(await descriptions('q=lovelace')).toEqual([`${tag} failed twice`, `${tag} quota raised`]);
+    expect(await descriptions('q=te%20d%E2%80%99azur')).toEqual([`${tag} by nobody`, `${tag} quota raised`]);
+    const csv = (await get(`/api/admin/activity.csv?filter[causer_id]=${ada.id}&filter[severity]=warning`)).body;
+    expect(csv).toContain(`${tag} failed twice`);
+    expect(csv).not.toContain(`${tag} quota raised`);
+    for (const bad of ['filter[from]=yesterday', 'filter[to]=2020-02-30', 'filter[subject_id]=x', 'filter[from]=2020-01-01T10:00']) {
+      const response = await get(`/api/admin/activity?${bad}`);
+      expect(response.statusCode, bad).toBe(422);
+      expect(response.json().errors).toBeDefined();
+    }
+  });
+
   it('follows renames and deletions (the SQLite index is kept by triggers)', async () => {
     const id = (await ctx.db.selectFrom('users').select('id').where('email', '=', `${tag}.8@search.example.org`).executeTakeFirstOrThrow()).id;
     await ctx.db.updateTable('users').set({ lastname: 'Hopperish', email: `${tag}.grace@search.example.org` }).where('id', '=', id).execute();

@@ -4,11 +4,28 @@ import type { AppContext } from '../context.js';
 import { currentUser } from '../http/authenticate.js';
 import { notFound } from '../http/errors.js';
 import { bearerAuth, MAX_TEXT_LENGTH } from '../http/schemas.js';
+import { matches } from '../admin/lists/search.js';
 import { loadAccess } from './access.js';
 import { presentTeams, teamSchema } from './presenter.js';
 import { findTeamByIdOrName } from './teams.js';
 
 const tags = ['teams'];
+
+// The search is the admin lists' (indexed, admin/lists/search.ts): name, full name, short name, affiliation.
+const tenantsQuery = z.object({
+  q: z
+    .string({ error: 'The q field must be a string.' })
+    .trim()
+    .max(255, 'The q field must not be greater than 255 characters.')
+    .refine((value) => !value.includes('\u0000'), 'The q field contains an invalid character.')
+    .optional(),
+  limit: z.coerce
+    .number({ error: 'The limit field must be a number.' })
+    .int('The limit field must be a whole number.')
+    .min(1, 'The limit field must be between 1 and 100.')
+    .max(100, 'The limit field must be between 1 and 100.')
+    .default(20),
+});
 const security = bearerAuth;
 
 /** Teams ("tenants" in the spec's paths). Behind the onboarding gate. */
@@ -16,10 +33,24 @@ export function teamRoutes({ db }: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/tenants',
-      { schema: { tags, summary: 'Every team, public part only', security, response: { 200: z.array(teamSchema) } } },
+      {
+        schema: {
+          tags,
+          summary: 'Every team, public part only; with q, the first `limit` (20, at most 100) teams whose names match it (pickers among thousands of teams)',
+          security,
+          querystring: tenantsQuery,
+          response: { 200: z.array(teamSchema) },
+        },
+      },
       async (request) => {
         const access = await loadAccess(db, currentUser(request));
-        const teams = await db.selectFrom('teams').selectAll().orderBy('name').execute();
+        const { q, limit } = request.query;
+        const teams = await db
+          .selectFrom('teams')
+          .selectAll()
+          .$if(q !== undefined && q !== '', (qb) => qb.where(matches(db, 'teams', 'teams', q!)).limit(limit))
+          .orderBy('name')
+          .execute();
         return presentTeams(db, teams, access, { withMembers: false });
       },
     );
