@@ -84,6 +84,8 @@ describe('/admin/teams/{id}', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Suspend' }));
     expect(await screen.findByText(/This team is suspended/)).toBeInTheDocument();
     expect(requestsTo('PATCH', '/api/admin/teams/3')[0]!.body).toEqual({ enabled: false });
+    // The confirmation closes first (its backdrop covers the page until then).
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     await user.click(await screen.findByRole('button', { name: 'Enable' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Enable' }));
     await waitFor(() => expect(screen.queryByText(/This team is suspended/)).not.toBeInTheDocument());
