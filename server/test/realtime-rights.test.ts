@@ -143,6 +143,19 @@ describe('workspace membership', () => {
     expect((await ended(listening, pods)).reason).toBe('access-ended');
   });
 
+  it('suspending the team (PATCH /api/admin/teams/{id}) ends its members\' workspace subscriptions; a platform admin keeps theirs', async () => {
+    const { team, workspace, member } = await workspaceWithMembers();
+    const admin = await ctx.signedInUser({ admin: true });
+    const pods = `private-workspace.${workspace.id}`;
+    const [listening, watching] = [await listenOn(member, [pods]), await listenOn(admin, [pods])];
+    expect((await api('PATCH', `/api/admin/teams/${team.id}`, admin.token, { enabled: false })).status).toBe(200);
+    expect((await ended(listening, pods)).reason).toBe('access-ended');
+    await deliveredOnlyTo(pods, watching, listening);
+    // Enabled again, the member may subscribe again.
+    expect((await api('PATCH', `/api/admin/teams/${team.id}`, admin.token, { enabled: true })).status).toBe(200);
+    await listenOn(member, [pods]);
+  });
+
   it('a subscription signed before the removal but used after its re-check is ended too', async () => {
     const { workspace, manager, member } = await workspaceWithMembers();
     const pods = `private-workspace.${workspace.id}`;
@@ -239,5 +252,13 @@ describe('loadAccessMany', () => {
     for (const user of users) expect(many.get(user.id), user.email).toEqual(await loadAccess(ctx.db, user));
     // The world has a disabled team membership: the batch voids it as loadAccess does.
     expect(many.get(world.people.disabledManager.user.id)?.workspaceRoles.has(world.workspace.id)).toBe(false);
+
+    // A suspended team gives nobody a role, in it or in its workspaces, in both.
+    await ctx.db.updateTable('teams').set({ enabled: 0 }).where('id', '=', world.team.id).execute();
+    const suspended = await loadAccessMany(ctx.db, users);
+    for (const user of users) expect(suspended.get(user.id), user.email).toEqual(await loadAccess(ctx.db, user));
+    expect(suspended.get(world.people.owner.user.id)?.teamRoles.has(world.team.id)).toBe(false);
+    expect(suspended.get(world.people.wsManager.user.id)?.workspaceRoles.has(world.workspace.id)).toBe(false);
+    await ctx.db.updateTable('teams').set({ enabled: 1 }).where('id', '=', world.team.id).execute();
   });
 });
