@@ -32,6 +32,7 @@ describe('/admin/teams/{id}', () => {
     await user.click(screen.getByRole('tab', { name: 'Members' }));
     expect(await screen.findByRole('link', { name: 'Grace Hopper' })).toHaveAttribute('href', '/admin/users/5');
     expect(screen.getByText('grace@example.org')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Change roles or remove members on the team page' })).toHaveAttribute('href', '/teams/3');
     await user.click(screen.getByRole('tab', { name: 'Workspaces' }));
     expect(await screen.findByText('edgelab-radio')).toBeInTheDocument();
     await user.click(screen.getByRole('tab', { name: 'Activity' }));

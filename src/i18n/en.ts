@@ -757,6 +757,7 @@ export const appMessages = {
     delete_content: 'Deleting team %{name} deletes %{count} workspaces and their namespaces: %{names}. %{members} team memberships and %{workspace_members} workspace memberships go too. This cannot be undone.',
     deleted: 'The team %{name} was deleted.',
     admin_page: 'Admin page',
+    manage_members: 'Change roles or remove members on the team page',
     admin_notice: 'You see this team as a platform admin: you are not a member of it.',
     manage: {
       role_label: 'Role of %{name}',

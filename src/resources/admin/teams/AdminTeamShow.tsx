@@ -85,8 +85,14 @@ const Summary = () => {
 
 const Members = () => {
   const record = useRecordContext<AdminTeamDetail>();
+  const translate = useTranslate();
   if (!isDetail(record)) return null;
   return (
+    <>
+    {/* Roles and removals live on the team page, where owners and managers use them too. */}
+    <Typography variant="body2" sx={{ py: 1 }}>
+      <Link to={`/teams/${record.id}`}>{translate('teamAdmin.manage_members')}</Link>
+    </Typography>
     <SmallTable head={['name', 'email', 'role', 'enabled', 'joined']} empty="teamAdmin.no_members" isEmpty={record.members.length === 0}>
       {record.members.map((member) => (
         <TableRow key={member.id}>
@@ -104,6 +110,7 @@ const Members = () => {
         </TableRow>
       ))}
     </SmallTable>
+    </>
   );
 };
 
