@@ -55,6 +55,8 @@ export const endpoints: Record<string, ResourceEndpoint> = {
   requests: { path: '/api/requests', pagination: 'server', queryFilters: ['status'] },
   // Teams: GET /api/tenants, GET /api/tenants/{id-or-name}.
   tenants: teamsEndpoint,
+  // Team pickers among thousands of teams: GET /api/tenants?q= answers the first 20 matches.
+  'tenants/search': { ...teamsEndpoint, queryFilters: ['q'] },
   teams: teamsEndpoint,
   // Workspaces: GET /api/subnamespaces/{id} (getOne only).
   workspaces: { path: '/api/subnamespaces' },

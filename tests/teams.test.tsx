@@ -78,16 +78,20 @@ describe('team registration', () => {
 });
 
 describe('join a team', () => {
-  it('lists the teams, marks the ones already joined, and sends PATCH /api/requests/teams', async () => {
+  it('searches the teams on the server as one types, marks the ones already joined, and sends PATCH /api/requests/teams', async () => {
     db.teams = [
       makeTeam({ id: 3, member: false, role: null, users: undefined }),
       makeTeam({ id: 4, name: 'radio', fullname: 'Radio Lab', shortname: 'RL', member: false, role: null }),
     ];
     db.user = makeUser({ teams: [{ id: 4, name: 'radio', role: 'member' }] });
     const { user } = renderApp({ path: '/team/join', loggedIn: true });
-    const select = await findField('Team');
-    expect(within(select).getByRole('option', { name: 'Radio Lab (RL) (already a member)' })).toBeDisabled();
-    await user.selectOptions(select, 'Edge Computing Lab (Edge Lab)');
+    const picker = await screen.findByRole('combobox', { name: 'Team' });
+    // Nothing is listed (nor fetched) before one types: there may be thousands of teams.
+    expect(requestsTo('GET', '/api/tenants')).toHaveLength(0);
+    await user.type(picker, 'lab');
+    expect(await screen.findByRole('option', { name: 'Radio Lab (RL) (already a member)' })).toHaveAttribute('aria-disabled', 'true');
+    expect(requestsTo('GET', '/api/tenants').at(-1)!.url.searchParams.get('q')).toBe('lab');
+    await user.click(screen.getByRole('option', { name: 'Edge Computing Lab (Edge Lab)' }));
     await user.type(field('Message'), 'Hello');
     await user.click(screen.getByRole('button', { name: 'Send request' }));
     expect(await screen.findByText(/Your request to join Edge Computing Lab/)).toBeInTheDocument();
@@ -98,7 +102,8 @@ describe('join a team', () => {
     db.teams = [makeTeam({ member: false, role: null })];
     server.use(http.patch('/api/requests/teams', () => new HttpResponse(null, { status: 500 })));
     const { user } = renderApp({ path: '/team/join', loggedIn: true });
-    await user.selectOptions(await findField('Team'), 'Edge Computing Lab (Edge Lab)');
+    await user.type(await screen.findByRole('combobox', { name: 'Team' }), 'edge');
+    await user.click(await screen.findByRole('option', { name: 'Edge Computing Lab (Edge Lab)' }));
     await user.click(screen.getByRole('button', { name: 'Send request' }));
     expect(await screen.findByText('Error joining a team')).toBeInTheDocument();
   });

@@ -1,7 +1,8 @@
-import { DataTable, List, SelectInput } from 'react-admin';
+import { AutocompleteInput, DataTable, List, ReferenceInput, useTranslate } from 'react-admin';
 import { formatLogTimestamp } from '../../../utils/dates';
-import { AdminSearchInput, adminListSx, adminTableSx, SeverityChip } from '../common';
+import { AdminSearchInput, adminTableSx, SeverityChip } from '../common';
 import { AdminListActions } from '../ExportCsvButton';
+import { asideListSx, ChoiceFilter, DateRangeFilter, FilterSidebar, searchAtServer } from '../FilterSidebar';
 
 interface AdminActivity {
   id: number;
@@ -14,31 +15,50 @@ interface AdminActivity {
 }
 
 const SEVERITIES = ['info', 'warning', 'error'];
-const SUBJECT_TYPES = ['team', 'workspace', 'user', 'request'];
+const SUBJECT_TYPES = ['team', 'workspace', 'user', 'request', 'node'];
 
+/** filter[causer_id]: the user, picked by an autocomplete over GET /api/admin/users?q= (100,000 people). */
 const filters = [
   <AdminSearchInput key="q" source="q" alwaysOn />,
-  <SelectInput
-    key="severity"
-    source="severity"
-    choices={SEVERITIES.map((id) => ({ id, name: `resources.admin/activity.severity.${id}` }))}
-  />,
-  <SelectInput
-    key="subject_type"
-    source="subject_type"
-    choices={SUBJECT_TYPES.map((id) => ({ id, name: `resources.admin/activity.subject_types.${id}` }))}
-  />,
+  <ReferenceInput key="causer_id" source="causer_id" reference="admin/users" sort={{ field: 'name', order: 'ASC' }} alwaysOn>
+    <AutocompleteInput
+      label="admin_filters.user"
+      optionText={(user: { name?: string; email?: string }) => (user.email ? `${user.name} <${user.email}>` : (user.name ?? ''))}
+      filterToQuery={searchAtServer}
+      sx={{ minWidth: 280 }}
+    />
+  </ReferenceInput>,
 ];
+
+const ActivityFilters = () => {
+  const translate = useTranslate();
+  return (
+    <FilterSidebar>
+      <DateRangeFilter label="admin_filters.when" />
+      <ChoiceFilter
+        label="admin_filters.severity"
+        source="severity"
+        choices={SEVERITIES.map((id) => ({ id, name: translate(`resources.admin/activity.severity.${id}`) }))}
+      />
+      <ChoiceFilter
+        label="admin_filters.subject_type"
+        source="subject_type"
+        choices={SUBJECT_TYPES.map((id) => ({ id, name: translate(`resources.admin/activity.subject_types.${id}`) }))}
+      />
+    </FilterSidebar>
+  );
+};
 
 /** /admin/activity: the audit log, newest first; timestamps DD/MM/YYYY HH:mm:ssZ (spec §9). */
 export const AdminActivityList = () => (
   <List<AdminActivity>
     resource="admin/activity"
     filters={filters}
+    aside={<ActivityFilters />}
     actions={<AdminListActions />}
     sort={{ field: 'created_at', order: 'DESC' }}
     perPage={50}
-    sx={adminListSx}
+    sx={asideListSx}
   >
     <DataTable<AdminActivity> bulkActionButtons={false} rowClick={false} sx={adminTableSx}>
       <DataTable.Col<AdminActivity> source="causer" disableSort render={(record) => record.causer?.name ?? ''} />

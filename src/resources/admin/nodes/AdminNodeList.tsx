@@ -1,18 +1,46 @@
 import { Link as MuiLink } from '@mui/material';
-import { DataTable, List, useTranslate } from 'react-admin';
+import { AutocompleteInput, DataTable, List, ReferenceInput, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { NodeStatusBadge } from '../../nodes/NodeStatusBadge';
 import type { AdminNodeRecord } from '../../nodes/types';
-import { AdminSearchInput, adminListSx, adminTableSx } from '../common';
+import { AdminSearchInput, adminTableSx } from '../common';
 import { AdminListActions } from '../ExportCsvButton';
+import { asideListSx, ChoiceFilter, FilterSidebar, searchAtServer } from '../FilterSidebar';
 import { Addresses, Capacity, ListClusterError, SystemInfo } from './parts';
 
-const filters = [<AdminSearchInput key="q" source="q" alwaysOn />];
+const filters = [
+  <AdminSearchInput key="q" source="q" alwaysOn />,
+  <ReferenceInput key="owner_id" source="owner_id" reference="admin/users" sort={{ field: 'name', order: 'ASC' }} alwaysOn>
+    <AutocompleteInput label="admin_filters.owner" optionText="name" filterToQuery={searchAtServer} sx={{ minWidth: 240 }} />
+  </ReferenceInput>,
+];
+
+const STATUSES = ['to install', 'installing', 'ok', 'warning', 'error', 'unknown', 'disabled'];
+const TYPES = ['raspberry-pi', 'jetson', 'x86-64', 'arm64', 'virtual-machine', 'other'];
+
+/** Status (the console's nodes not installed yet included) and type, as filter[status|type]. */
+const NodeFilters = () => {
+  const translate = useTranslate();
+  return (
+    <FilterSidebar>
+      <ChoiceFilter
+        label="admin_filters.status"
+        source="status"
+        choices={STATUSES.map((id) => ({ id, name: translate(`admin_filters.node_statuses.${id}`) }))}
+      />
+      <ChoiceFilter label="admin_filters.type" source="type" choices={TYPES.map((id) => ({ id, name: id }))} />
+    </FilterSidebar>
+  );
+};
+
+/** A node not in the cluster yet has no cluster page: its console page (/nodes/{id}) stands in. */
+const notInstalled = (record: AdminNodeRecord) => ['to install', 'installing'].includes(record.status?.state ?? '') && record.node_id != null;
 
 export const adminNodePath = (name: string) => `/admin/nodes/${encodeURIComponent(name)}`;
 
 /**
- * /admin/nodes: every cluster node (GET /api/admin/nodes, paginator): name linking to
+ * /admin/nodes: every cluster node and the nodes added in the console not installed yet
+ * (GET /api/admin/nodes, paginator; filters status, type, owner): name linking to
  * /admin/nodes/{name}, addresses, capacity, system info, status and owner. The cluster being
  * unreachable (503) shows the server's message with 'Retry'.
  */
@@ -22,18 +50,19 @@ export const AdminNodeList = () => {
     <List<AdminNodeRecord>
       resource="admin/nodes"
       filters={filters}
+      aside={<NodeFilters />}
       actions={<AdminListActions />}
       sort={{ field: 'name', order: 'ASC' }}
       perPage={25}
       error={<ListClusterError />}
       queryOptions={{ retry: false, onError: () => undefined }}
-      sx={adminListSx}
+      sx={asideListSx}
     >
       <DataTable<AdminNodeRecord> bulkActionButtons={false} rowClick={false} sx={adminTableSx}>
         <DataTable.Col<AdminNodeRecord>
           source="name"
           render={(record) => (
-            <MuiLink component={Link} to={adminNodePath(record.name)} sx={{ fontWeight: 600 }}>
+            <MuiLink component={Link} to={notInstalled(record) ? `/nodes/${record.node_id}` : adminNodePath(record.name)} sx={{ fontWeight: 600 }}>
               {record.name}
             </MuiLink>
           )}

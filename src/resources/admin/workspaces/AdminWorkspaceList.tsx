@@ -1,8 +1,9 @@
-import { DataTable, List, SelectInput, useGetList } from 'react-admin';
+import { AutocompleteInput, DataTable, List, ReferenceInput } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { formatDateTime } from '../../../utils/dates';
-import { AdminSearchInput, adminListSx, adminTableSx, NamesWithRoles } from '../common';
+import { AdminSearchInput, adminTableSx, NamesWithRoles } from '../common';
 import { AdminListActions } from '../ExportCsvButton';
+import { asideListSx, DateRangeFilter, FilterSidebar, searchAtServer } from '../FilterSidebar';
 
 interface AdminWorkspace {
   id: number;
@@ -14,15 +15,12 @@ interface AdminWorkspace {
   users?: { id: number; name: string; role?: string | null }[];
 }
 
-/** filter[team_id], with the teams of GET /api/tenants as choices. */
-const TeamFilter = (props: { source: string; alwaysOn?: boolean }) => {
-  const { data } = useGetList('tenants', { pagination: { page: 1, perPage: 1000 }, sort: { field: 'name', order: 'ASC' } });
-  return <SelectInput {...props} label="resources.admin/workspaces.fields.team_id" choices={data ?? []} optionText="name" />;
-};
-
+/** filter[team_id], picked by an autocomplete searching GET /api/admin/teams?q= (10,000 teams). */
 const filters = [
   <AdminSearchInput key="q" source="q" alwaysOn />,
-  <TeamFilter key="team_id" source="team_id" />,
+  <ReferenceInput key="team_id" source="team_id" reference="admin/teams" sort={{ field: 'name', order: 'ASC' }} alwaysOn>
+    <AutocompleteInput label="admin_filters.team" optionText="name" filterToQuery={searchAtServer} sx={{ minWidth: 240 }} />
+  </ReferenceInput>,
 ];
 
 /** /admin/workspaces: every workspace, its team and users (role); GET /api/admin/workspaces. Names open /admin/workspaces/{id}. */
@@ -30,10 +28,15 @@ export const AdminWorkspaceList = () => (
   <List<AdminWorkspace>
     resource="admin/workspaces"
     filters={filters}
+    aside={
+      <FilterSidebar>
+        <DateRangeFilter />
+      </FilterSidebar>
+    }
     actions={<AdminListActions />}
     sort={{ field: 'name', order: 'ASC' }}
     perPage={25}
-    sx={adminListSx}
+    sx={asideListSx}
   >
     <DataTable<AdminWorkspace> bulkActionButtons={false} rowClick={false} sx={adminTableSx}>
       <DataTable.Col<AdminWorkspace> source="name" render={(record) => <Link to={`/admin/workspaces/${record.id}`}>{record.name}</Link>} />

@@ -1,0 +1,86 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { adminFilterHandlers } from './mocks/adminFilters';
+import { db, requestsTo } from './mocks/db';
+import { makeUser } from './mocks/fixtures';
+import { server } from './mocks/server';
+import { renderApp } from './render';
+
+// The admin lists' filter sidebars (react-admin FilterList) and autocompletes: what each
+// choice sends to the server.
+
+const lastQuery = (path: string) => Object.fromEntries(requestsTo('GET', path).at(-1)!.url.searchParams);
+
+beforeEach(() => {
+  server.use(...adminFilterHandlers);
+  db.user = makeUser({ admin: true });
+  db.admin.users = [
+    { id: 1, name: 'Ada Lovelace', email: 'ada@example.org', admin: true, enabled: true, created_at: '2026-11-20T08:05:00.000Z', teams: [], workspaces: [] },
+    { id: 2, name: 'Grace Hopper', email: 'grace@example.org', admin: false, enabled: true, created_at: '2026-11-20T08:05:00.000Z', teams: [], workspaces: [] },
+  ];
+  db.admin.teams = [
+    { id: 3, name: 'edgelab', fullname: 'Edge Computing Lab', shortname: 'Edge Lab', country: 'FR', created_at: '2026-11-20T08:05:00.000Z', member_count: 4, workspace_count: 0, workspaces: [] },
+    { id: 4, name: 'radio', fullname: 'Radio Lab', shortname: 'RL', country: 'FR', created_at: '2026-11-20T08:05:00.000Z', member_count: 2, workspace_count: 1, workspaces: [] },
+  ];
+  db.admin.activity = [];
+  // Lists with rows: an empty list shows react-admin's empty page, without filters.
+  db.admin.workspaces = [
+    { id: 7, name: 'vision', label: 'Vision', namespace: 'edgelab-vision', created_at: '2026-11-20T08:05:00.000Z', team: { id: 3, name: 'edgelab' }, users: [] },
+  ];
+});
+
+describe('admin filter sidebars', () => {
+  it('/admin/activity filters by severity, subject type, date and user (autocomplete searching the server)', async () => {
+    const { user } = renderApp({ path: '/admin/activity', loggedIn: true });
+    const sidebar = await screen.findByTestId('filter-sidebar');
+    await user.click(within(sidebar).getByText('warning'));
+    await waitFor(() => expect(lastQuery('/api/admin/activity')['filter[severity]']).toBe('warning'));
+    await user.click(within(sidebar).getByText('Team'));
+    await waitFor(() => expect(lastQuery('/api/admin/activity')).toMatchObject({ 'filter[severity]': 'warning', 'filter[subject_type]': 'team' }));
+    await user.click(within(sidebar).getByText('Last 7 days'));
+    const weekAgo = new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10);
+    await waitFor(() => expect(lastQuery('/api/admin/activity')['filter[from]']).toBe(weekAgo));
+    // Choosing again clears it.
+    await user.click(within(sidebar).getByText('warning'));
+    await waitFor(() => expect(lastQuery('/api/admin/activity')['filter[severity]']).toBeUndefined());
+
+    await user.type(screen.getByRole('combobox', { name: 'User' }), 'grace');
+    // The autocomplete asks the server (q), after a pause in the typing.
+    await waitFor(() => expect(requestsTo('GET', '/api/admin/users').some((request) => request.url.searchParams.get('q') === 'grace')).toBe(true));
+    await waitFor(() => expect(screen.queryByRole('option', { name: 'Ada Lovelace <ada@example.org>' })).toBeNull());
+    await user.click(await screen.findByRole('option', { name: 'Grace Hopper <grace@example.org>' }));
+    await waitFor(() => expect(lastQuery('/api/admin/activity')['filter[causer_id]']).toBe('2'));
+  });
+
+  it('/admin/teams filters by creation date and workspaces, and shows member and workspace counts', async () => {
+    const { user } = renderApp({ path: '/admin/teams', loggedIn: true });
+    const row = (await screen.findByText('edgelab')).closest('tr')!;
+    expect(within(row).getByText('4')).toBeInTheDocument();
+    expect(within(row).getByText('0')).toBeInTheDocument();
+    const sidebar = screen.getByTestId('filter-sidebar');
+    await user.click(within(sidebar).getByText('Without workspaces'));
+    await waitFor(() => expect(lastQuery('/api/admin/teams')['filter[has_workspaces]']).toBe('false'));
+    await user.click(within(sidebar).getByText('Before this year'));
+    await waitFor(() => expect(lastQuery('/api/admin/teams')['filter[to]']).toBe(`${new Date().getUTCFullYear() - 1}-12-31`));
+  });
+
+  it('/admin/workspaces picks the team with an autocomplete that searches the server', async () => {
+    const { user } = renderApp({ path: '/admin/workspaces', loggedIn: true });
+    await screen.findByText('vision');
+    const box = screen.getByRole('combobox', { name: 'Team' });
+    await user.type(box, 'radi');
+    await waitFor(() => expect(requestsTo('GET', '/api/admin/teams').some((request) => request.url.searchParams.get('q') === 'radi')).toBe(true));
+    await waitFor(() => expect(screen.queryByRole('option', { name: 'edgelab' })).toBeNull());
+    await user.click(await screen.findByRole('option', { name: 'radio' }));
+    await waitFor(() => expect(lastQuery('/api/admin/workspaces')['filter[team_id]']).toBe('4'));
+  });
+
+  it('/admin/nodes filters by status (nodes not installed yet included) and type', async () => {
+    const { user } = renderApp({ path: '/admin/nodes', loggedIn: true });
+    const sidebar = await screen.findByTestId('filter-sidebar');
+    await user.click(within(sidebar).getByText('To install'));
+    await waitFor(() => expect(lastQuery('/api/admin/nodes')['filter[status]']).toBe('to install'));
+    await user.click(within(sidebar).getByText('jetson'));
+    await waitFor(() => expect(lastQuery('/api/admin/nodes')).toMatchObject({ 'filter[status]': 'to install', 'filter[type]': 'jetson' }));
+  });
+});
