@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { filteredActivity } from '../src/admin/lists/activity.js';
 import { runCli } from '../src/cli.js';
 import { createTestDatabase, type TestDatabase } from './helpers.js';
 
@@ -54,6 +55,18 @@ describe('seed', () => {
     // Plausible, unique addresses: name, number, run tag, place.
     const { email } = await database.db.selectFrom('users').select('email').where('id', '=', 250).executeTakeFirstOrThrow();
     expect(email).toMatch(/^[a-z]+\.[a-z]+\.\d+\.[a-z0-9]+@[a-z]+\.example\.org$/);
+  });
+
+  it('leaves the seeded activity searchable, and the search index following new entries', async () => {
+    const found = async (q: string) =>
+      Number((await filteredActivity(database.db, { q }).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const scanned = Number(
+      (await database.db.selectFrom('activity_log').select((eb) => eb.fn.countAll<number>().as('n')).where('description', 'like', '%reconciliation%').executeTakeFirstOrThrow()).n,
+    );
+    expect(scanned).toBeGreaterThan(0);
+    expect(await found('reconciliation')).toBe(scanned);
+    await database.db.insertInto('activity_log').values({ causer_id: null, description: 'a freshly written entry', subject_type: null, subject_id: null, properties: '{"severity":"info"}', created_at: new Date().toISOString() }).execute();
+    expect(await found('freshly written')).toBe(1);
   });
 
   it('seeds again without colliding, and refuses bad numbers', async () => {
