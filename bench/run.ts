@@ -13,13 +13,16 @@ import { buildApp } from '../server/src/app.js';
 import { loadConfig } from '../server/src/config.js';
 import { createDatabase } from '../server/src/db/database.js';
 import { migrate } from '../server/src/db/migrate.js';
+import { seedDatabase } from '../server/src/db/seed.js';
 import { createMailer } from '../server/src/mail/mailer.js';
 import { issueSession } from '../server/src/tokens/tokens.js';
 import { createUser } from '../server/src/users/users.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
-const SEEDED_USERS = 10_000;
+// At the issue's scale: BENCH_USERS=100000 BENCH_ACTIVITY=1000000 (the seed then takes minutes).
+const SEEDED_USERS = Number(process.env.BENCH_USERS ?? 10_000);
+const SEEDED_ACTIVITY = Number(process.env.BENCH_ACTIVITY ?? 20_000);
 
 /** Sends REQUESTS GETs over CONNECTIONS keep-alive connections; answers requests per second. */
 async function measure(url: string, headers: Record<string, string> = {}): Promise<number> {
@@ -69,15 +72,18 @@ async function main() {
 
   const admin = await createUser(db, { firstname: 'Bench', lastname: 'Admin', email: 'bench@example.org', password: 'bench-password-1', admin: true, verified: true });
   const { plainText } = await issueSession(db, admin.id);
-  const now = new Date().toISOString();
-  for (let start = 0; start < SEEDED_USERS; start += 500) {
-    const rows = Array.from({ length: Math.min(500, SEEDED_USERS - start) }, (_, i) => ({
-      firstname: `First${start + i}`, lastname: `Last${start + i}`, email: `user${start + i}@bench.example.org`,
-      password_hash: 'not-a-login', email_verified_at: now, aup_accepted_at: now, admin: 0, enabled: 1,
-      authority: null, created_at: now, updated_at: now,
-    }));
-    await db.insertInto('users').values(rows).execute();
-  }
+  // The seed command's data (server/src/db/seed.ts): people, teams, workspaces, a year of activity.
+  const seeded = await seedDatabase(db, { users: SEEDED_USERS, teams: Math.ceil(SEEDED_USERS / 10), activity: SEEDED_ACTIVITY, random: 12 });
+  console.log(`seeded ${seeded.users} users, ${seeded.teams} teams, ${seeded.activity} activity entries in ${(seeded.milliseconds / 1000).toFixed(1)} s`);
+  // A busy person, for the activity filtered by user.
+  const causer = await db
+    .selectFrom('activity_log')
+    .select(['causer_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('causer_id', 'is not', null)
+    .groupBy('causer_id')
+    .orderBy('n', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 
   const bare = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -93,7 +99,17 @@ async function main() {
     ['GET /api/tokens', `${base}/api/tokens`, auth],
     [`GET /api/admin/users page 1 of ${SEEDED_USERS + 1}`, `${base}/api/admin/users?page=1&per_page=25`, auth],
     ['GET /api/admin/users page 300, sorted by email desc', `${base}/api/admin/users?page=300&per_page=25&sort=email&order=desc`, auth],
-    ['GET /api/admin/users search q=user99', `${base}/api/admin/users?page=1&per_page=25&q=user99`, auth],
+    ['GET /api/admin/users search q=kowalski', `${base}/api/admin/users?page=1&per_page=25&q=kowalski`, auth],
+    ['GET /api/admin/users search q=ad (prefix)', `${base}/api/admin/users?page=1&per_page=25&q=ad`, auth],
+    ['GET /api/admin/users filter[enabled]=false', `${base}/api/admin/users?page=1&per_page=25&filter%5Benabled%5D=false`, auth],
+    ['GET /api/admin/users sorted by created_at desc', `${base}/api/admin/users?page=1&per_page=25&sort=created_at&order=desc`, auth],
+    ['GET /api/admin/teams page 1 (counts)', `${base}/api/admin/teams?page=1&per_page=25`, auth],
+    [`GET /api/admin/activity page 1 of ${SEEDED_ACTIVITY}`, `${base}/api/admin/activity?page=1&per_page=50`, auth],
+    [
+      'GET /api/admin/activity filtered by user',
+      `${base}/api/admin/activity?page=1&per_page=50&filter%5Bcauser_id%5D=${causer?.causer_id ?? 1}`,
+      auth,
+    ],
   ];
 
   const bareRate = await measure(bareUrl);
