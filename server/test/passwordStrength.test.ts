@@ -117,3 +117,13 @@ describe('zxcvbn limits (a long password must not hold the event loop)', () => {
     }
   });
 });
+
+describe('a long email as the password', () => {
+  it('is still refused although only the first 32 characters are judged', async () => {
+    const { weakPasswordMessage, personalWords } = await import('../src/auth/passwordStrength.js');
+    const email = 'wilhelmina.zwanenburg.research.lab@example.org';
+    expect(weakPasswordMessage(email, personalWords({ email }))).toMatch(/^The password is too easy to guess\./);
+    const console = await import('../../src/utils/zxcvbn.js');
+    expect(console.judgePassword(email, [email]).score).toBeLessThan(3);
+  });
+});

@@ -24,7 +24,9 @@ export interface StrengthResult {
 }
 
 export function judgePassword(password: string, userInputs: string[]): StrengthResult {
-  const result = factory.check(password, userInputs);
+  // As the server: a long input's judged prefix counts too (only maxLength characters are judged).
+  const inputs = userInputs.flatMap((word) => (word.length > ZXCVBN_LIMITS.maxLength ? [word, word.slice(0, ZXCVBN_LIMITS.maxLength)] : [word]));
+  const result = factory.check(password, inputs);
   const { warning, suggestions } = result.feedback;
   return { score: result.score, feedback: [warning, ...suggestions].filter(Boolean).join(' ') };
 }

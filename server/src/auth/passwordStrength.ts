@@ -52,11 +52,21 @@ export function personalWords(person: { email?: unknown; firstname?: unknown; la
 }
 
 /**
+ * Only the password's first ZXCVBN_LIMITS.maxLength characters are judged, so a long email used
+ * as the password would no longer match the whole email: the inputs' prefixes of that length
+ * are words an attacker would try too.
+ */
+export function withJudgedPrefixes(userInputs: string[]): string[] {
+  const max = ZXCVBN_LIMITS.maxLength;
+  return userInputs.flatMap((word) => (word.length > max ? [word, word.slice(0, max)] : [word]));
+}
+
+/**
  * null when the password is strong enough; otherwise the field message: why it is weak and
  * how to do better, in zxcvbn's words (its warning and suggestions).
  */
 export function weakPasswordMessage(password: string, userInputs: string[] = []): string | null {
-  const result = zxcvbn().check(password, userInputs);
+  const result = zxcvbn().check(password, withJudgedPrefixes(userInputs));
   if (result.score >= MIN_PASSWORD_SCORE) return null;
   const { warning, suggestions } = result.feedback;
   return [WEAK_PASSWORD, warning, ...suggestions].filter(Boolean).join(' ');
