@@ -89,8 +89,9 @@ test('the requester now owns the team and sees it in the sidebar', async () => {
   await page.getByRole('menuitem', { name: teamName }).click();
   await expect(page).toHaveURL(new RegExp(`/teams/${teamName}$`));
   await expect(page.getByRole('heading', { name: 'Edge Computing Laboratory', level: 1 })).toBeVisible();
-  const users = page.getByRole('list', { name: 'Users' });
-  await expect(users.getByRole('listitem').filter({ hasText: owner.lastname })).toContainText(/owner/i);
+  // The owner manages the members: a table with a role select per person.
+  const users = page.getByRole('table', { name: 'Users' });
+  await expect(users.getByRole('row').filter({ hasText: owner.lastname })).toContainText(/owner/i);
   await screenshot(page, '24-team-page-owner');
 });
 
