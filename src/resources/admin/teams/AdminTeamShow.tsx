@@ -1,56 +1,17 @@
-import { Alert, Box, Chip, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import type { ReactNode } from 'react';
+import { Alert, Box, Chip, Stack, TableCell, TableRow, Typography } from '@mui/material';
 import { Show, TabbedShowLayout, useRecordContext, useTranslate } from 'react-admin';
 import { Link, useParams } from 'react-router-dom';
 import { RoleChip } from '../../../components/RoleChip';
 import { EnabledChip } from '../../../components/EnabledChip';
 import { formatDateTime } from '../../../utils/dates';
 import { SeverityChip } from '../common';
+import { DetailField, DetailTable } from '../DetailParts';
 import { AdminTeamActions } from './AdminTeamActions';
 import { type AdminTeamDetail, isDetail } from './teamCalls';
 
 // /admin/teams/{id}: one team as a platform admin sees it (GET /api/admin/teams/{id}), with its
 // members, workspaces and activity, and the actions of AdminTeamActions (edit, suspend/enable,
 // delete with the dry run's list).
-
-const SmallTable = ({ head, children, empty, isEmpty }: { head: string[]; children: ReactNode; empty: string; isEmpty: boolean }) => {
-  const translate = useTranslate();
-  if (isEmpty) {
-    return (
-      <Typography variant="body2" color="text.secondary" sx={{ py: 2 }}>
-        {translate(empty)}
-      </Typography>
-    );
-  }
-  return (
-    <Box sx={{ overflowX: 'auto' }}>
-      <Table size="small">
-        <TableHead>
-          <TableRow>
-            {head.map((key) => (
-              <TableCell key={key}>{translate(`teamAdmin.columns.${key}`)}</TableCell>
-            ))}
-          </TableRow>
-        </TableHead>
-        <TableBody>{children}</TableBody>
-      </Table>
-    </Box>
-  );
-};
-
-const Field = ({ label, children }: { label: string; children: ReactNode }) => {
-  const translate = useTranslate();
-  return (
-    <Box sx={{ mb: 1.5 }}>
-      <Typography variant="caption" color="text.secondary" component="div">
-        {translate(label)}
-      </Typography>
-      <Typography variant="body2" component="div">
-        {children || '—'}
-      </Typography>
-    </Box>
-  );
-};
 
 const Summary = () => {
   const record = useRecordContext<AdminTeamDetail>();
@@ -59,24 +20,24 @@ const Summary = () => {
   const counts = ['members', 'owners', 'managers', 'workspaces', 'workspace_members', 'pending_requests'] as const;
   return (
     <Box>
-      <Field label="teamAdmin.fields.status">
+      <DetailField label="teamAdmin.fields.status">
         <Chip size="small" variant="outlined" color={record.enabled ? 'success' : 'error'} label={translate(record.enabled ? 'teamAdmin.active' : 'teamAdmin.suspended')} />
-      </Field>
-      <Field label="teams.fields.fullname">{record.fullname}</Field>
-      <Field label="teams.fields.shortname">{record.shortname}</Field>
-      <Field label="teams.fields.name">
+      </DetailField>
+      <DetailField label="teams.fields.fullname">{record.fullname}</DetailField>
+      <DetailField label="teams.fields.shortname">{record.shortname}</DetailField>
+      <DetailField label="teams.fields.name">
         <code>{record.name}</code>
-      </Field>
-      <Field label="teams.fields.affiliation">{record.affiliation}</Field>
-      <Field label="teams.fields.country">{record.country}</Field>
-      <Field label="teams.fields.url">{record.url}</Field>
-      <Field label="teams.fields.joining_category">{record.joining_category}</Field>
-      <Field label="teamAdmin.fields.created_at">{formatDateTime(record.created_at)}</Field>
+      </DetailField>
+      <DetailField label="teams.fields.affiliation">{record.affiliation}</DetailField>
+      <DetailField label="teams.fields.country">{record.country}</DetailField>
+      <DetailField label="teams.fields.url">{record.url}</DetailField>
+      <DetailField label="teams.fields.joining_category">{record.joining_category}</DetailField>
+      <DetailField label="teamAdmin.fields.created_at">{formatDateTime(record.created_at)}</DetailField>
       <Stack direction="row" spacing={3} sx={{ flexWrap: 'wrap' }}>
         {counts.map((key) => (
-          <Field key={key} label={`teamAdmin.fields.${key}`}>
+          <DetailField key={key} label={`teamAdmin.fields.${key}`}>
             <span data-count={key}>{String(record.counts[key])}</span>
-          </Field>
+          </DetailField>
         ))}
       </Stack>
     </Box>
@@ -93,7 +54,7 @@ const Members = () => {
     <Typography variant="body2" sx={{ py: 1 }}>
       <Link to={`/teams/${record.id}`}>{translate('teamAdmin.manage_members')}</Link>
     </Typography>
-    <SmallTable head={['name', 'email', 'role', 'enabled', 'joined']} empty="teamAdmin.no_members" isEmpty={record.members.length === 0}>
+    <DetailTable columns="teamAdmin.columns" head={['name', 'email', 'role', 'enabled', 'joined']} empty="teamAdmin.no_members" isEmpty={record.members.length === 0}>
       {record.members.map((member) => (
         <TableRow key={member.id}>
           <TableCell>
@@ -109,7 +70,7 @@ const Members = () => {
           <TableCell>{formatDateTime(member.joined_at)}</TableCell>
         </TableRow>
       ))}
-    </SmallTable>
+    </DetailTable>
     </>
   );
 };
@@ -118,7 +79,7 @@ const Workspaces = () => {
   const record = useRecordContext<AdminTeamDetail>();
   if (!isDetail(record)) return null;
   return (
-    <SmallTable head={['name', 'namespace', 'members', 'state']} empty="teamAdmin.no_workspaces" isEmpty={record.workspaces.length === 0}>
+    <DetailTable columns="teamAdmin.columns" head={['name', 'namespace', 'members', 'state']} empty="teamAdmin.no_workspaces" isEmpty={record.workspaces.length === 0}>
       {record.workspaces.map((workspace) => (
         <TableRow key={workspace.id}>
           <TableCell>
@@ -131,7 +92,7 @@ const Workspaces = () => {
           <TableCell>{workspace.cluster_state}</TableCell>
         </TableRow>
       ))}
-    </SmallTable>
+    </DetailTable>
   );
 };
 
@@ -139,7 +100,7 @@ const Activity = () => {
   const record = useRecordContext<AdminTeamDetail>();
   if (!isDetail(record)) return null;
   return (
-    <SmallTable head={['date', 'severity', 'description']} empty="teamAdmin.no_activity" isEmpty={record.activity.length === 0}>
+    <DetailTable columns="teamAdmin.columns" head={['date', 'severity', 'description']} empty="teamAdmin.no_activity" isEmpty={record.activity.length === 0}>
       {record.activity.map((entry) => (
         <TableRow key={entry.id}>
           <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(entry.created_at)}</TableCell>
@@ -149,7 +110,7 @@ const Activity = () => {
           <TableCell>{entry.description}</TableCell>
         </TableRow>
       ))}
-    </SmallTable>
+    </DetailTable>
   );
 };
 

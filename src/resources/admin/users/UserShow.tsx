@@ -1,19 +1,6 @@
-import {
-  Box,
-  Button,
-  Chip,
-  IconButton,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Tooltip,
-  Typography,
-} from '@mui/material';
+import { Box, Button, Chip, IconButton, Stack, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { Confirm, Show, TabbedShowLayout, TopToolbar, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
 import { Link, useParams } from 'react-router-dom';
 import { RoleChip } from '../../../components/RoleChip';
@@ -22,6 +9,7 @@ import { errorMessage } from '../../../httpClient';
 import { formatDateTime } from '../../../utils/dates';
 import { NodeStatusBadge } from '../../nodes/NodeStatusBadge';
 import { SeverityChip } from '../common';
+import { DetailField, DetailTable } from '../DetailParts';
 import type { AdminUserDetail } from './types';
 
 // /admin/users/{id}: everything about one person (GET /api/admin/users/{id}) and what a
@@ -37,46 +25,6 @@ const useDetail = (): AdminUserDetail | undefined => {
   return record?.counts ? record : undefined;
 };
 
-/** A small table that scrolls on phones instead of widening the page. */
-const SmallTable = ({ head, children, empty, isEmpty }: { head: string[]; children: ReactNode; empty: string; isEmpty: boolean }) => {
-  const translate = useTranslate();
-  if (isEmpty) {
-    return (
-      <Typography variant="body2" color="text.secondary" sx={{ py: 2 }}>
-        {translate(empty)}
-      </Typography>
-    );
-  }
-  return (
-    <Box sx={{ overflowX: 'auto' }}>
-      <Table size="small">
-        <TableHead>
-          <TableRow>
-            {head.map((key) => (
-              <TableCell key={key}>{translate(`adminUsers.columns.${key}`)}</TableCell>
-            ))}
-          </TableRow>
-        </TableHead>
-        <TableBody>{children}</TableBody>
-      </Table>
-    </Box>
-  );
-};
-
-const Field = ({ label, children }: { label: string; children: ReactNode }) => {
-  const translate = useTranslate();
-  return (
-    <Box sx={{ mb: 1.5 }}>
-      <Typography variant="caption" color="text.secondary" component="div">
-        {translate(label)}
-      </Typography>
-      <Typography variant="body2" component="div">
-        {children}
-      </Typography>
-    </Box>
-  );
-};
-
 const Summary = () => {
   const record = useDetail();
   const translate = useTranslate();
@@ -84,20 +32,20 @@ const Summary = () => {
   const date = (value: string | null, none = 'adminUsers.fields.not_yet') => (value ? formatDateTime(value) : translate(none));
   return (
     <Box>
-      <Field label="adminUsers.fields.email">{record.email}</Field>
-      <Field label="adminUsers.fields.enabled">
+      <DetailField label="adminUsers.fields.email">{record.email}</DetailField>
+      <DetailField label="adminUsers.fields.enabled">
         <Chip size="small" variant="outlined" color={record.enabled ? 'success' : 'error'} label={translate(record.enabled ? 'resources.admin/users.enabled' : 'resources.admin/users.disabled')} />
-      </Field>
-      <Field label="adminUsers.fields.admin">{translate(record.admin ? 'adminUsers.fields.yes' : 'adminUsers.fields.no')}</Field>
-      <Field label="adminUsers.fields.email_verified_at">{date(record.email_verified_at)}</Field>
-      <Field label="adminUsers.fields.aup_accepted_at">{date(record.aup_accepted_at)}</Field>
-      <Field label="adminUsers.fields.created_at">{formatDateTime(record.created_at)}</Field>
-      <Field label="adminUsers.fields.last_login_at">
+      </DetailField>
+      <DetailField label="adminUsers.fields.admin">{translate(record.admin ? 'adminUsers.fields.yes' : 'adminUsers.fields.no')}</DetailField>
+      <DetailField label="adminUsers.fields.email_verified_at">{date(record.email_verified_at)}</DetailField>
+      <DetailField label="adminUsers.fields.aup_accepted_at">{date(record.aup_accepted_at)}</DetailField>
+      <DetailField label="adminUsers.fields.created_at">{formatDateTime(record.created_at)}</DetailField>
+      <DetailField label="adminUsers.fields.last_login_at">
         <Tooltip title={translate('adminUsers.fields.last_login_hint')}>
           <span>{date(record.last_login_at, 'adminUsers.fields.never')}</span>
         </Tooltip>
-      </Field>
-      <Field label="adminUsers.fields.sessions">{record.counts.sessions}</Field>
+      </DetailField>
+      <DetailField label="adminUsers.fields.sessions">{record.counts.sessions}</DetailField>
     </Box>
   );
 };
@@ -107,7 +55,7 @@ const Memberships = () => {
   if (!record) return null;
   return (
     <Stack spacing={2}>
-      <SmallTable head={['team', 'role']} empty="adminUsers.empty.memberships" isEmpty={record.teams.length === 0 && record.workspaces.length === 0}>
+      <DetailTable columns="adminUsers.columns" head={['team', 'role']} empty="adminUsers.empty.memberships" isEmpty={record.teams.length === 0 && record.workspaces.length === 0}>
         {record.teams.map((team) => (
           <TableRow key={team.id}>
             <TableCell>
@@ -118,9 +66,9 @@ const Memberships = () => {
             </TableCell>
           </TableRow>
         ))}
-      </SmallTable>
+      </DetailTable>
       {record.workspaces.length > 0 && (
-        <SmallTable head={['workspace', 'team', 'role', 'cluster']} empty="adminUsers.empty.memberships" isEmpty={false}>
+        <DetailTable columns="adminUsers.columns" head={['workspace', 'team', 'role', 'cluster']} empty="adminUsers.empty.memberships" isEmpty={false}>
           {record.workspaces.map((workspace) => (
             <TableRow key={workspace.id}>
               <TableCell>
@@ -133,7 +81,7 @@ const Memberships = () => {
               <TableCell>{workspace.cluster_state}</TableCell>
             </TableRow>
           ))}
-        </SmallTable>
+        </DetailTable>
       )}
     </Stack>
   );
@@ -168,7 +116,7 @@ const Tokens = () => {
   if (!record) return null;
   return (
     <>
-      <SmallTable head={['name', 'created', 'last_used', 'expires']} empty="adminUsers.empty.tokens" isEmpty={record.tokens.length === 0}>
+      <DetailTable columns="adminUsers.columns" head={['name', 'created', 'last_used', 'expires']} empty="adminUsers.empty.tokens" isEmpty={record.tokens.length === 0}>
         {record.tokens.map((token) => (
           <TableRow key={token.id}>
             <TableCell>{token.name}</TableCell>
@@ -188,7 +136,7 @@ const Tokens = () => {
             </TableCell>
           </TableRow>
         ))}
-      </SmallTable>
+      </DetailTable>
       <Confirm
         isOpen={revoking !== null}
         loading={working}
@@ -211,7 +159,7 @@ const Nodes = () => {
   const record = useDetail();
   if (!record) return null;
   return (
-    <SmallTable head={['node', 'type', 'status', 'last_active']} empty="adminUsers.empty.nodes" isEmpty={record.nodes.length === 0}>
+    <DetailTable columns="adminUsers.columns" head={['node', 'type', 'status', 'last_active']} empty="adminUsers.empty.nodes" isEmpty={record.nodes.length === 0}>
       {record.nodes.map((node) => (
         <TableRow key={node.id}>
           <TableCell>{node.name ? <Link to={`/admin/nodes/${encodeURIComponent(node.name)}`}>{node.name}</Link> : (node.hostname ?? `#${node.id}`)}</TableCell>
@@ -222,7 +170,7 @@ const Nodes = () => {
           <TableCell>{node.last_active_at ? formatDateTime(node.last_active_at) : '—'}</TableCell>
         </TableRow>
       ))}
-    </SmallTable>
+    </DetailTable>
   );
 };
 
@@ -230,7 +178,7 @@ const Activity = () => {
   const record = useDetail();
   if (!record) return null;
   return (
-    <SmallTable head={['date', 'severity', 'description']} empty="adminUsers.empty.activity" isEmpty={record.activity.length === 0}>
+    <DetailTable columns="adminUsers.columns" head={['date', 'severity', 'description']} empty="adminUsers.empty.activity" isEmpty={record.activity.length === 0}>
       {record.activity.map((entry) => (
         <TableRow key={entry.id}>
           <TableCell>{formatDateTime(entry.created_at)}</TableCell>
@@ -240,7 +188,7 @@ const Activity = () => {
           <TableCell>{entry.description}</TableCell>
         </TableRow>
       ))}
-    </SmallTable>
+    </DetailTable>
   );
 };
 

@@ -1,56 +1,16 @@
-import { Box, Chip, Divider, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import type { ReactNode } from 'react';
+import { Box, Chip, Divider, TableCell, TableRow, Typography } from '@mui/material';
 import { Show, TabbedShowLayout, TopToolbar, useRecordContext, useTranslate } from 'react-admin';
 import { Link, useParams } from 'react-router-dom';
 import { RoleChip } from '../../../components/RoleChip';
 import { formatDateTime } from '../../../utils/dates';
 import { SeverityChip } from '../common';
+import { DetailField, DetailTable } from '../DetailParts';
 import { DeleteWorkspaceButton } from './DeleteWorkspaceButton';
 import { QuotaForm } from './QuotaForm';
 import { type AdminWorkspaceDetail, isDetail } from './types';
 
 // /admin/workspaces/{id}: one workspace as a platform admin sees it (GET /api/admin/workspaces/{id}),
 // its quota form and its deletion. Tabs: summary, members, activity.
-
-const Field = ({ label, children }: { label: string; children: ReactNode }) => {
-  const translate = useTranslate();
-  return (
-    <Box sx={{ mb: 1.5 }}>
-      <Typography variant="caption" color="text.secondary" component="div">
-        {translate(label)}
-      </Typography>
-      <Typography variant="body2" component="div">
-        {children}
-      </Typography>
-    </Box>
-  );
-};
-
-/** A small table that scrolls on phones instead of widening the page. */
-const SmallTable = ({ head, children, empty }: { head: string[]; children: ReactNode[]; empty: string }) => {
-  const translate = useTranslate();
-  if (children.length === 0) {
-    return (
-      <Typography variant="body2" color="text.secondary" sx={{ py: 2 }}>
-        {translate(empty)}
-      </Typography>
-    );
-  }
-  return (
-    <Box sx={{ overflowX: 'auto' }}>
-      <Table size="small">
-        <TableHead>
-          <TableRow>
-            {head.map((key) => (
-              <TableCell key={key}>{translate(`adminWorkspaces.columns.${key}`)}</TableCell>
-            ))}
-          </TableRow>
-        </TableHead>
-        <TableBody>{children}</TableBody>
-      </Table>
-    </Box>
-  );
-};
 
 const CLUSTER_QUOTA_KEYS = ['requests.cpu', 'limits.cpu', 'requests.memory', 'limits.memory', 'pods', 'requests.storage'];
 
@@ -61,30 +21,30 @@ const Summary = () => {
   const stateColor = record.cluster.state === 'ready' ? 'success' : record.cluster.state === 'error' ? 'error' : 'default';
   return (
     <Box>
-      <Field label="adminWorkspaces.fields.namespace">{record.namespace}</Field>
-      <Field label="adminWorkspaces.fields.team">
+      <DetailField label="adminWorkspaces.fields.namespace">{record.namespace}</DetailField>
+      <DetailField label="adminWorkspaces.fields.team">
         <Link to={`/teams/${encodeURIComponent(record.team.name)}`}>{record.team.fullname}</Link>
-      </Field>
-      {record.description && <Field label="adminWorkspaces.fields.description">{record.description}</Field>}
-      <Field label="adminWorkspaces.fields.created_at">{formatDateTime(record.created_at)}</Field>
-      <Field label="adminWorkspaces.fields.counts">
+      </DetailField>
+      {record.description && <DetailField label="adminWorkspaces.fields.description">{record.description}</DetailField>}
+      <DetailField label="adminWorkspaces.fields.created_at">{formatDateTime(record.created_at)}</DetailField>
+      <DetailField label="adminWorkspaces.fields.counts">
         {translate('adminWorkspaces.counts.summary', {
           members: translate('adminWorkspaces.counts.members', { smart_count: record.counts.members }),
           managers: record.counts.managers,
           requests: record.counts.pending_requests,
         })}
-      </Field>
-      <Field label="adminWorkspaces.fields.cluster_state">
+      </DetailField>
+      <DetailField label="adminWorkspaces.fields.cluster_state">
         <Chip size="small" variant="outlined" color={stateColor} label={translate(`adminWorkspaces.cluster.${record.cluster.state}`)} />
         {record.cluster.error && (
           <Typography variant="body2" color="error" component="span" sx={{ ml: 1 }}>
             {record.cluster.error}
           </Typography>
         )}
-      </Field>
-      <Field label="adminWorkspaces.fields.pod_security">
+      </DetailField>
+      <DetailField label="adminWorkspaces.fields.pod_security">
         {translate('adminWorkspaces.pod_security', { ...record.pod_security })}
-      </Field>
+      </DetailField>
       <Divider sx={{ my: 2 }} />
       <Typography variant="h6" component="h2" gutterBottom>
         {translate('adminWorkspaces.quota.title')}
@@ -94,7 +54,7 @@ const Summary = () => {
         {translate('adminWorkspaces.quota.in_cluster')}
       </Typography>
       {record.quota.cluster ? (
-        <SmallTable head={['resource', 'hard', 'used']} empty="adminWorkspaces.quota.unknown">
+        <DetailTable columns="adminWorkspaces.columns" head={['resource', 'hard', 'used']} empty="adminWorkspaces.quota.unknown">
           {CLUSTER_QUOTA_KEYS.filter((key) => record.quota.cluster!.hard[key] !== undefined).map((key) => (
             <TableRow key={key}>
               <TableCell>{key}</TableCell>
@@ -102,7 +62,7 @@ const Summary = () => {
               <TableCell>{record.quota.cluster!.used[key] ?? '—'}</TableCell>
             </TableRow>
           ))}
-        </SmallTable>
+        </DetailTable>
       ) : (
         <Typography variant="body2" color="text.secondary">
           {translate('adminWorkspaces.quota.unknown')}
@@ -116,7 +76,7 @@ const Members = () => {
   const record = useRecordContext<AdminWorkspaceDetail>();
   if (!isDetail(record)) return null;
   return (
-    <SmallTable head={['name', 'email', 'role', 'cluster']} empty="adminWorkspaces.empty.members">
+    <DetailTable columns="adminWorkspaces.columns" head={['name', 'email', 'role', 'cluster']} empty="adminWorkspaces.empty.members">
       {record.users.map((user) => (
         <TableRow key={user.id}>
           <TableCell>
@@ -129,7 +89,7 @@ const Members = () => {
           <TableCell>{user.cluster_state}</TableCell>
         </TableRow>
       ))}
-    </SmallTable>
+    </DetailTable>
   );
 };
 
@@ -137,7 +97,7 @@ const Activity = () => {
   const record = useRecordContext<AdminWorkspaceDetail>();
   if (!isDetail(record)) return null;
   return (
-    <SmallTable head={['date', 'severity', 'description', 'causer']} empty="adminWorkspaces.empty.activity">
+    <DetailTable columns="adminWorkspaces.columns" head={['date', 'severity', 'description', 'causer']} empty="adminWorkspaces.empty.activity">
       {record.activity.map((entry) => (
         <TableRow key={entry.id}>
           <TableCell>{formatDateTime(entry.created_at)}</TableCell>
@@ -148,7 +108,7 @@ const Activity = () => {
           <TableCell>{entry.causer?.name ?? '—'}</TableCell>
         </TableRow>
       ))}
-    </SmallTable>
+    </DetailTable>
   );
 };
 

@@ -1,0 +1,58 @@
+import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Children, type ReactNode } from 'react';
+import { useTranslate } from 'react-admin';
+
+// The pieces the admin show pages (users, teams, workspaces) build their tabs from.
+
+/** A labelled value of a summary tab; an empty value shows as a dash rather than nothing. */
+export const DetailField = ({ label, children }: { label: string; children: ReactNode }) => {
+  const translate = useTranslate();
+  return (
+    <Box sx={{ mb: 1.5 }}>
+      <Typography variant="caption" color="text.secondary" component="div">
+        {translate(label)}
+      </Typography>
+      <Typography variant="body2" component="div">
+        {children || '—'}
+      </Typography>
+    </Box>
+  );
+};
+
+interface DetailTableProps {
+  /** The i18n prefix of the column titles, e.g. `adminUsers.columns`. */
+  columns: string;
+  /** The column keys under that prefix. */
+  head: string[];
+  children: ReactNode;
+  /** The i18n key of what is said when there are no rows. */
+  empty: string;
+  /** Whether there are no rows; by default, whether `children` is empty. */
+  isEmpty?: boolean;
+}
+
+/** A small table of a tab, scrolling sideways on phones instead of widening the page. */
+export const DetailTable = ({ columns, head, children, empty, isEmpty = Children.count(children) === 0 }: DetailTableProps) => {
+  const translate = useTranslate();
+  if (isEmpty) {
+    return (
+      <Typography variant="body2" color="text.secondary" sx={{ py: 2 }}>
+        {translate(empty)}
+      </Typography>
+    );
+  }
+  return (
+    <Box sx={{ overflowX: 'auto' }}>
+      <Table size="small">
+        <TableHead>
+          <TableRow>
+            {head.map((key) => (
+              <TableCell key={key}>{translate(`${columns}.${key}`)}</TableCell>
+            ))}
+          </TableRow>
+        </TableHead>
+        <TableBody>{children}</TableBody>
+      </Table>
+    </Box>
+  );
+};
