@@ -1,6 +1,8 @@
 import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { Children, type ReactNode } from 'react';
 import { useTranslate } from 'react-admin';
+import { formatDateTime } from '../../utils/dates';
+import { SeverityChip } from './common';
 
 // The pieces the admin show pages (users, teams, workspaces) build their tabs from.
 
@@ -56,3 +58,23 @@ export const DetailTable = ({ columns, head, children, empty, isEmpty = Children
     </Box>
   );
 };
+
+interface ActivityEntryLike {
+  id: number;
+  created_at: string;
+  description: string;
+  properties: { severity?: string };
+  causer?: { name: string } | null;
+}
+
+/** One row of an activity tab: when, severity, what, and (with `withCauser`) by whom. */
+export const ActivityRow = ({ entry, withCauser = false }: { entry: ActivityEntryLike; withCauser?: boolean }) => (
+  <TableRow>
+    <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(entry.created_at)}</TableCell>
+    <TableCell>
+      <SeverityChip severity={entry.properties.severity} />
+    </TableCell>
+    <TableCell>{entry.description}</TableCell>
+    {withCauser && <TableCell>{entry.causer?.name ?? '—'}</TableCell>}
+  </TableRow>
+);

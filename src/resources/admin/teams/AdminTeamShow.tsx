@@ -4,8 +4,7 @@ import { Link, useParams } from 'react-router-dom';
 import { RoleChip } from '../../../components/RoleChip';
 import { EnabledChip } from '../../../components/EnabledChip';
 import { formatDateTime } from '../../../utils/dates';
-import { SeverityChip } from '../common';
-import { DetailField, DetailTable } from '../DetailParts';
+import { ActivityRow, DetailField, DetailTable } from '../DetailParts';
 import { AdminTeamActions } from './AdminTeamActions';
 import { type AdminTeamDetail, isDetail } from './teamCalls';
 
@@ -102,13 +101,7 @@ const Activity = () => {
   return (
     <DetailTable columns="teamAdmin.columns" head={['date', 'severity', 'description']} empty="teamAdmin.no_activity" isEmpty={record.activity.length === 0}>
       {record.activity.map((entry) => (
-        <TableRow key={entry.id}>
-          <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(entry.created_at)}</TableCell>
-          <TableCell>
-            <SeverityChip severity={entry.properties.severity} />
-          </TableCell>
-          <TableCell>{entry.description}</TableCell>
-        </TableRow>
+        <ActivityRow key={entry.id} entry={entry} />
       ))}
     </DetailTable>
   );

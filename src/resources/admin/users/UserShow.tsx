@@ -8,8 +8,7 @@ import { useCurrentUser, useTestbedDataProvider } from '../../../hooks';
 import { errorMessage } from '../../../httpClient';
 import { formatDateTime } from '../../../utils/dates';
 import { NodeStatusBadge } from '../../nodes/NodeStatusBadge';
-import { SeverityChip } from '../common';
-import { DetailField, DetailTable } from '../DetailParts';
+import { ActivityRow, DetailField, DetailTable } from '../DetailParts';
 import type { AdminUserDetail } from './types';
 
 // /admin/users/{id}: everything about one person (GET /api/admin/users/{id}) and what a
@@ -180,13 +179,7 @@ const Activity = () => {
   return (
     <DetailTable columns="adminUsers.columns" head={['date', 'severity', 'description']} empty="adminUsers.empty.activity" isEmpty={record.activity.length === 0}>
       {record.activity.map((entry) => (
-        <TableRow key={entry.id}>
-          <TableCell>{formatDateTime(entry.created_at)}</TableCell>
-          <TableCell>
-            <SeverityChip severity={entry.properties.severity} />
-          </TableCell>
-          <TableCell>{entry.description}</TableCell>
-        </TableRow>
+        <ActivityRow key={entry.id} entry={entry} />
       ))}
     </DetailTable>
   );

@@ -3,8 +3,7 @@ import { Show, TabbedShowLayout, TopToolbar, useRecordContext, useTranslate } fr
 import { Link, useParams } from 'react-router-dom';
 import { RoleChip } from '../../../components/RoleChip';
 import { formatDateTime } from '../../../utils/dates';
-import { SeverityChip } from '../common';
-import { DetailField, DetailTable } from '../DetailParts';
+import { ActivityRow, DetailField, DetailTable } from '../DetailParts';
 import { DeleteWorkspaceButton } from './DeleteWorkspaceButton';
 import { QuotaForm } from './QuotaForm';
 import { type AdminWorkspaceDetail, isDetail } from './types';
@@ -99,14 +98,7 @@ const Activity = () => {
   return (
     <DetailTable columns="adminWorkspaces.columns" head={['date', 'severity', 'description', 'causer']} empty="adminWorkspaces.empty.activity">
       {record.activity.map((entry) => (
-        <TableRow key={entry.id}>
-          <TableCell>{formatDateTime(entry.created_at)}</TableCell>
-          <TableCell>
-            <SeverityChip severity={entry.properties.severity} />
-          </TableCell>
-          <TableCell>{entry.description}</TableCell>
-          <TableCell>{entry.causer?.name ?? '—'}</TableCell>
-        </TableRow>
+        <ActivityRow key={entry.id} entry={entry} withCauser />
       ))}
     </DetailTable>
   );
