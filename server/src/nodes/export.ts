@@ -28,10 +28,10 @@ const nodeColumns: CsvColumn<PresentedAdminNode>[] = [
   { header: 'last_active', value: (node) => node.lastActive },
 ];
 
-/** The Nodes as CSV, presented `batch` at a time by `present` (which loads their console records). */
-export function exportAdminNodes(
-  nodes: ClusterNode[],
-  present: (batch: ClusterNode[]) => Promise<PresentedAdminNode[]>,
+/** The Nodes as CSV, presented `batch` at a time by `present` (which loads their console records, if not loaded yet). */
+export function exportAdminNodes<Node = ClusterNode>(
+  nodes: Node[],
+  present: (batch: Node[]) => Promise<PresentedAdminNode[]>,
   batch: number = EXPORT_BATCH,
 ): Readable {
   async function* batches() {

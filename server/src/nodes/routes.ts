@@ -147,14 +147,6 @@ export function adminNodeRoutes(context: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const services = nodeServices(context, app.log);
 
-    /** The cluster Nodes of the admin list's search (q: part of the name, any case), by name. */
-    const clusterNodesMatching = async (search: string | undefined) => {
-      const q = search?.toLowerCase();
-      return (await withNodeCluster(() => cluster.listNodes()))
-        .filter((node) => !q || node.name.toLowerCase().includes(q))
-        .sort((a, b) => a.name.localeCompare(b.name));
-    };
-
     const adminNode = async (name: string) => {
       const found = await withNodeCluster(() => cluster.readNode(name));
       if (!found) throw notFound();
@@ -166,7 +158,7 @@ export function adminNodeRoutes(context: AppContext): FastifyPluginAsyncZod {
      * install', 'installing'), filtered and sorted by name in memory (a testbed has hundreds
      * of nodes, not millions, and the cluster answers them all at once anyway).
      */
-    const adminNodesMatching = async (query: z.infer<typeof adminNodesQuery>) => {
+    const adminNodesMatching = async (query: z.infer<typeof adminNodesExportQuery>) => {
       const clusterNodes = await withNodeCluster(() => cluster.listNodes());
       const owned = await consoleNodesNamed(clusterNodes.map((node) => node.name));
       const inCluster = new Set(clusterNodes.map((node) => node.name));
@@ -211,7 +203,7 @@ export function adminNodeRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['admin'],
-          summary: 'The cluster nodes of the admin list (same search) as CSV, one line per node',
+          summary: 'The nodes of the admin list (same search and filters) as CSV, one line per node',
           security,
           querystring: adminNodesExportQuery,
           ...csvResponse('CSV (header line; formula-like cells start with a single quote)'),
@@ -219,16 +211,10 @@ export function adminNodeRoutes(context: AppContext): FastifyPluginAsyncZod {
         onRequest: requireAdmin,
       },
       async (request, reply) => {
-        // Listed before the answer starts, so that an unreachable cluster is still a 503.
-        const nodes = await clusterNodesMatching(request.query.q);
-        return sendCsv(
-          reply,
-          'nodes',
-          exportAdminNodes(nodes, async (batch) => {
-            const owned = await consoleNodesNamed(batch.map((node) => node.name));
-            return batch.map((node) => presentAdminNode(node, owned.get(node.name) ?? null));
-          }),
-        );
+        // The list's rows (same q and filter[...], nodes not installed yet included), listed
+        // before the answer starts, so that an unreachable cluster is still a 503.
+        const nodes = await adminNodesMatching(request.query);
+        return sendCsv(reply, 'nodes', exportAdminNodes(nodes, async (batch) => batch));
       },
     );
 
