@@ -79,7 +79,26 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Absolute path of the built console (index.html and assets). */
   staticDir: string;
+  /** NODE_ENV=production: APP_KEY, APP_URL and MAIL_URL are required, mail bodies never logged. */
+  production: boolean;
+  /** pino level of the server log (LOG_LEVEL). */
+  logLevel: LogLevel;
+  /** Most connections one process opens to PostgreSQL (DATABASE_POOL_SIZE). */
+  databasePoolSize: number;
 }
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * What production refuses to guess: without these a replica would sign links with a key of its
+ * own, mail links to localhost, or write reset links into its log.
+ */
+export const PRODUCTION_REQUIRED = {
+  APP_KEY: 'the secret that signs links and realtime channel auth; the same on every replica (e.g. `openssl rand -hex 32`)',
+  APP_URL: 'the public https:// address of the console, used in mailed links',
+  MAIL_URL: 'the SMTP server mails go through (smtp://host:587 or smtps://user:pass@host:465)',
+} as const;
 
 export interface RealtimeConfigLimits {
   maxConnections: number;
@@ -148,6 +167,8 @@ const environmentSchema = z.object({
       return parsed.value;
     }),
   STATIC_DIR: z.string().min(1).default('dist'),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  DATABASE_POOL_SIZE: positive('DATABASE_POOL_SIZE').default(10),
 });
 
 export interface LoadConfigOptions {
@@ -177,6 +198,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     );
   }
   const vars = parsed.data;
+  const production = vars.NODE_ENV === 'production';
+  if (production) {
+    const missing = Object.entries(PRODUCTION_REQUIRED).filter(([name]) => merged[name] === undefined);
+    if (missing.length > 0) {
+      throw new ConfigError(missing.map(([name, why]) => `${name} is required when NODE_ENV=production: ${why}`));
+    }
+  }
 
   const storageDir = resolve(vars.STORAGE_DIR);
   const appUrl = (vars.APP_URL ?? `http://localhost:${vars.PORT}`).replace(/\/+$/, '');
@@ -207,6 +235,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     rateLimits: vars.RATE_LIMITS === 'on' ? DEFAULT_RATE_LIMITS : null,
     trustProxy: vars.TRUST_PROXY,
     staticDir: resolve(vars.STATIC_DIR),
+    production,
+    logLevel: vars.LOG_LEVEL,
+    databasePoolSize: vars.DATABASE_POOL_SIZE,
   };
 }
 

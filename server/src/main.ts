@@ -6,6 +6,7 @@ import { createNodeWatcher } from './nodes/watcher.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createDatabase } from './db/database.js';
 import { clientAddressResolver } from './http/clientAddress.js';
+import { isDatabaseUnavailable } from './http/errors.js';
 import { migrate } from './db/migrate.js';
 import { createMailer } from './mail/mailer.js';
 import { realtimeBroadcaster } from './realtime/broadcaster.js';
@@ -23,9 +24,13 @@ const ADMIN_HINT = [
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = pino({ level: 'info' });
-  const db = createDatabase(config.databaseUrl);
-  const applied = await migrate(db);
+  const logger = pino({ level: config.logLevel });
+  const db = createDatabase(config.databaseUrl, {
+    poolSize: config.databasePoolSize,
+    onPoolError: (error) => logger.warn({ err: error }, 'A database connection failed; the pool opens a new one when needed'),
+  });
+  // A database that comes up after the console (a pod starting beside its PostgreSQL) is waited for.
+  const applied = await withDatabaseRetries(() => migrate(db), logger);
   if (applied.length > 0) logger.info(`Database migrated: ${applied.join(', ')}`);
 
   const mailer = createMailer(config, logger);
@@ -84,6 +89,32 @@ async function main(): Promise<void> {
   process.on('SIGINT', (signal) => void stop(signal));
   process.on('SIGTERM', (signal) => void stop(signal));
 }
+
+const DATABASE_WAIT_MS = Number(process.env.DATABASE_WAIT_SECONDS ?? 60) * 1000;
+
+async function withDatabaseRetries<T>(action: () => Promise<T>, logger: pino.Logger): Promise<T> {
+  const deadline = Date.now() + DATABASE_WAIT_MS;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await action();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || Date.now() > deadline) throw error;
+      logger.warn(`Cannot reach the database yet (${(error as Error).message}); retrying (attempt ${attempt}).`);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(500 * attempt, 5000)));
+    }
+  }
+}
+
+// A database outage must not end the process: work running outside a request (reconciler,
+// watchers, rights checks) may see the failure as a rejected promise nobody awaits. Those are
+// logged and the process keeps serving; anything else unexpected still ends it, as Node would.
+process.on('unhandledRejection', (reason) => {
+  if (isDatabaseUnavailable(reason)) {
+    console.error(`Background work failed while the database was unavailable: ${(reason as Error).message}`);
+    return;
+  }
+  throw reason;
+});
 
 /** Problems the operator fixes (configuration, a busy port) are said plainly, without a stack. */
 function startupProblem(error: unknown): string | undefined {

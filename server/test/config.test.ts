@@ -75,9 +75,47 @@ describe('loadConfig', () => {
     });
   });
 
+  const productionEnv = {
+    NODE_ENV: 'production',
+    APP_KEY: 'a-production-key-0123456789abcdef',
+    APP_URL: 'https://console.example.org',
+    MAIL_URL: 'smtp://mail.example.org:587',
+  };
+
   it('has no cluster by default in production', () => {
-    expect(load({ NODE_ENV: 'production' }).cluster).toBe('none');
-    expect(load({ NODE_ENV: 'production', CLUSTER: 'sandbox' }).cluster).toBe('sandbox');
+    expect(load(productionEnv).cluster).toBe('none');
+    expect(load({ ...productionEnv, CLUSTER: 'sandbox' }).cluster).toBe('sandbox');
+    expect(load(productionEnv).production).toBe(true);
+    expect(load({}).production).toBe(false);
+  });
+
+  it('refuses to start in production without APP_KEY, APP_URL and MAIL_URL, naming each', () => {
+    const problem = (env: Record<string, string>) => {
+      try {
+        load(env);
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as Error).message;
+      }
+      throw new Error('loadConfig accepted the configuration');
+    };
+    const all = problem({ NODE_ENV: 'production' });
+    for (const name of ['APP_KEY', 'APP_URL', 'MAIL_URL']) expect(all).toContain(`${name} is required when NODE_ENV=production`);
+    const { MAIL_URL: _mail, ...withoutMail } = productionEnv;
+    const one = problem(withoutMail);
+    expect(one).toContain('MAIL_URL is required');
+    expect(one).not.toContain('APP_KEY is required');
+    // An empty value (a .env template's `APP_KEY=`) is as good as missing.
+    expect(problem({ ...productionEnv, APP_KEY: '' })).toContain('APP_KEY is required');
+    // No key file is written when the configuration is refused.
+    expect(() => statSync(join(dir, 'storage', 'app-key'))).toThrow();
+  });
+
+  it('reads LOG_LEVEL and DATABASE_POOL_SIZE', () => {
+    expect(load({})).toMatchObject({ logLevel: 'info', databasePoolSize: 10 });
+    expect(load({ LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: '25' })).toMatchObject({ logLevel: 'warn', databasePoolSize: 25 });
+    expect(() => load({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/);
+    expect(() => load({ DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE must be at least 1/);
   });
 
   it('generates APP_KEY once into STORAGE_DIR/app-key and reuses it', () => {

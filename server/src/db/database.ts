@@ -13,6 +13,14 @@ export interface DatabaseOptions {
    * each test file a schema of its own this way.
    */
   searchPath?: string;
+  /** PostgreSQL only: most connections in the pool (DATABASE_POOL_SIZE; pg's default is 10). */
+  poolSize?: number;
+  /**
+   * PostgreSQL only: told when an idle pooled connection fails (the server restarted, a
+   * network cut). The pool drops that connection and opens a new one on the next query; without
+   * a listener, pg's 'error' event would end the process.
+   */
+  onPoolError?: (error: Error) => void;
 }
 
 /**
@@ -27,7 +35,12 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Kyse
     const pool = new pg.Pool({
       connectionString: url,
       options: options.searchPath ? `-c search_path=${options.searchPath}` : undefined,
+      max: options.poolSize,
+      // A query waits at most this long for a free connection (or a reachable server), so a
+      // database outage answers 503 quickly instead of holding every request.
+      connectionTimeoutMillis: 5000,
     });
+    pool.on('error', options.onPoolError ?? (() => undefined));
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
 

@@ -124,6 +124,11 @@ export function installErrorHandler(app: FastifyInstance): void {
       return reply.code(status).send({ message: clientErrorMessages[code] ?? error.message });
     }
 
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'Database unavailable');
+      return reply.code(503).header('retry-after', '5').send({ message: 'The service is briefly unavailable. Try again in a few seconds.' });
+    }
+
     request.log.error({ err: error }, 'Unhandled error');
     return reply.code(500).send({ message: 'Server error.' });
   });
@@ -135,4 +140,23 @@ export function installErrorHandler(app: FastifyInstance): void {
  */
 export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
   reply.code(error.statusCode ?? 400).send({ message: 'The request address is malformed.' });
+}
+
+// PostgreSQL going away (restart, failover, network cut) is not the request's fault and not a
+// bug: the pool reconnects on the next query, so the answer is 503 with a Retry-After.
+// SQLSTATE classes 08 (connection exception) and 57P (operator intervention: admin shutdown,
+// crash shutdown, cannot connect now), and the socket errors pg passes through.
+const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN']);
+const UNAVAILABLE_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
+];
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (code.startsWith('08') || code.startsWith('57P') || UNAVAILABLE_SOCKET_CODES.has(code))) return true;
+  return UNAVAILABLE_MESSAGES.some((message) => error.message.includes(message));
 }

@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createDatabase } from '../src/db/database.js';
+import { isDatabaseUnavailable } from '../src/http/errors.js';
+import { createMailer } from '../src/mail/mailer.js';
+
+// A PostgreSQL that is down (restarting, failing over) costs the requests that need it a 503
+// with Retry-After, never a 500, and the process goes on (the pool's 'error' event is handled).
+// Independent of TEST's DATABASE_URL: the "database" here is a loopback port nobody listens on.
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('a database that is down', () => {
+  let workDir: string;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  let db: ReturnType<typeof createDatabase>;
+  const poolErrors: Error[] = [];
+
+  beforeAll(async () => {
+    workDir = mkdtempSync(join(tmpdir(), 'testbed-outage-'));
+    const url = `postgres://postgres@127.0.0.1:${await freePort()}/postgres`;
+    const config = loadConfig({ STORAGE_DIR: workDir, DATABASE_URL: url, RATE_LIMITS: 'off', STATIC_DIR: join(workDir, 'none') }, { envFile: null });
+    db = createDatabase(url, { onPoolError: (error) => poolErrors.push(error) });
+    const logger = pino({ level: 'silent' });
+    app = await buildApp({ config, db, mailer: createMailer(config, logger), logger });
+  });
+  afterAll(async () => {
+    await app.close();
+    await db.destroy();
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('answers 503 with Retry-After to a request that needs it', async () => {
+    const answer = await app.inject({ method: 'GET', url: '/api/tokens', headers: { authorization: 'Bearer 1|not-checked-without-a-database' } });
+    expect(answer.statusCode).toBe(503);
+    expect(answer.headers['retry-after']).toBe('5');
+    expect(answer.json()).toEqual({ message: 'The service is briefly unavailable. Try again in a few seconds.' });
+  });
+
+  it('answers 503 to a login, and still answers what needs no database', async () => {
+    const login = await app.inject({ method: 'POST', url: '/login', payload: { email: 'ada@example.org', password: 'a-long-passphrase' } });
+    expect(login.statusCode).toBe(503);
+    const settings = await app.inject({ method: 'GET', url: '/api/settings' });
+    expect(settings.statusCode).toBe(200);
+  });
+
+  it('tells database outages from other errors', () => {
+    expect(isDatabaseUnavailable(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('the database system is starting up'), { code: '57P03' }))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('connection failure'), { code: '08006' }))).toBe(true);
+    expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBe(false);
+    expect(isDatabaseUnavailable(new TypeError('x is undefined'))).toBe(false);
+    expect(isDatabaseUnavailable('ECONNREFUSED')).toBe(false);
+  });
+});
