@@ -1,11 +1,14 @@
 #!/usr/bin/env node
-// `npm start`: build the console when its sources are newer than the last build, then run
-// the server (which migrates the database and serves the console, the API and realtime).
-// One command for a fresh clone, so nobody has to remember a separate build step.
+// `npm start`: build the console and the server when their sources are newer than the last
+// build, then run the compiled server with plain `node` (it migrates the database and serves
+// the console, the API and realtime). One command for a fresh clone, so nobody has to remember
+// a separate build step; in the image (Dockerfile) both are built already and the sources are
+// absent, so nothing is rebuilt.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildServer, serverBuildDir } from './build-server.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const builtIndex = join(root, 'dist', 'index.html');
@@ -36,9 +39,20 @@ if (process.env.SKIP_CONSOLE_BUILD !== '1' && consoleBuildIsStale()) {
   }
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'src', 'main.ts')], {
-  cwd: root,
-  stdio: 'inherit',
-});
+const serverMain = join(serverBuildDir, 'main.js');
+const serverIsStale = () =>
+  !existsSync(serverMain) || Math.max(newestMtime(join(root, 'server', 'src')), newestMtime(join(root, 'package-lock.json'))) > statSync(serverMain).mtimeMs;
+if (process.env.SKIP_SERVER_BUILD !== '1' && serverIsStale()) {
+  try {
+    await buildServer();
+  } catch (error) {
+    console.error('The server build failed; see the messages above.');
+    process.exit(1);
+  }
+}
+
+// The server handles SIGTERM and SIGINT itself (drains requests, closes websockets with a
+// reconnect code, exits 0); this wrapper passes them on and exits with its code.
+const server = spawn(process.execPath, ['--enable-source-maps', serverMain], { cwd: root, stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

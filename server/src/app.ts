@@ -18,6 +18,7 @@ import type { Database } from './db/schema.js';
 import { installAuthentication } from './http/authenticate.js';
 import { trustFunction } from './http/clientAddress.js';
 import { installJsonBodies } from './http/body.js';
+import { installGracefulClose } from './http/closing.js';
 import { installNulGuard } from './http/nul.js';
 import { answerFrameworkError, installErrorHandler } from './http/errors.js';
 import { installOnboardingGate } from './http/onboarding.js';
@@ -113,6 +114,7 @@ export async function buildApp({
   installErrorHandler(app);
   installJsonBodies(app);
   installNulGuard(app);
+  installGracefulClose(app);
 
   const tasks = new BackgroundTasks(app.log);
   app.decorate('backgroundTasks', tasks);

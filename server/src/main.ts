@@ -15,7 +15,8 @@ import { createRealtimeServer, realtimeAppSecret } from './realtime/pusherServer
 import { attachRightsChecks } from './realtime/rights.js';
 import { platformAdminExists } from './users/users.js';
 
-// The server process: `node --import tsx server/src/main.ts` (what `npm start` runs).
+// The server process: `npm start` runs it compiled (build/server/main.js, scripts/build-server.mjs);
+// `node --import tsx server/src/main.ts` runs it from source.
 
 const ADMIN_HINT = [
   'There is no platform admin yet. Create one with:',
@@ -75,6 +76,12 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info(`${signal} received: finishing open requests and pending mail, then stopping.`);
+    // Whatever hangs (a peer that never closes, a stuck cluster call), the process ends within
+    // STOP_TIMEOUT_MS: an orchestrator waits 30 s by default before it kills.
+    setTimeout(() => {
+      logger.error('Stopping took too long; exiting now.');
+      process.exit(1);
+    }, STOP_TIMEOUT_MS).unref();
     feeds.close();
     await rights.close();
     await realtime.close();
@@ -90,6 +97,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', (signal) => void stop(signal));
 }
 
+const STOP_TIMEOUT_MS = 10_000;
 const DATABASE_WAIT_MS = Number(process.env.DATABASE_WAIT_SECONDS ?? 60) * 1000;
 
 async function withDatabaseRetries<T>(action: () => Promise<T>, logger: pino.Logger): Promise<T> {

@@ -1,12 +1,19 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { APP_NAME } from '../config.js';
 
-const packageJson = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
-  version: string;
-};
+/** The project's package.json: three levels up from server/src/http, two from build/server. */
+function findPackageJson(): string {
+  for (const relative of ['../../../package.json', '../../package.json']) {
+    const url = new URL(relative, import.meta.url);
+    if (existsSync(url)) return readFileSync(url, 'utf8');
+  }
+  throw new Error('package.json not found next to the server');
+}
+
+const packageJson = JSON.parse(findPackageJson()) as { version: string };
 
 /**
  * Collects every route's zod schemas into an OpenAPI document. Must be installed before the
