@@ -67,7 +67,12 @@ export interface Config {
   clusterServerUrl: string | null;
   /** Loopback port of the in-process sandbox API server (CLUSTER=sandbox); 0 = any free port. */
   sandboxClusterPort: number;
-  realtime: { port: number; host: string; key: string };
+  /**
+   * port: where this process listens for websockets (REVERB_PORT). host, publicPort and
+   * scheme: where browsers connect (GET /api/settings); behind an Ingress that terminates TLS
+   * on 443 they differ from the listening port.
+   */
+  realtime: { port: number; host: string; key: string; publicPort: number; scheme: 'http' | 'https' };
   /** Limits of the realtime server (docs/api-contract.md, "Realtime"). */
   realtimeLimits: RealtimeConfigLimits;
   /** null = rate limiting is off (RATE_LIMITS=off, for load benchmarks). */
@@ -149,6 +154,8 @@ const environmentSchema = z.object({
   SANDBOX_CLUSTER_PORT: port('SANDBOX_CLUSTER_PORT').default(0),
   REVERB_PORT: port('REVERB_PORT').default(8080),
   REVERB_HOST: z.string().min(1).optional(),
+  REVERB_PUBLIC_PORT: port('REVERB_PUBLIC_PORT').optional(),
+  REVERB_SCHEME: z.enum(['http', 'https'], { error: 'REVERB_SCHEME must be http or https' }).optional(),
   REVERB_APP_KEY: z.string().min(1).default('testbed'),
   REALTIME_MAX_CONNECTIONS: positive('REALTIME_MAX_CONNECTIONS').default(10_000),
   REALTIME_MAX_CONNECTIONS_PER_ADDRESS: positive('REALTIME_MAX_CONNECTIONS_PER_ADDRESS').default(100),
@@ -225,6 +232,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       port: vars.REVERB_PORT,
       host: vars.REVERB_HOST ?? new URL(appUrl).hostname,
       key: vars.REVERB_APP_KEY,
+      publicPort: vars.REVERB_PUBLIC_PORT ?? vars.REVERB_PORT,
+      scheme: vars.REVERB_SCHEME ?? (appUrl.startsWith('https:') ? 'https' : 'http'),
     },
     realtimeLimits: {
       maxConnections: vars.REALTIME_MAX_CONNECTIONS,

@@ -27,7 +27,7 @@ describe('loadConfig', () => {
       kubeconfig: null,
       clusterServerUrl: null,
       sandboxClusterPort: 0,
-      realtime: { port: 8080, host: 'localhost', key: 'testbed' },
+      realtime: { port: 8080, host: 'localhost', key: 'testbed', publicPort: 8080, scheme: 'http' },
       rateLimits: DEFAULT_RATE_LIMITS,
       staticDir: resolve('dist'),
     });
@@ -109,6 +109,16 @@ describe('loadConfig', () => {
     expect(problem({ ...productionEnv, APP_KEY: '' })).toContain('APP_KEY is required');
     // No key file is written when the configuration is refused.
     expect(() => statSync(join(dir, 'storage', 'app-key'))).toThrow();
+  });
+
+  it('tells browsers where realtime is, which behind an Ingress is not where it listens', () => {
+    expect(load({ APP_URL: 'https://console.example.org' }).realtime).toMatchObject({ port: 8080, publicPort: 8080, scheme: 'https' });
+    expect(load({ REVERB_PORT: '8080', REVERB_PUBLIC_PORT: '443', REVERB_SCHEME: 'https' }).realtime).toMatchObject({
+      port: 8080,
+      publicPort: 443,
+      scheme: 'https',
+    });
+    expect(() => load({ REVERB_SCHEME: 'ws' })).toThrow(/REVERB_SCHEME must be http or https/);
   });
 
   it('reads LOG_LEVEL and DATABASE_POOL_SIZE', () => {

@@ -23,10 +23,10 @@ describe('GET /api/settings', () => {
   });
 
   it('follows the configuration', () => {
-    const settings = runtimeSettings({ ...ctx.config, cluster: 'none', realtime: { key: 'k', host: 'rt.example.org', port: 6001 } });
+    const settings = runtimeSettings({ ...ctx.config, cluster: 'none', realtime: { key: 'k', host: 'rt.example.org', port: 6001, publicPort: 443, scheme: 'https' } });
     expect(settings.sandbox).toBe(false);
     expect(settings.cluster).toBe('none');
-    expect(settings.realtime).toEqual({ key: 'k', host: 'rt.example.org', port: 6001, forceTLS: false });
+    expect(settings.realtime).toEqual({ key: 'k', host: 'rt.example.org', port: 443, forceTLS: true });
     expect(runtimeSettings({ ...ctx.config, appUrl: 'https://testbed.example.org' }).nodeInstall).toEqual({
       scriptUrl: 'https://testbed.example.org/agent/install',
       imageUrl: 'https://testbed.example.org/agent/image',

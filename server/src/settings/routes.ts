@@ -21,7 +21,7 @@ export function runtimeSettings(config: Config): z.infer<typeof settingsSchema> 
     apiUrl: '',
     sandbox: config.cluster === 'sandbox',
     cluster: config.cluster,
-    realtime: { key: config.realtime.key, host: config.realtime.host, port: config.realtime.port, forceTLS: false },
+    realtime: { key: config.realtime.key, host: config.realtime.host, port: config.realtime.publicPort, forceTLS: config.realtime.scheme === 'https' },
     nodeInstall: { scriptUrl: `${config.appUrl}/agent/install`, imageUrl: `${config.appUrl}/agent/image` },
   };
 }
