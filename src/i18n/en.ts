@@ -605,6 +605,15 @@ export const appMessages = {
   // Platform admins acting on users: /admin/users/{id} and the users list's bulk actions.
   adminUsers: {
     tabs: { summary: 'Summary', memberships: 'Teams & workspaces', tokens: 'Tokens', nodes: 'Nodes', activity: 'Activity' },
+    // The users list's compact cells (AdminUserList).
+    list: {
+      verified_on: 'Email verified on %{date}',
+      not_verified: 'Email not verified',
+      accepted_on: 'Policy accepted on %{date}',
+      not_accepted: 'Policy not accepted',
+      more_teams: '1 more team: %{names} |||| %{smart_count} more teams: %{names}',
+      more_workspaces: '1 more workspace: %{names} |||| %{smart_count} more workspaces: %{names}',
+    },
     fields: {
       email: 'Email',
       email_verified_at: 'Email verified',
@@ -858,6 +867,7 @@ export const appMessages = {
         admin: 'Platform admin',
         enabled: 'Enabled',
         badges: 'Badges',
+        status: 'Status',
         created_at: 'Created',
       },
       admin: 'Admin',

@@ -1,10 +1,20 @@
-import { Chip, type Theme, useMediaQuery } from '@mui/material';
-import { DataTable, List, NullableBooleanInput, useTranslate } from 'react-admin';
+import { Box, Chip, Stack, type Theme, Typography, useMediaQuery } from '@mui/material';
+import { AutocompleteInput, DataTable, List, NullableBooleanInput, ReferenceInput, useListContext, useTranslate } from 'react-admin';
+import { Link } from 'react-router-dom';
+import { RoleChip } from '../../../components/RoleChip';
 import { formatDateTime } from '../../../utils/dates';
-import { AdminSearchInput, adminListSx, adminTableSx, Chips, NamesWithRoles } from '../common';
+import { AdminSearchInput, adminListSx, Chips } from '../common';
 import { AdminListActions } from '../ExportCsvButton';
+import { searchAtServer } from '../FilterSidebar';
 import { BulkUserButtons } from './BulkUserButtons';
+import { FlagIcons, MoreChip } from './UserListCells';
 import { UserListAside } from './UserListAside';
+
+interface Named {
+  id: number;
+  name: string;
+  role?: string | null;
+}
 
 interface AdminUser {
   id: number;
@@ -12,66 +22,134 @@ interface AdminUser {
   email: string;
   admin: boolean;
   enabled: boolean;
+  email_verified_at?: string | null;
+  aup_accepted_at?: string | null;
   created_at?: string;
-  teams?: { id: number; name: string; role?: string | null }[];
-  workspaces?: { id: number; name: string; role?: string | null }[];
+  teams?: Named[];
+  workspaces?: Named[];
 }
 
 const search = <AdminSearchInput key="q" source="q" alwaysOn />;
+/** filter[team_id], picked by an autocomplete searching GET /api/admin/teams?q= (a menu of 10,000 teams is unusable). */
+const teamFilter = (
+  <ReferenceInput key="team_id" source="team_id" reference="admin/teams" sort={{ field: 'name', order: 'ASC' }} alwaysOn>
+    <AutocompleteInput label="admin_filters.team" optionText="name" filterToQuery={searchAtServer} sx={{ minWidth: 220 }} />
+  </ReferenceInput>
+);
 // Below md the sidebar (UserListAside) is hidden and the filter button offers the same flags.
 const smallScreenFilters = [
   search,
+  teamFilter,
   <NullableBooleanInput key="admin" source="admin" />,
   <NullableBooleanInput key="enabled" source="enabled" />,
   <NullableBooleanInput key="verified" source="verified" label="adminUsers.fields.verified" />,
   <NullableBooleanInput key="policy" source="policy" label="adminUsers.fields.policy" />,
 ];
 
-const Badges = ({ record }: { record: AdminUser }) => {
+/**
+ * The table fits its card beside the filters at 1280 px (fixed layout: each cell keeps to its
+ * column, long names and emails end with an ellipsis); on phones it keeps 720 px and scrolls.
+ */
+const usersTableSx = {
+  // react-admin's DataTable sets `table-layout: auto` on .RaDataTable-table.
+  '& table.RaDataTable-table': { minWidth: 720, tableLayout: 'fixed' },
+  '& .MuiTableCell-root': { px: 1 },
+  '& th.MuiTableCell-paddingCheckbox': { width: 48 },
+  '& th.column-teams': { width: '20%' },
+  '& th.column-workspaces': { width: '17%' },
+  '& th.column-status': { width: 152 },
+  '& th.column-created_at': { width: 96 },
+} as const;
+
+/** Name, and the email under it; both end with an ellipsis when too long (the title has them whole). */
+const NameAndEmail = ({ record }: { record: AdminUser }) => (
+  <Box sx={{ minWidth: 0 }}>
+    <Typography variant="body2" noWrap title={record.name}>
+      {record.name}
+    </Typography>
+    <Typography variant="caption" component="div" noWrap title={record.email} sx={{ color: 'text.secondary' }}>
+      {record.email}
+    </Typography>
+  </Box>
+);
+
+/**
+ * The first team (or workspace) with its role, and '+N' for the others (listed on hover and to
+ * screen readers). `preferred` (the team filtered on) comes first.
+ */
+const FirstOfMany = ({ items, to, more, preferred }: { items?: Named[] | null; to: (item: Named) => string; more: string; preferred?: number }) => {
+  const sorted = [...(items ?? [])].sort((a, b) => Number(b.id === preferred) - Number(a.id === preferred));
+  const [first, ...rest] = sorted;
+  if (!first) return null;
+  return (
+    <Box sx={{ minWidth: 0 }}>
+      <Typography variant="body2" noWrap title={first.name}>
+        <Link to={to(first)} onClick={(event) => event.stopPropagation()}>
+          {first.name}
+        </Link>
+      </Typography>
+      <Stack direction="row" spacing={0.5} sx={{ mt: 0.25, alignItems: 'center' }}>
+        <RoleChip role={first.role} />
+        <MoreChip items={rest} label={more} />
+      </Stack>
+    </Box>
+  );
+};
+
+/** The user's teams, the one the list is filtered on first. */
+const Teams = ({ record }: { record: AdminUser }) => {
+  const { filterValues } = useListContext();
+  const teamId = filterValues.team_id === undefined || filterValues.team_id === '' ? undefined : Number(filterValues.team_id);
+  return <FirstOfMany items={record.teams} to={(item) => `/teams/${encodeURIComponent(item.name)}`} more="adminUsers.list.more_teams" preferred={teamId} />;
+};
+
+/** Email verified and policy accepted as icons (dates on hover), then the admin and enabled badges (spec §2). */
+const Status = ({ record }: { record: AdminUser }) => {
   const translate = useTranslate();
   return (
-      <Chips>
-        {record.admin && <Chip size="small" color="secondary" label={translate('resources.admin/users.admin')} />}
-        <Chip
-          size="small"
-          variant="outlined"
-          color={record.enabled ? 'success' : 'error'}
-          label={translate(record.enabled ? 'resources.admin/users.enabled' : 'resources.admin/users.disabled')}
-        />
-      </Chips>
+    <Chips>
+      <FlagIcons verifiedAt={record.email_verified_at ?? null} acceptedAt={record.aup_accepted_at ?? null} />
+      <Chip
+        size="small"
+        variant="outlined"
+        color={record.enabled ? 'success' : 'error'}
+        label={translate(record.enabled ? 'resources.admin/users.enabled' : 'resources.admin/users.disabled')}
+      />
+      {record.admin && <Chip size="small" color="secondary" label={translate('resources.admin/users.admin')} />}
+    </Chips>
   );
 };
 
 /**
- * /admin/users: every user with teams and workspaces (role), admin and enabled badges; rows
- * open /admin/users/{id}; checked rows (or all matching the filter) can be disabled or enabled.
+ * /admin/users: every user with teams and workspaces (role), verified and policy flags, admin
+ * and enabled badges; rows open /admin/users/{id}; checked rows (or all matching the filter)
+ * can be disabled or enabled. Filters: search, team (autocomplete), and the flags (sidebar).
  */
 export const AdminUserList = () => {
   const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'));
   return (
     <List<AdminUser>
       resource="admin/users"
-      filters={isSmall ? smallScreenFilters : [search]}
+      filters={isSmall ? smallScreenFilters : [search, teamFilter]}
       aside={<UserListAside />}
       actions={<AdminListActions />}
       sort={{ field: 'name', order: 'ASC' }}
       perPage={25}
       sx={adminListSx}
     >
-      <DataTable<AdminUser> bulkActionButtons={<BulkUserButtons />} rowClick={(id) => `/admin/users/${id}`} sx={adminTableSx}>
-        <DataTable.Col<AdminUser> source="name" />
-        <DataTable.Col<AdminUser> source="email" />
+      <DataTable<AdminUser> bulkActionButtons={<BulkUserButtons />} rowClick={(id) => `/admin/users/${id}`} sx={usersTableSx}>
+        <DataTable.Col<AdminUser> source="name" render={(record) => <NameAndEmail record={record} />} />
         <DataTable.Col<AdminUser>
           source="teams"
           disableSort
-          render={(record) => <NamesWithRoles items={record.teams} to={(item) => `/teams/${encodeURIComponent(item.name)}`} />}
+          render={(record) => <Teams record={record} />}
         />
         <DataTable.Col<AdminUser>
           source="workspaces"
           disableSort
-          render={(record) => <NamesWithRoles items={record.workspaces} to={(item) => `/workspaces/${item.id}`} />}
+          render={(record) => <FirstOfMany items={record.workspaces} to={(item) => `/workspaces/${item.id}`} more="adminUsers.list.more_workspaces" />}
         />
-        <DataTable.Col<AdminUser> source="badges" disableSort render={(record) => <Badges record={record} />} />
+        <DataTable.Col<AdminUser> source="status" disableSort render={(record) => <Status record={record} />} />
         <DataTable.Col<AdminUser> source="created_at" render={(record) => formatDateTime(record.created_at)} />
       </DataTable>
     </List>
