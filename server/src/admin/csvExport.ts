@@ -103,3 +103,43 @@ export const csvResponse = (description: string) => ({
   produces: ['text/csv'],
   response: { 200: z.string().describe(description) },
 });
+
+/** At most this many rows named in one export's `filter[ids]`. */
+export const MAX_EXPORT_IDS = 1000;
+
+/** Items of `a,b,c` or of a repeated key (`?k=a&k=b,c`), trimmed, empty ones dropped. */
+const listItems = (value: string | string[]) =>
+  [value]
+    .flat()
+    .flatMap((item) => item.split(','))
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+
+/**
+ * `filter[ids]`: the export of just these rows (the lists' "Export selected"), as `1,2,3` or a
+ * repeated key; 1 to MAX_EXPORT_IDS items, each accepted by `valid`, else a 422 on the filter.
+ */
+const rowsFilter = <T>(message: string, valid: (item: string) => boolean, parse: (item: string) => T) =>
+  z
+    .union([z.string(), z.array(z.string())], { error: message })
+    .transform((value, context) => {
+      const items = listItems(value);
+      if (items.length === 0 || !items.every(valid)) {
+        context.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+      if (items.length > MAX_EXPORT_IDS) {
+        context.addIssue({ code: 'custom', message: `The ids filter must not have more than ${MAX_EXPORT_IDS} items.` });
+        return z.NEVER;
+      }
+      return [...new Set(items.map(parse))];
+    })
+    .optional();
+
+/** `filter[ids]` of record ids (the activity export). */
+export const exportIdsFilter = () =>
+  rowsFilter('The ids filter must be a list of ids.', (item) => /^\d{1,10}$/.test(item) && Number(item) >= 1 && Number(item) <= 2_147_483_647, Number);
+
+/** `filter[ids]` of names (the nodes export: a node's id in the admin list is its name). */
+export const exportNamesFilter = () =>
+  rowsFilter('The ids filter must be a list of node names.', (item) => item.length <= 253 && !/\p{Cc}/u.test(item), (item) => item);

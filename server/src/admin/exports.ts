@@ -133,8 +133,8 @@ const activityColumns: CsvColumn<Presented<typeof presentActivity>>[] = [
   { header: 'properties', value: (entry) => JSON.stringify(entry.properties) },
 ];
 
-/** The audit log newest first, as its list: keyset by id downwards. */
-export const exportActivity = (db: Kysely<Database>, filters: ActivityFilters, batch?: number) =>
+/** The audit log newest first, as its list: keyset by id downwards. `ids`: only those entries (Export selected). */
+export const exportActivity = (db: Kysely<Database>, filters: ActivityFilters & { ids?: number[] }, batch?: number) =>
   csvStream(
     activityColumns,
     mapBatches(
@@ -142,6 +142,7 @@ export const exportActivity = (db: Kysely<Database>, filters: ActivityFilters, b
         (after, limit) =>
           filteredActivity(db, filters)
             .selectAll()
+            .$if(filters.ids !== undefined, (qb) => qb.where('id', 'in', filters.ids!))
             .$if(after !== undefined, (qb) => qb.where('id', '<', after!))
             .orderBy('id', 'desc')
             .limit(limit)

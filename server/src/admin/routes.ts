@@ -202,7 +202,7 @@ export function adminRoutes({ db }: AppContext): FastifyPluginAsyncZod {
         return sendCsv(
           reply,
           'activity',
-          exportActivity(db, { ...query, ...activityFilters(query) }),
+          exportActivity(db, { ...query, ...activityFilters(query), ids: query['filter[ids]'] }),
         );
       },
     );

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { paginationQuery } from '../http/pagination.js';
 import { MAX_ID } from '../http/schemas.js';
+import { exportIdsFilter } from './csvExport.js';
 
 // Query strings of the admin lists. `sort` takes only the listed columns and each filter only
 // sensible values, so odd input is a 422 with a field message, never a database error.
@@ -106,7 +107,8 @@ const notExported = { page: true, per_page: true, sort: true, order: true } as c
 export const adminTeamsExportQuery = adminTeamsQuery.omit(notExported);
 export const adminWorkspacesExportQuery = adminWorkspacesQuery.omit(notExported);
 export const adminUsersExportQuery = adminUsersQuery.omit(notExported);
-export const adminActivityExportQuery = adminActivityQuery.omit(notExported);
+/** The activity export also takes `filter[ids]` (its list's "Export selected"). */
+export const adminActivityExportQuery = adminActivityQuery.omit(notExported).extend({ 'filter[ids]': exportIdsFilter() });
 
 const member = z.object({ id: z.number(), name: z.string(), role: z.string() });
 

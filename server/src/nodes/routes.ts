@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { csvResponse, sendCsv } from '../admin/csvExport.js';
+import { csvResponse, exportNamesFilter, sendCsv } from '../admin/csvExport.js';
 import type { AppContext } from '../context.js';
 import { currentUser, requireAdmin } from '../http/authenticate.js';
 import { notFound } from '../http/errors.js';
@@ -35,8 +35,8 @@ import { deriveNodeSecret } from './secrets.js';
 const tags = ['nodes'];
 const security = bearerAuth;
 const idParams = z.object({ id: idParam() });
-/** The admin list's search without its paging: an export is the whole list. */
-const adminNodesExportQuery = adminNodesQuery.omit({ page: true, per_page: true });
+/** The admin list's search and filters without its paging (an export is the whole list), and filter[ids]: only the rows named. */
+const adminNodesExportQuery = adminNodesQuery.omit({ page: true, per_page: true }).extend({ 'filter[ids]': exportNamesFilter() });
 
 /** The nodes services of the app's context. */
 export const nodeServices = (context: AppContext, logger?: NodeServices['logger']): NodeServices => ({
@@ -213,7 +213,9 @@ export function adminNodeRoutes(context: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         // The list's rows (same q and filter[...], nodes not installed yet included), listed
         // before the answer starts, so that an unreachable cluster is still a 503.
-        const nodes = await adminNodesMatching(request.query);
+        // filter[ids]: only the rows named (the list's "Export selected"; a row's id is its name).
+        const names = request.query['filter[ids]'];
+        const nodes = (await adminNodesMatching(request.query)).filter((node) => !names || names.includes(node.name));
         return sendCsv(reply, 'nodes', exportAdminNodes(nodes, async (batch) => batch));
       },
     );
