@@ -21,20 +21,20 @@ function contains(q: string, columns: Expression<unknown>[]): Expression<SqlBool
   return sql<SqlBool>`(${sql.join(tests, sql` or `)})`;
 }
 
+export type RequestFilters = Pick<RequestListOptions, 'status' | 'type' | 'teamId' | 'q'>;
+
 /**
- * GET /api/requests: the requests the viewer may decide (never their own: docs/decisions.md),
- * filtered, sorted by date and paged in SQL. The visibility rule is the SQL form of
- * `isDecider` (routing.ts): admins see every request; team owners/managers their teams'
- * JoinTeam, CreateWorkspace and JoinWorkspace; workspace managers their workspaces' JoinWorkspace.
+ * The requests the viewer may decide (never their own: docs/decisions.md) that the filters
+ * match, as a query on `requests as r` (unsorted, unpaged), or null when the viewer decides
+ * nothing at all. The visibility rule is the SQL form of `isDecider` (routing.ts): admins see
+ * every request; team owners/managers their teams' JoinTeam, CreateWorkspace and
+ * JoinWorkspace; workspace managers their workspaces' JoinWorkspace. GET /api/requests pages
+ * it; POST /api/requests/bulk with a filter decides what it matches.
  */
-export async function requestsToDecide(
-  db: Kysely<Database>,
-  access: Access,
-  options: RequestListOptions,
-): Promise<{ rows: Request[]; total: number }> {
+export function matchingRequests(db: Kysely<Database>, access: Access, filters: RequestFilters) {
   const managedTeams = [...access.teamRoles].filter(([id]) => managesTeam(access, id)).map(([id]) => id);
   const managedWorkspaces = [...access.workspaceRoles].filter(([, role]) => role === 'manager').map(([id]) => id);
-  if (!access.admin && managedTeams.length === 0 && managedWorkspaces.length === 0) return { rows: [], total: 0 };
+  if (!access.admin && managedTeams.length === 0 && managedWorkspaces.length === 0) return null;
 
   let query = db.selectFrom('requests as r').where('r.user_id', '!=', access.userId);
   if (!access.admin) {
@@ -47,16 +47,27 @@ export async function requestsToDecide(
       ]),
     );
   }
-  if (options.status) query = query.where('r.status', '=', options.status);
-  if (options.type) query = query.where('r.type', '=', options.type);
-  if (options.teamId !== undefined) query = query.where('r.team_id', '=', options.teamId);
-  if (options.q) {
-    const q = options.q;
+  if (filters.status) query = query.where('r.status', '=', filters.status);
+  if (filters.type) query = query.where('r.type', '=', filters.type);
+  if (filters.teamId !== undefined) query = query.where('r.team_id', '=', filters.teamId);
+  if (filters.q) {
+    const q = filters.q;
     // The requester is joined only when searching: the plain list stays on the requests indexes.
     query = query.innerJoin('users as u', 'u.id', 'r.user_id').where(({ ref }) =>
       contains(q, [ref('u.firstname'), ref('u.lastname'), sql`${ref('u.firstname')} || ' ' || ${ref('u.lastname')}`, ref('u.email'), ref('r.object_name')]),
     );
   }
+  return query;
+}
+
+/** GET /api/requests: the requests the viewer may decide (matchingRequests), sorted by date and paged in SQL. */
+export async function requestsToDecide(
+  db: Kysely<Database>,
+  access: Access,
+  options: RequestListOptions,
+): Promise<{ rows: Request[]; total: number }> {
+  const query = matchingRequests(db, access, options);
+  if (!query) return { rows: [], total: 0 };
 
   const order = options.order ?? 'desc';
   // id breaks ties between requests made in the same millisecond, so pages never overlap.

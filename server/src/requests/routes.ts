@@ -136,7 +136,8 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          summary: 'Approve or deny up to 500 requests, each as one at a time; the answer says what happened to each',
+          summary:
+            'Approve or deny up to 500 requests by id, or every request the list filter matches, each as one at a time; the answer says what happened to each; dry_run decides nothing and says what would happen',
           security,
           body: bulkDecisionBody,
           response: { 200: bulkDecisionSchema },
@@ -144,7 +145,8 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const access = await loadAccess(db, currentUser(request));
-        return decideRequests(context, access, request.body);
+        const { ids, filter, action, message, dry_run: dryRun = false } = request.body;
+        return decideRequests(context, access, { ids, filter, action, message, dryRun });
       },
     );
 

@@ -101,6 +101,21 @@ export const severityOf = (status: RequestStatus): Severity =>
   status === 'Denied' ? 'warning' : status === 'Error' ? 'error' : 'info';
 
 /**
+ * Why the actor may not decide this request now, or null when they may: 404 when they may
+ * not see it (or there is none), 403 when they may see but not decide it, 409 when it is no
+ * longer Pending. decideRequest and the dry run of POST /api/requests/bulk both ask this.
+ */
+export function decisionRefusal(
+  access: Access,
+  request: (Routed & Pick<Request, 'user_id' | 'status'>) | undefined,
+): HttpError | null {
+  if (!request || !maySee(access, request)) return notFound();
+  if (!mayDecide(access, request)) return new HttpError(403, NOT_YOURS_TO_DECIDE);
+  if (request.status !== 'Pending') return new HttpError(409, ALREADY_DECIDED);
+  return null;
+}
+
+/**
  * Decides a request the actor may see: 404 when they may not see it, 403 when they may see
  * but not decide it, 409 when it is no longer Pending. The decision and its membership
  * effects happen in one transaction.
@@ -110,9 +125,8 @@ export async function decideRequest(
   input: { requestId: number; access: Access; action: Decision; message: string | null },
 ): Promise<Request> {
   const request = await db.selectFrom('requests').selectAll().where('id', '=', input.requestId).executeTakeFirst();
-  if (!request || !maySee(input.access, request)) throw notFound();
-  if (!mayDecide(input.access, request)) throw new HttpError(403, NOT_YOURS_TO_DECIDE);
-  if (request.status !== 'Pending') throw new HttpError(409, ALREADY_DECIDED);
+  const refusal = decisionRefusal(input.access, request);
+  if (refusal || !request) throw refusal ?? notFound();
   return db.transaction().execute((trx) =>
     applyDecision(trx, request, { deciderId: input.access.userId, action: input.action, message: input.message, automatic: false }),
   );

@@ -96,16 +96,44 @@ export const requestListQuery = z.object({
 /** How many requests one bulk call may decide: enough for a page of 100 five times over, small enough to answer in seconds. */
 export const MAX_BULK_IDS = 500;
 
-export const bulkDecisionBody = z.object({
-  ids: z
-    .array(idField('ids.*'), {
-      error: (issue) => (issue.input === undefined || issue.input === null ? 'The ids field is required.' : 'The ids field must be an array.'),
-    })
-    .min(1, 'The ids field must have at least 1 item.')
-    .max(MAX_BULK_IDS, `The ids field must not have more than ${MAX_BULK_IDS} items.`),
-  action: decisionBody.shape.action,
-  message: optionalText('message'),
-});
+/** The list's filters (GET /api/requests `filter[...]` and `q`) as JSON, for a bulk decision over everything they match. */
+export const bulkRequestFilter = z.object(
+  {
+    status: z.enum(REQUEST_STATUSES, { error: 'The selected filter.status is invalid.' }).optional(),
+    type: z.enum(REQUEST_TYPES, { error: 'The selected filter.type is invalid.' }).optional(),
+    team_id: idField('filter.team_id').optional(),
+    q: z
+      .string({ error: 'The filter.q field must be a string.' })
+      .trim()
+      .max(255, 'The filter.q field must not be greater than 255 characters.')
+      .refine((value) => !value.includes('\u0000'), 'The filter.q field contains an invalid character.')
+      .optional(),
+  },
+  { error: 'The filter field must be an object.' },
+);
+
+/**
+ * POST /api/requests/bulk: `ids` (at most 500) or `filter` (no limit: everything it matches
+ * on the server), exactly one of them.
+ */
+export const bulkDecisionBody = z
+  .object({
+    ids: z
+      .array(idField('ids.*'), {
+        error: (issue) => (issue.input === undefined || issue.input === null ? 'The ids field is required.' : 'The ids field must be an array.'),
+      })
+      .min(1, 'The ids field must have at least 1 item.')
+      .max(MAX_BULK_IDS, `The ids field must not have more than ${MAX_BULK_IDS} items.`)
+      .optional(),
+    filter: bulkRequestFilter.optional(),
+    action: decisionBody.shape.action,
+    message: optionalText('message'),
+    dry_run: z.boolean({ error: 'The dry_run field must be true or false.' }).optional(),
+  })
+  .superRefine((body, context) => {
+    if (body.ids === undefined && body.filter === undefined) context.addIssue({ code: 'custom', message: 'The ids field is required.', path: ['ids'] });
+    else if (body.ids !== undefined && body.filter !== undefined) context.addIssue({ code: 'custom', message: 'Give either ids or filter, not both.', path: ['ids'] });
+  });
 
 export const bulkDecisionSchema = z.object({
   results: z.array(
