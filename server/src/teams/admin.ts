@@ -131,34 +131,144 @@ export async function updateTeam(
     }
     let affectedUserIds: number[] = [];
     if (enabledChanged) {
-      const workspaceIds = trx.selectFrom('workspaces').select('id').where('team_id', '=', team.id);
-      await trx.updateTable('workspace_members').set({ cluster_state: 'pending', cluster_error: null }).where('workspace_id', 'in', workspaceIds).execute();
-      affectedUserIds = await teamPeople(trx, team.id);
-      await recordActivity(trx, {
-        causerId,
-        description: enabled ? 'team enabled' : 'team suspended',
-        subject: { type: 'team', id: team.id },
-        severity: enabled ? 'info' : 'warning',
-        properties: { members: affectedUserIds.length },
-      });
+      // The teams row is updated above (with the other fields); this does the rest, as for a bulk suspension.
+      affectedUserIds = (await applyTeamsEnabled(trx, { teamIds: [team.id], enable: enabled === 1, causerId, bulk: false })).affectedUserIds;
     }
     return { team: updated, affectedUserIds, enabledChanged };
   });
 }
 
-/** Everyone in the team or one of its workspaces. */
-async function teamPeople(db: Kysely<Database>, teamId: number): Promise<number[]> {
+/**
+ * What suspending (or enabling) the teams means beyond `teams.enabled`, inside the caller's
+ * transaction, set-based whatever the number of teams: every membership of their workspaces is
+ * marked pending, so the reconciler revokes (or restores) the RoleBindings (it reads
+ * teams.enabled); one "team suspended" / "team enabled" entry per team, written in one
+ * statement. Answers everyone in those teams or their workspaces, for rightsChanged (their
+ * realtime subscriptions to the workspaces end) and requestClusterSync after the commit.
+ */
+async function applyTeamsEnabled(
+  trx: Kysely<Database>,
+  input: { teamIds: number[]; enable: boolean; causerId: number; bulk: boolean },
+): Promise<{ affectedUserIds: number[] }> {
+  const { teamIds, enable } = input;
+  if (teamIds.length === 0) return { affectedUserIds: [] };
+  const workspaceIds = trx.selectFrom('workspaces').select('id').where('team_id', 'in', teamIds);
+  await trx.updateTable('workspace_members').set({ cluster_state: 'pending', cluster_error: null }).where('workspace_id', 'in', workspaceIds).execute();
+  const people = await teamsPeople(trx, teamIds);
+  const now = timestamp();
+  await trx
+    .insertInto('activity_log')
+    .values(
+      teamIds.map((teamId) => ({
+        causer_id: input.causerId,
+        description: enable ? 'team enabled' : 'team suspended',
+        subject_type: 'team',
+        subject_id: teamId,
+        properties: JSON.stringify({ members: people.byTeam.get(teamId)?.size ?? 0, ...(input.bulk ? { bulk: true } : {}), severity: enable ? 'info' : 'warning' }),
+        created_at: now,
+      })),
+    )
+    .execute();
+  return { affectedUserIds: [...people.all] };
+}
+
+/** Everyone in these teams or their workspaces: by team, and all of them once. */
+async function teamsPeople(db: Kysely<Database>, teamIds: number[]): Promise<{ byTeam: Map<number, Set<number>>; all: Set<number> }> {
   const [members, workspaceMembers] = await Promise.all([
-    db.selectFrom('team_members').select('user_id').where('team_id', '=', teamId).execute(),
+    db.selectFrom('team_members').select(['team_id', 'user_id']).where('team_id', 'in', teamIds).execute(),
     db
       .selectFrom('workspace_members as wm')
       .innerJoin('workspaces as w', 'w.id', 'wm.workspace_id')
-      .select('wm.user_id')
-      .where('w.team_id', '=', teamId)
+      .select(['w.team_id', 'wm.user_id'])
+      .where('w.team_id', 'in', teamIds)
       .execute(),
   ]);
-  return [...new Set([...members, ...workspaceMembers].map((row) => row.user_id))];
+  const byTeam = new Map<number, Set<number>>();
+  const all = new Set<number>();
+  for (const row of [...members, ...workspaceMembers]) {
+    if (!byTeam.has(row.team_id)) byTeam.set(row.team_id, new Set());
+    byTeam.get(row.team_id)!.add(row.user_id);
+    all.add(row.user_id);
+  }
+  return { byTeam, all };
 }
+
+export type TeamBulkAction = 'suspend' | 'enable';
+export type TeamBulkStatus = 'done' | 'unchanged' | 'not_found';
+
+export interface TeamBulkItem {
+  id: number;
+  status: TeamBulkStatus;
+  message?: string;
+}
+
+/** Who a bulk suspension reaches: the changed teams' people (distinct), workspaces and workspace memberships. */
+export interface TeamBulkReach {
+  members: number;
+  workspaces: number;
+  workspace_memberships: number;
+}
+
+/**
+ * Suspends or enables a batch of teams inside the caller's transaction (POST
+ * /api/admin/teams/bulk): each team as PATCH /api/admin/teams/{id} {enabled} does it
+ * (applyTeamsEnabled), a handful of statements for the whole batch. A team already in that
+ * state is `unchanged`, an unknown id `not_found`. A dry run changes nothing and counts whom
+ * the change would reach.
+ */
+export async function changeTeamsEnabled(
+  trx: Kysely<Database>,
+  input: { ids: number[]; action: TeamBulkAction; causerId: number; dryRun: boolean },
+): Promise<{
+  results: TeamBulkItem[];
+  changedIds: number[];
+  reach: TeamBulkReach;
+  /** Everyone in the changed teams or their workspaces (in a dry run: who would be reached). */
+  affectedUserIds: number[];
+}> {
+  const enable = input.action === 'enable';
+  const reach: TeamBulkReach = { members: 0, workspaces: 0, workspace_memberships: 0 };
+  if (input.ids.length === 0) return { results: [], changedIds: [], reach, affectedUserIds: [] };
+  const teams = await trx.selectFrom('teams').select(['id', 'enabled']).where('id', 'in', input.ids).execute();
+  const byId = new Map(teams.map((team) => [team.id, team]));
+  const results: TeamBulkItem[] = [];
+  const changedIds: number[] = [];
+  for (const id of input.ids) {
+    const team = byId.get(id);
+    if (!team) results.push({ id, status: 'not_found', message: 'Not found.' });
+    else if ((team.enabled === 1) === enable) results.push({ id, status: 'unchanged' });
+    else {
+      results.push({ id, status: 'done' });
+      changedIds.push(id);
+    }
+  }
+  if (changedIds.length === 0) return { results, changedIds, reach, affectedUserIds: [] };
+
+  const [workspaces, memberships] = await Promise.all([
+    trx.selectFrom('workspaces').select((eb) => eb.fn.countAll<number | string>().as('count')).where('team_id', 'in', changedIds).executeTakeFirstOrThrow(),
+    trx
+      .selectFrom('workspace_members as wm')
+      .innerJoin('workspaces as w', 'w.id', 'wm.workspace_id')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('w.team_id', 'in', changedIds)
+      .executeTakeFirstOrThrow(),
+  ]);
+  reach.workspaces = Number(workspaces.count);
+  reach.workspace_memberships = Number(memberships.count);
+  if (input.dryRun) {
+    const people = [...(await teamsPeople(trx, changedIds)).all];
+    reach.members = people.length;
+    return { results, changedIds, reach, affectedUserIds: people };
+  }
+
+  await trx.updateTable('teams').set({ enabled: enable ? 1 : 0, updated_at: timestamp() }).where('id', 'in', changedIds).execute();
+  const { affectedUserIds } = await applyTeamsEnabled(trx, { teamIds: changedIds, enable, causerId: input.causerId, bulk: true });
+  reach.members = affectedUserIds.length;
+  return { results, changedIds, reach, affectedUserIds };
+}
+
+/** Everyone in the team or one of its workspaces. */
+const teamPeople = async (db: Kysely<Database>, teamId: number): Promise<number[]> => [...(await teamsPeople(db, [teamId])).all];
 
 /** What deleting the team deletes (the `?dry_run=1` answer, and the answer of the deletion). */
 export async function teamDeletionPlan(db: Kysely<Database>, team: Team) {

@@ -6,7 +6,8 @@ import { currentUser, requireAdmin } from '../http/authenticate.js';
 import { notFound } from '../http/errors.js';
 import { bearerAuth, idParam } from '../http/schemas.js';
 import { deleteTeam, teamDeletionPlan, teamDetail, updateTeam } from './admin.js';
-import { adminTeamDetailSchema, deleteTeamQuery, teamDeletionSchema, updateTeamBody } from './adminSchemas.js';
+import { bulkTeams } from './adminBulk.js';
+import { adminTeamDetailSchema, bulkTeamsAnswer, bulkTeamsBody, deleteTeamQuery, teamDeletionSchema, updateTeamBody } from './adminSchemas.js';
 import { findTeam } from './teams.js';
 
 const tags = ['admin'];
@@ -52,6 +53,26 @@ export function adminTeamRoutes({ db, broadcaster }: AppContext): FastifyPluginA
           broadcaster.rightsChanged(result.affectedUserIds);
         }
         return teamDetail(db, result.team);
+      },
+    );
+
+    app.post(
+      '/api/admin/teams/bulk',
+      {
+        schema: {
+          tags,
+          summary:
+            'Suspend or enable many teams, each as PATCH {enabled} does: by ids, or every team the teams list filter matches; dry_run says whom it would reach',
+          security,
+          body: bulkTeamsBody,
+          response: { 200: bulkTeamsAnswer },
+        },
+        onRequest: requireAdmin,
+      },
+      async (request) => {
+        const { ids, filter, action, dry_run: dryRun = false } = request.body;
+        const filters = filter && { q: filter.q || undefined, from: filter.from, to: filter.to, hasWorkspaces: filter.has_workspaces };
+        return bulkTeams({ db, broadcaster }, currentUser(request).id, { ids, filter: filters, filterAsSent: filter, action, dryRun });
       },
     );
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idField, lineText, requiredText } from '../http/schemas.js';
+import { adminTeamsQuery } from '../admin/schemas.js';
+import { idField, lineText, MAX_ID, requiredText } from '../http/schemas.js';
 
 // Request and answer schemas of the team administration routes (adminRoutes.ts, memberRoutes.ts).
 
@@ -135,4 +136,57 @@ export const memberRoleAnswer = z.object({ id: z.number(), team_id: z.number(), 
 export const bulkMembersAnswer = z.object({
   results: z.array(z.object({ id: z.number(), status: z.enum(['done', 'forbidden', 'not_found', 'conflict']), message: z.string().nullable() })),
   totals: z.object({ done: z.number(), forbidden: z.number(), not_found: z.number(), conflict: z.number() }),
+});
+
+/** At most this many ids in one bulk suspension; a filter has no such limit. */
+export const MAX_BULK_TEAM_IDS = 10_000;
+
+const bulkTeamId = z
+  .number({ error: 'Each id must be an integer.' })
+  .int('Each id must be an integer.')
+  .min(1, 'Each id must be an integer.')
+  .max(MAX_ID, 'Each id must be an integer.');
+
+/** The admin teams list's filters (GET /api/admin/teams `q` and `filter[...]`), as JSON. */
+export const bulkTeamsFilter = z.object(
+  {
+    q: z
+      .string({ error: 'The filter.q field must be a string.' })
+      .trim()
+      .max(255, 'The filter.q field must not be greater than 255 characters.')
+      .refine((value) => !value.includes('\u0000'), 'The filter.q field contains an invalid character.')
+      .optional(),
+    // The list's own date rules (ISO 8601 day or date-time with a zone; `to` takes in that day).
+    from: adminTeamsQuery.shape['filter[from]'],
+    to: adminTeamsQuery.shape['filter[to]'],
+    has_workspaces: z.boolean({ error: 'The filter.has_workspaces field must be true or false.' }).optional(),
+  },
+  { error: 'The filter field must be an object.' },
+);
+
+export const bulkTeamsBody = z
+  .object({
+    ids: z
+      .array(bulkTeamId, { error: 'The ids field must be a list of ids.' })
+      .min(1, 'The ids field must have at least 1 item.')
+      .max(MAX_BULK_TEAM_IDS, `The ids field must not have more than ${MAX_BULK_TEAM_IDS} items.`)
+      .optional(),
+    filter: bulkTeamsFilter.optional(),
+    action: z.enum(['suspend', 'enable'], {
+      error: (issue) =>
+        issue.input === undefined || issue.input === null ? 'The action field is required.' : 'The action field must be suspend or enable.',
+    }),
+    dry_run: z.boolean({ error: 'The dry_run field must be true or false.' }).optional(),
+  })
+  .refine((body) => (body.ids === undefined) !== (body.filter === undefined), { message: 'Give either ids or filter.', path: ['ids'] });
+
+export const bulkTeamsAnswer = z.object({
+  action: z.enum(['suspend', 'enable']),
+  dry_run: z.boolean(),
+  /** How many teams the ids or the filter named. */
+  matched: z.number(),
+  totals: z.object({ done: z.number(), unchanged: z.number(), not_found: z.number() }),
+  /** Whom the change reaches (would reach, in a dry run): distinct people, workspaces, workspace memberships. */
+  reach: z.object({ members: z.number(), workspaces: z.number(), workspace_memberships: z.number() }),
+  results: z.array(z.object({ id: z.number(), status: z.enum(['done', 'unchanged', 'not_found']), message: z.string().optional() })),
 });
