@@ -5,14 +5,13 @@ import type { AppContext } from '../context.js';
 import { currentUser, requireAdmin } from '../http/authenticate.js';
 import { notFound } from '../http/errors.js';
 import { bearerAuth, idParam } from '../http/schemas.js';
-import { deleteWorkspace } from '../workspaces/deletion.js';
-import { tellMembersWorkspaceDeleted } from '../workspaces/deletionNotice.js';
 import { setWorkspaceQuota, workspaceQuotaBody } from '../workspaces/quota.js';
 import { findWorkspace } from '../workspaces/workspaces.js';
+import { bulkDeleteWorkspaces, bulkWorkspacesAnswer, bulkWorkspacesBody, deleteWorkspaceAsAdmin } from './workspaceBulk.js';
 import { adminWorkspaceDetail, adminWorkspaceDetailSchema } from './workspaceDetail.js';
 
 // One workspace for platform admins (docs/api-contract.md, "Admin: workspaces"): its page, its
-// quota, its deletion. 403 for everyone else (requireAdmin, after the onboarding gate).
+// quota, its deletion (one or many). 403 for everyone else (requireAdmin, after the onboarding gate).
 
 const tags = ['admin'];
 const security = bearerAuth;
@@ -74,22 +73,29 @@ export function adminWorkspaceRoutes(context: AppContext): FastifyPluginAsyncZod
         onRequest: requireAdmin,
       },
       async (request, reply) => {
-        const workspace = await findWorkspace(db, request.params.id);
-        if (!workspace) throw notFound();
-        const team = await db.selectFrom('teams').select(['id', 'name', 'fullname']).where('id', '=', workspace.team_id).executeTakeFirstOrThrow();
-        const actor = currentUser(request);
-        // deletion.ts deletes the rows, queues the namespace and the members' service accounts
-        // for the reconciler, and ends the members' realtime rights; we tell them why.
-        const deleted = await deleteWorkspace(context, workspace.id, actor);
+        // workspaceBulk.ts: deletion.ts deletes the rows, queues the namespace and the members'
+        // service accounts for the reconciler, and ends the members' realtime rights; the
+        // members are told why.
+        const deleted = await deleteWorkspaceAsAdmin(context, request.params.id, currentUser(request));
         if (!deleted) throw notFound();
-        tellMembersWorkspaceDeleted(context, {
-          workspace: { id: workspace.id, name: workspace.name, label: workspace.label, namespace: workspace.namespace, team },
-          memberIds: deleted.member_ids,
-          deciderName: `${actor.firstname} ${actor.lastname}`,
-        });
         reply.code(204);
         return null;
       },
+    );
+
+    app.post(
+      '/api/admin/workspaces/bulk',
+      {
+        schema: {
+          tags,
+          summary: 'Delete many workspaces, each as DELETE /api/admin/workspaces/{id} does, with a result per id; dry_run says what would go',
+          security,
+          body: bulkWorkspacesBody,
+          response: { 200: bulkWorkspacesAnswer },
+        },
+        onRequest: requireAdmin,
+      },
+      async (request) => bulkDeleteWorkspaces(context, currentUser(request), { ids: request.body.ids, dryRun: request.body.dry_run ?? false }),
     );
   };
 }
