@@ -10,6 +10,8 @@ import { BackgroundTasks } from './background.js';
 import type { ClusterGateway } from './cluster/gateway.js';
 import { noneGateway } from './cluster/noneGateway.js';
 import { clusterRoutes } from './cluster/routes.js';
+import { createMetrics, type Metrics } from './health/metrics.js';
+import { healthRoutes } from './health/routes.js';
 import { agentRoutes } from './nodes/agentRoutes.js';
 import { adminNodeRoutes, nodeRoutes } from './nodes/routes.js';
 import type { Config } from './config.js';
@@ -56,6 +58,8 @@ export interface BuildAppOptions {
   broadcaster?: Broadcaster;
   /** The cluster gateway (main.ts: per CLUSTER); none = noneGateway. */
   cluster?: ClusterGateway;
+  /** This process's metrics (main.ts adds its sources); none = a registry of the app's own. */
+  metrics?: Metrics;
   /** Called with every route as it is registered (the route-table fuzz test enumerates them). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -84,6 +88,8 @@ const domains = [
   adminNodeRoutes,
   // The node agent's protocol: root paths (/agent/…), authenticated by node secrets, no onboarding gate.
   agentRoutes,
+  // /livez, /readyz, /metrics for the orchestrator and Prometheus.
+  healthRoutes,
 ];
 
 /** The whole server, ready but not listening: tests inject into it or listen on port 0. */
@@ -94,6 +100,7 @@ export async function buildApp({
   logger,
   broadcaster = noopBroadcaster,
   cluster = noneGateway,
+  metrics = createMetrics(),
   onRoute,
 }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -127,7 +134,15 @@ export async function buildApp({
   installAuthentication(app, db);
   installOnboardingGate(app);
 
-  const context: AppContext = { config, db, mailer, tasks, broadcaster, cluster };
+  // Every answer's duration, labelled by route pattern (bounded), not by the URL asked for.
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.httpDuration.observe(
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  const context: AppContext = { config, db, mailer, tasks, broadcaster, cluster, metrics };
   const api = app.withTypeProvider<ZodTypeProvider>();
   for (const routes of domains) await api.register(routes(context));
   installOpenApiRoute(app);

@@ -90,6 +90,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Most connections one process opens to PostgreSQL (DATABASE_POOL_SIZE). */
   databasePoolSize: number;
+  /** GET /metrics asks for `Authorization: Bearer <this>`; null = open (METRICS_TOKEN unset). */
+  metricsToken: string | null;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -176,6 +178,7 @@ const environmentSchema = z.object({
   STATIC_DIR: z.string().min(1).default('dist'),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   DATABASE_POOL_SIZE: positive('DATABASE_POOL_SIZE').default(10),
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters long').optional(),
 });
 
 export interface LoadConfigOptions {
@@ -247,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     production,
     logLevel: vars.LOG_LEVEL,
     databasePoolSize: vars.DATABASE_POOL_SIZE,
+    metricsToken: vars.METRICS_TOKEN ?? null,
   };
 }
 

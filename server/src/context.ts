@@ -3,6 +3,7 @@ import type { BackgroundTasks } from './background.js';
 import type { ClusterGateway } from './cluster/gateway.js';
 import type { Config } from './config.js';
 import type { Database } from './db/schema.js';
+import type { Metrics } from './health/metrics.js';
 import type { Mailer } from './mail/mailer.js';
 import type { Broadcaster } from './realtime/broadcaster.js';
 
@@ -16,4 +17,6 @@ export interface AppContext {
   broadcaster: Broadcaster;
   /** The cluster (noneGateway with CLUSTER=none). Never called inside a transaction. */
   cluster: ClusterGateway;
+  /** This process's Prometheus metrics (GET /metrics). */
+  metrics: Metrics;
 }

@@ -1,7 +1,8 @@
 import pino from 'pino';
 import { buildApp } from './app.js';
 import { connectCluster } from './cluster/connect.js';
-import { createReconciler } from './cluster/reconciler.js';
+import { clusterWorkCounts, createReconciler } from './cluster/reconciler.js';
+import { createMetrics } from './health/metrics.js';
 import { createNodeWatcher } from './nodes/watcher.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createDatabase } from './db/database.js';
@@ -51,7 +52,18 @@ async function main(): Promise<void> {
   const rights = attachRightsChecks({ realtime, db, logger, intervalMs: config.realtimeLimits.recheckSeconds * 1000 });
   const cluster = await connectCluster(config);
   logger.info(cluster.description);
-  const reconciler = cluster.gateway.mode === 'none' ? null : createReconciler({ db, gateway: cluster.gateway, logger });
+  const metrics = createMetrics({ defaultMetrics: true });
+  metrics.sources.realtime = () => ({ connections: realtime.connectionCount(), subscriptions: realtime.subscriptions().length });
+  const reconciler =
+    cluster.gateway.mode === 'none'
+      ? null
+      : createReconciler({
+          db,
+          gateway: cluster.gateway,
+          logger,
+          onPass: (result) => metrics.reconcilerPasses.inc({ result: result.failed > 0 ? 'failed' : 'ok' }),
+        });
+  if (reconciler) metrics.sources.reconciler = () => clusterWorkCounts(db);
   // Nodes (issue 5): cluster Node changes become node status, activity and NodeStatusChanged events.
   const nodeWatcher =
     cluster.gateway.mode === 'none'
@@ -59,7 +71,7 @@ async function main(): Promise<void> {
       : createNodeWatcher({ db, config, cluster: cluster.gateway, broadcaster: realtimeBroadcaster(realtime, logger), logger });
   // Workspace pod events and pod logs, fed from the cluster while somebody listens.
   const feeds = attachClusterFeeds({ realtime, gateway: cluster.gateway, db, logger });
-  const app = await buildApp({ config, db, mailer, logger, broadcaster: realtimeBroadcaster(realtime, logger), cluster: cluster.gateway });
+  const app = await buildApp({ config, db, mailer, logger, broadcaster: realtimeBroadcaster(realtime, logger), cluster: cluster.gateway, metrics });
   await app.listen({ host: config.host, port: config.port });
 
   const address = app.server.address();

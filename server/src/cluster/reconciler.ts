@@ -23,6 +23,8 @@ export interface ReconcilerOptions {
   resyncIntervalMs?: number;
   /** Backoff cap after failed passes (ms). */
   maxBackoffMs?: number;
+  /** Told after every pass (the metrics count them). */
+  onPass?: (result: PassResult) => void;
 }
 
 export interface PassResult {
@@ -267,6 +269,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     await applyMemberships(all, result);
     await applyDeletions(result);
     await applyRevocations(result);
+    options.onPass?.(result);
     if (result.failed > 0) {
       failures++;
       nextAttemptAt = Date.now() + Math.min(maxBackoffMs, 1000 * 2 ** (failures - 1));
@@ -354,4 +357,19 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     },
   };
   return reconciler;
+}
+
+/** The reconciler's queue as the metrics report it: work waiting, and work the cluster refused. */
+export async function clusterWorkCounts(db: Kysely<Database>): Promise<{ pending: number; failed: number }> {
+  const count = async (query: { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> }) =>
+    Number((await query.executeTakeFirstOrThrow()).n);
+  const [workspaces, members, revocations, deletions, failedWorkspaces, failedMembers] = await Promise.all([
+    count(db.selectFrom('workspaces').select((eb) => eb.fn.countAll().as('n')).where('cluster_state', '=', 'pending')),
+    count(db.selectFrom('workspace_members').select((eb) => eb.fn.countAll().as('n')).where('cluster_state', '=', 'pending')),
+    count(db.selectFrom('cluster_revocations').select((eb) => eb.fn.countAll().as('n'))),
+    count(db.selectFrom('cluster_deletions').select((eb) => eb.fn.countAll().as('n'))),
+    count(db.selectFrom('workspaces').select((eb) => eb.fn.countAll().as('n')).where('cluster_state', '=', 'error')),
+    count(db.selectFrom('workspace_members').select((eb) => eb.fn.countAll().as('n')).where('cluster_state', '=', 'error')),
+  ]);
+  return { pending: workspaces + members + revocations + deletions, failed: failedWorkspaces + failedMembers };
 }
