@@ -11,6 +11,8 @@ import { isDatabaseUnavailable } from './http/errors.js';
 import { migrate } from './db/migrate.js';
 import { createMailer } from './mail/mailer.js';
 import { realtimeBroadcaster } from './realtime/broadcaster.js';
+import { busBroadcaster, localBus, postgresBus } from './realtime/bus.js';
+import { postgresLeader, soleLeader } from './replicas/leader.js';
 import { attachClusterFeeds } from './realtime/clusterFeeds.js';
 import { createRealtimeServer, realtimeAppSecret } from './realtime/pusherServer.js';
 import { attachRightsChecks } from './realtime/rights.js';
@@ -64,14 +66,23 @@ async function main(): Promise<void> {
           onPass: (result) => metrics.reconcilerPasses.inc({ result: result.failed > 0 ? 'failed' : 'ok' }),
         });
   if (reconciler) metrics.sources.reconciler = () => clusterWorkCounts(db);
+  // Replicas (issue 13): every broadcast and rights change goes through the bus, and each
+  // replica delivers what the bus hands back to its own websocket clients, exactly once.
+  const postgres = /^postgres(ql)?:/.test(config.databaseUrl);
+  const bus = postgres ? postgresBus({ url: config.databaseUrl, db, logger }) : localBus(logger);
+  const local = realtimeBroadcaster(realtime, logger);
+  bus.onMessage((message) => {
+    if (message.kind === 'broadcast') realtime.broadcast(message.channel, message.event, message.payload);
+    else local.rightsChanged(message.userIds);
+  });
+  await withDatabaseRetries(() => bus.ready(), logger);
+  const broadcaster = busBroadcaster(bus);
   // Nodes (issue 5): cluster Node changes become node status, activity and NodeStatusChanged events.
   const nodeWatcher =
-    cluster.gateway.mode === 'none'
-      ? null
-      : createNodeWatcher({ db, config, cluster: cluster.gateway, broadcaster: realtimeBroadcaster(realtime, logger), logger });
-  // Workspace pod events and pod logs, fed from the cluster while somebody listens.
+    cluster.gateway.mode === 'none' ? null : createNodeWatcher({ db, config, cluster: cluster.gateway, broadcaster, logger });
+  // Workspace pod events and pod logs, fed from the cluster while somebody listens on this replica.
   const feeds = attachClusterFeeds({ realtime, gateway: cluster.gateway, db, logger });
-  const app = await buildApp({ config, db, mailer, logger, broadcaster: realtimeBroadcaster(realtime, logger), cluster: cluster.gateway, metrics });
+  const app = await buildApp({ config, db, mailer, logger, broadcaster, cluster: cluster.gateway, metrics });
   await app.listen({ host: config.host, port: config.port });
 
   const address = app.server.address();
@@ -80,8 +91,19 @@ async function main(): Promise<void> {
   logger.info(`Realtime (Pusher protocol 7) listening on ws://${config.host}:${realtime.port}/app/${config.realtime.key}`);
   if (!config.mailUrl) logger.info('MAIL_URL is not set: mails (with their links) are written to this log.');
   if (!(await platformAdminExists(db))) logger.info(ADMIN_HINT);
-  reconciler?.start();
-  nodeWatcher?.start();
+  // Background work that must run once across the replicas runs in the leader only.
+  const backgroundWork = {
+    start() {
+      reconciler?.start();
+      nodeWatcher?.start();
+    },
+    async stop() {
+      await reconciler?.stop();
+      await nodeWatcher?.stop();
+    },
+  };
+  const leader = postgres ? postgresLeader({ url: config.databaseUrl, work: backgroundWork, logger }) : soleLeader(backgroundWork);
+  metrics.sources.leader = () => leader.isLeader();
 
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
@@ -98,8 +120,9 @@ async function main(): Promise<void> {
     await rights.close();
     await realtime.close();
     await app.close();
-    await reconciler?.stop();
-    await nodeWatcher?.stop();
+    // Stops the reconciler and the node watch if this replica leads, and hands the lock over.
+    await leader.close();
+    await bus.close();
     await cluster.close();
     mailer.close();
     await db.destroy();

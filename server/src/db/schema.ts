@@ -219,6 +219,31 @@ export interface ThrottlesTable {
   resets_at: Timestamp;
 }
 
+/** Realtime bus messages too large for a NOTIFY payload (realtime/bus.ts). */
+export interface RealtimeMessagesTable {
+  id: Generated<number>;
+  /** The message as JSON. */
+  payload: string;
+  created_at: Timestamp;
+}
+
+/** Mails written with the action that causes them, sent afterwards (mail/outbox.ts). */
+export interface MailOutboxTable {
+  id: Generated<number>;
+  recipient: string;
+  subject: string;
+  text: string;
+  html: string;
+  status: Generated<'pending' | 'sent' | 'failed'>;
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp;
+  /** A sender's claim on the row until then; null when nobody is sending it. */
+  locked_until: Timestamp | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  sent_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   access_tokens: AccessTokensTable;
@@ -233,6 +258,8 @@ export interface Database {
   cluster_revocations: ClusterRevocationsTable;
   cluster_deletions: ClusterDeletionsTable;
   throttles: ThrottlesTable;
+  realtime_messages: RealtimeMessagesTable;
+  mail_outbox: MailOutboxTable;
 }
 
 export type User = Selectable<UsersTable>;
