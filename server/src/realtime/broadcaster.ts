@@ -10,6 +10,8 @@ export const RealtimeEvent = {
   RequestCreated: 'RequestCreated',
   /** To the requester's user channel: their request was approved or denied. Payload: the presented request. */
   RequestDecided: 'RequestDecided',
+  /** To each decider's user channel: a pending request was closed without them (its requester left the team). Payload: the presented request. */
+  RequestClosed: 'RequestClosed',
   /** To the owner's user channel: the status of their node changed. Payload: the presented node. */
   NodeStatusChanged: 'NodeStatusChanged',
   /** To each member's user channel: a platform admin deleted a workspace they were in. Payload: {id, name, label, namespace, team}. */

@@ -7,6 +7,7 @@ import { HttpError, notFound } from '../http/errors.js';
 import { bearerAuth, idParam } from '../http/schemas.js';
 import { loadAccess } from './access.js';
 import { bulkMembersAnswer, bulkMembersBody, memberRoleAnswer, roleBody } from './adminSchemas.js';
+import { broadcastRequestsClosed } from './memberRequests.js';
 import { changeTeamMemberRole, managesTeamMembers, type MemberOutcome, removeTeamMember, removeTeamMembers } from './members.js';
 import { findTeam } from './teams.js';
 
@@ -24,7 +25,8 @@ function refused(outcome: MemberOutcome): never {
 }
 
 /** A team's members managed by its owners and managers (and platform admins). Behind the onboarding gate. */
-export function teamMemberRoutes({ db, broadcaster }: AppContext): FastifyPluginAsyncZod {
+export function teamMemberRoutes(context: AppContext): FastifyPluginAsyncZod {
+  const { db, broadcaster } = context;
   return async (app) => {
     app.patch(
       '/api/tenants/:team/users/:userId',
@@ -53,7 +55,8 @@ export function teamMemberRoutes({ db, broadcaster }: AppContext): FastifyPlugin
       {
         schema: {
           tags,
-          summary: "Remove a member from the team and its workspaces (the team's owners and managers, platform admins, or the member leaving); their cluster access goes too",
+          summary:
+            "Remove a member from the team and its workspaces (the team's owners and managers, platform admins, or the member leaving); their cluster access goes too, and their pending workspace requests in the team are closed",
           security,
           params: memberParams,
           response: { 204: z.null() },
@@ -67,6 +70,7 @@ export function teamMemberRoutes({ db, broadcaster }: AppContext): FastifyPlugin
         if (outcome.status !== 'done') refused(outcome);
         requestClusterSync();
         broadcaster.rightsChanged([request.params.userId]);
+        broadcastRequestsClosed(context, outcome.closed_requests);
         reply.code(204);
         return null;
       },
@@ -89,11 +93,12 @@ export function teamMemberRoutes({ db, broadcaster }: AppContext): FastifyPlugin
         if (!team) throw notFound();
         const access = await loadAccess(db, currentUser(request));
         if (!managesTeamMembers(access, team.id)) throw new HttpError(403, "Only the team's owners and managers can remove members.");
-        const result = await removeTeamMembers(db, { teamId: team.id, userIds: request.body.user_ids, access });
+        const { closed_requests: closed, ...result } = await removeTeamMembers(db, { teamId: team.id, userIds: request.body.user_ids, access });
         const removed = result.results.filter((entry) => entry.status === 'done').map((entry) => entry.id);
         if (removed.length > 0) {
           requestClusterSync();
           broadcaster.rightsChanged(removed);
+          broadcastRequestsClosed(context, closed);
         }
         return result;
       },

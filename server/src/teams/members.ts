@@ -1,18 +1,19 @@
 import type { Kysely } from 'kysely';
 import { recordActivity } from '../activity/log.js';
 import { timestamp } from '../db/database.js';
-import type { Database, TeamRole } from '../db/schema.js';
+import type { Database, Request, TeamRole } from '../db/schema.js';
 import { type Access, managesTeam, TEAM_ROLE_RANK } from './access.js';
+import { closeRequestsOfFormerMember } from './memberRequests.js';
 
 // Managing a team's members (PATCH/DELETE /api/tenants/{id}/users/{userId} and the bulk
 // removal): the team's owners and managers on their own team, platform admins anywhere. Rules:
 // a team keeps at least one enabled owner; nobody but an admin acts on someone above their own
 // role or gives a role above their own (a manager cannot make owners nor touch them). Removal
 // also takes the person out of the team's workspaces and, through cluster_revocations, their
-// cluster access.
+// cluster access, and closes their pending requests that only made sense as a member.
 
 export type MemberOutcome =
-  | { status: 'done'; role: TeamRole | null; previous: TeamRole; workspace_ids: number[] }
+  | { status: 'done'; role: TeamRole | null; previous: TeamRole; workspace_ids: number[]; closed_requests: Request[] }
   | { status: 'forbidden' | 'not_found' | 'conflict'; message: string };
 
 export const LAST_OWNER_MESSAGE = 'A team keeps at least one owner: make someone else an owner first.';
@@ -60,7 +61,7 @@ export async function changeTeamMemberRole(
     if (!withinOwnRole(access, teamId, member.role) || !withinOwnRole(access, teamId, role)) {
       return { status: 'forbidden', message: ABOVE_OWN_ROLE_MESSAGE };
     }
-    if (member.role === role) return { status: 'done', role, previous: member.role, workspace_ids: [] };
+    if (member.role === role) return { status: 'done', role, previous: member.role, workspace_ids: [], closed_requests: [] };
     if (member.role === 'owner' && (await otherEnabledOwners(trx, teamId, userId)) === 0) return { status: 'conflict', message: LAST_OWNER_MESSAGE };
     await trx.updateTable('team_members').set({ role }).where('id', '=', member.id).execute();
     await recordActivity(trx, {
@@ -69,15 +70,16 @@ export async function changeTeamMemberRole(
       subject: { type: 'team', id: teamId },
       properties: { user_id: userId, from: member.role, to: role },
     });
-    return { status: 'done', role, previous: member.role, workspace_ids: [] };
+    return { status: 'done', role, previous: member.role, workspace_ids: [], closed_requests: [] };
   });
 }
 
 /**
  * Removes the person from the team and from each of its workspaces, leaving a cluster
- * revocation per workspace membership (same transaction, as removeWorkspaceMember does). A
- * member may also leave on their own. The caller asks for a cluster pass and calls
- * rightsChanged after the commit.
+ * revocation per workspace membership (same transaction, as removeWorkspaceMember does), and
+ * closes their pending JoinWorkspace and CreateWorkspace requests in the team (Denied, "You are
+ * no longer a member of this team."). A member may also leave on their own. The caller asks for
+ * a cluster pass, calls rightsChanged and tells about the closed requests after the commit.
  */
 export async function removeTeamMember(
   db: Kysely<Database>,
@@ -115,19 +117,33 @@ export async function removeTeamMember(
       });
     }
     await trx.deleteFrom('team_members').where('id', '=', member.id).execute();
+    const closed = await closeRequestsOfFormerMember(trx, { teamId, userId, causerId: access.userId });
     await recordActivity(trx, {
       causerId: access.userId,
       description: leaving ? 'team left' : 'team member removed',
       subject: { type: 'team', id: teamId },
-      properties: { user_id: userId, role: member.role, workspaces: memberships.map((membership) => membership.workspace_id) },
+      properties: {
+        user_id: userId,
+        role: member.role,
+        workspaces: memberships.map((membership) => membership.workspace_id),
+        closed_requests: closed.map((request) => request.id),
+      },
     });
-    return { status: 'done', role: null, previous: member.role, workspace_ids: memberships.map((membership) => membership.workspace_id) };
+    return {
+      status: 'done',
+      role: null,
+      previous: member.role,
+      workspace_ids: memberships.map((membership) => membership.workspace_id),
+      closed_requests: closed,
+    };
   });
 }
 
 export interface BulkResult {
   results: { id: number; status: MemberOutcome['status']; message: string | null }[];
   totals: Record<MemberOutcome['status'], number>;
+  /** The pending requests the removals closed (not part of the answer). */
+  closed_requests: Request[];
 }
 
 /**
@@ -138,11 +154,12 @@ export async function removeTeamMembers(
   db: Kysely<Database>,
   input: { teamId: number; userIds: number[]; access: Access },
 ): Promise<BulkResult> {
-  const result: BulkResult = { results: [], totals: { done: 0, forbidden: 0, not_found: 0, conflict: 0 } };
+  const result: BulkResult = { results: [], totals: { done: 0, forbidden: 0, not_found: 0, conflict: 0 }, closed_requests: [] };
   for (const userId of [...new Set(input.userIds)]) {
     const outcome = await removeTeamMember(db, { teamId: input.teamId, userId, access: input.access });
     result.results.push({ id: userId, status: outcome.status, message: outcome.status === 'done' ? null : outcome.message });
     result.totals[outcome.status]++;
+    if (outcome.status === 'done') result.closed_requests.push(...outcome.closed_requests);
   }
   return result;
 }
