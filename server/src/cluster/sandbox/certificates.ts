@@ -166,7 +166,8 @@ const FILES = { caPem: 'ca.crt', caKeyPem: 'ca.key', certPem: 'server.crt', keyP
  * use. The CA is reused as long as its files exist; the serving certificate is renewed from
  * the same CA when missing or within 30 days of expiry.
  */
-export function loadOrCreateCertificates(dir: string): SandboxCertificates {
+export function loadOrCreateCertificates(dir: string, serverNames: string[] = []): SandboxCertificates {
+  const hosts = servingHosts(serverNames);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const path = (file: string) => join(dir, file);
   const write = (certs: Partial<SandboxCertificates>) => {
@@ -176,7 +177,7 @@ export function loadOrCreateCertificates(dir: string): SandboxCertificates {
     }
   };
   if (!existsSync(path(FILES.caPem)) || !existsSync(path(FILES.caKeyPem))) {
-    const fresh = createCertificates();
+    const fresh = createCertificates(hosts);
     write(fresh);
     return fresh;
   }
@@ -184,10 +185,31 @@ export function loadOrCreateCertificates(dir: string): SandboxCertificates {
   const caKeyPem = readFileSync(path(FILES.caKeyPem), 'utf8');
   let certPem = existsSync(path(FILES.certPem)) ? readFileSync(path(FILES.certPem), 'utf8') : '';
   let keyPem = existsSync(path(FILES.keyPem)) ? readFileSync(path(FILES.keyPem), 'utf8') : '';
-  const renew = !certPem || !keyPem || Date.parse(new X509Certificate(certPem).validTo) - Date.now() < 30 * 86400_000;
+  const renew =
+    !certPem ||
+    !keyPem ||
+    Date.parse(new X509Certificate(certPem).validTo) - Date.now() < 30 * 86400_000 ||
+    !covers(new X509Certificate(certPem), hosts);
   if (renew) {
-    ({ certPem, keyPem } = serving(createPrivateKey(caKeyPem), caPem, { dns: ['localhost'], ips: ['127.0.0.1'] }));
+    ({ certPem, keyPem } = serving(createPrivateKey(caKeyPem), caPem, hosts));
     write({ certPem, keyPem });
   }
   return { caPem, caKeyPem, certPem, keyPem };
+}
+
+/** localhost and 127.0.0.1, plus the names and IPv4 addresses a standalone sandbox is reached by. */
+function servingHosts(serverNames: string[]): { dns: string[]; ips: string[] } {
+  const dns = new Set(['localhost']);
+  const ips = new Set(['127.0.0.1']);
+  for (const name of serverNames) {
+    if (/^\d{1,3}(\.\d{1,3}){3}$/.test(name)) ips.add(name);
+    else if (name) dns.add(name.toLowerCase());
+  }
+  return { dns: [...dns], ips: [...ips] };
+}
+
+/** Whether a serving certificate names every host asked for (else it is issued again). */
+function covers(certificate: X509Certificate, hosts: { dns: string[]; ips: string[] }): boolean {
+  const names = new Set((certificate.subjectAltName ?? '').split(', '));
+  return hosts.dns.every((dns) => names.has(`DNS:${dns}`)) && hosts.ips.every((ip) => names.has(`IP Address:${ip}`));
 }

@@ -40,6 +40,15 @@ export interface SandboxClusterOptions {
    * (default true): kubeconfigs downloaded before a restart keep working, as on a real cluster.
    */
   persist?: boolean;
+  /**
+   * Host names and IPv4 addresses the serving certificate must name besides localhost and
+   * 127.0.0.1: a standalone sandbox (npm run sandbox) reached by several console replicas.
+   */
+  serverNames?: string[];
+  /** The address put in its URL (kubeconfigs) when `host` is a wildcard such as 0.0.0.0. */
+  publicHost?: string;
+  /** Told of every authenticated API request (the standalone sandbox's audit log). */
+  onRequest?: (request: { verb: string; path: string; user: string }) => void;
 }
 
 export interface SandboxCluster {
@@ -82,7 +91,7 @@ const PUBLIC_PATHS = new Set(['/version', '/healthz', '/livez', '/readyz']);
 
 export async function startSandboxCluster(options: SandboxClusterOptions): Promise<SandboxCluster> {
   const dir = join(options.storageDir, 'sandbox-cluster');
-  const certificates = loadOrCreateCertificates(dir);
+  const certificates = loadOrCreateCertificates(dir, [...(options.serverNames ?? []), ...(options.publicHost ? [options.publicHost] : [])]);
   const adminToken = loadOrCreateAdminToken(dir);
   const store = new ObjectStore();
   const runtime = new SandboxRuntime(store, { ...DEFAULT_TIMINGS, ...options.timings });
@@ -153,6 +162,7 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
       return send(res, 200, discovery(segments, serverAddress));
     }
     const verb = verbOf(method, r, query);
+    options.onRequest?.({ verb, path, user: identity.user });
     const attributes: RequestAttributes = {
       verb,
       group: r.type.group,
@@ -259,7 +269,8 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
   const { port } = server.address() as AddressInfo;
   if (!options.port) writeFileSync(portFile, `${port}\n`);
   serverAddress = `${host}:${port}`;
-  const url = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const urlHost = options.publicHost ?? (host === '0.0.0.0' ? '127.0.0.1' : host);
+  const url = `https://${urlHost.includes(':') ? `[${urlHost}]` : urlHost}:${port}`;
 
   // What `kubeadm init` publishes for token discovery, and the BootstrapSigner that keeps its
   // jws-kubeconfig-<id> signatures in step with the bootstrap tokens (on every token change,
