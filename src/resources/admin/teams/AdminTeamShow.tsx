@@ -1,5 +1,5 @@
 import { Alert, Box, Chip, Stack, TableCell, TableRow, Typography } from '@mui/material';
-import { Show, TabbedShowLayout, useRecordContext, useTranslate } from 'react-admin';
+import { Show, TabbedShowLayout, TabbedShowLayoutTabs, type TabbedShowLayoutTabsProps, useRecordContext, useTranslate } from 'react-admin';
 import { Link, useParams } from 'react-router-dom';
 import { RoleChip } from '../../../components/RoleChip';
 import { EnabledChip } from '../../../components/EnabledChip';
@@ -32,7 +32,7 @@ const Summary = () => {
       <DetailField label="teams.fields.url">{record.url}</DetailField>
       <DetailField label="teams.fields.joining_category">{record.joining_category}</DetailField>
       <DetailField label="teamAdmin.fields.created_at">{formatDateTime(record.created_at)}</DetailField>
-      <Stack direction="row" spacing={3} sx={{ flexWrap: 'wrap' }}>
+      <Stack direction="row" useFlexGap sx={{ flexWrap: 'wrap', columnGap: 3 }}>
         {counts.map((key) => (
           <DetailField key={key} label={`teamAdmin.fields.${key}`}>
             <span data-count={key}>{String(record.counts[key])}</span>
@@ -130,13 +130,27 @@ const TeamTitle = () => {
   return <span>{record?.fullname ?? ''}</span>;
 };
 
+/**
+ * On a phone the four tabs fit when their padding is small (390 px); when they do not (a longer
+ * translation, a narrower screen) they scroll, with scroll buttons that show on touch screens too.
+ */
+const CompactTabs = (props: TabbedShowLayoutTabsProps) => (
+  <TabbedShowLayoutTabs
+    {...props}
+    variant="scrollable"
+    scrollButtons="auto"
+    allowScrollButtonsMobile
+    sx={{ '& .MuiTab-root': { minWidth: { xs: 0, sm: 90 }, px: { xs: 1, sm: 2 } }, '& .MuiTabs-scrollButtons.Mui-disabled': { opacity: 0.3 } }}
+  />
+);
+
 export const AdminTeamShow = () => {
   const { id } = useParams();
   const translate = useTranslate();
   return (
     <Show<AdminTeamDetail> resource="admin/teams" id={id ? Number(id) : undefined} actions={<AdminTeamActions />} title={<TeamTitle />}>
       <Heading />
-      <TabbedShowLayout syncWithLocation={false}>
+      <TabbedShowLayout syncWithLocation={false} tabs={<CompactTabs />}>
         <TabbedShowLayout.Tab label={translate('teamAdmin.tabs.summary')}>
           <Summary />
         </TabbedShowLayout.Tab>
