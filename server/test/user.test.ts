@@ -26,6 +26,7 @@ describe('GET /user', () => {
       created_at: user.created_at,
       teams: [],
       workspaces: [],
+      suspended_teams: [],
       requests: [],
     });
     expect(response.json().created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);

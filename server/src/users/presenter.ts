@@ -22,6 +22,21 @@ const userWorkspaceSchema = z.object({
   role: z.enum(['manager', 'member']),
 });
 
+/**
+ * A team of the user's that platform admins suspended: nobody has a role in it then, so it is
+ * not among `teams`, nor its workspaces among `workspaces`; the console shows it marked instead
+ * of letting it vanish. `role` is the membership's, in force again once the team is enabled
+ * (null for someone only in some of its workspaces).
+ */
+const suspendedTeamSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  fullname: z.string(),
+  shortname: z.string(),
+  role: z.enum(['owner', 'manager', 'member']).nullable(),
+  workspaces: z.array(z.object({ id: z.number(), name: z.string(), label: z.string(), namespace: z.string() })),
+});
+
 /** The user as the console sees it (docs/api-contract.md, "The user"). */
 export const userSchema = z.object({
   id: z.number(),
@@ -37,24 +52,63 @@ export const userSchema = z.object({
   created_at: z.string(),
   teams: z.array(userTeamSchema),
   workspaces: z.array(userWorkspaceSchema),
+  suspended_teams: z.array(suspendedTeamSchema),
   requests: z.array(requestSchema),
 });
 
 export type PresentedUser = z.infer<typeof userSchema>;
 
-export type UserRelations = Pick<PresentedUser, 'teams' | 'workspaces' | 'requests'>;
+export type UserRelations = Pick<PresentedUser, 'teams' | 'workspaces' | 'suspended_teams' | 'requests'>;
 
-const noRelations: UserRelations = { teams: [], workspaces: [], requests: [] };
+const noRelations: UserRelations = { teams: [], workspaces: [], suspended_teams: [], requests: [] };
 
 /**
- * The user's teams and workspaces (enabled memberships only, as in `loadAccess`) and own
- * requests, newest first: a fixed handful of queries whatever the numbers.
+ * The user's suspended teams (enabled memberships only) and their workspaces in them (where the
+ * team membership, if any, is enabled), grouped by team, by name. Two small queries by user.
+ */
+async function loadSuspendedTeams(db: Kysely<Database>, userId: number): Promise<PresentedUser['suspended_teams']> {
+  const [teams, workspaces] = await Promise.all([
+    db
+      .selectFrom('team_members as tm')
+      .innerJoin('teams as t', 't.id', 'tm.team_id')
+      .select(['t.id', 't.name', 't.fullname', 't.shortname', 'tm.role'])
+      .where('tm.user_id', '=', userId)
+      .where('tm.enabled', '=', 1)
+      .where('t.enabled', '=', 0)
+      .execute(),
+    db
+      .selectFrom('workspace_members as wm')
+      .innerJoin('workspaces as w', 'w.id', 'wm.workspace_id')
+      .innerJoin('teams as t', 't.id', 'w.team_id')
+      .leftJoin('team_members as tm', (join) => join.onRef('tm.team_id', '=', 'w.team_id').onRef('tm.user_id', '=', 'wm.user_id'))
+      .select(['w.id', 'w.name', 'w.label', 'w.namespace', 't.id as team_id', 't.name as team_name', 't.fullname as team_fullname', 't.shortname as team_shortname'])
+      .where('wm.user_id', '=', userId)
+      .where('t.enabled', '=', 0)
+      .where((eb) => eb.or([eb('tm.enabled', 'is', null), eb('tm.enabled', '=', 1)]))
+      .execute(),
+  ]);
+  const byId = new Map<number, PresentedUser['suspended_teams'][number]>();
+  for (const team of teams) byId.set(team.id, { ...team, workspaces: [] });
+  for (const workspace of workspaces) {
+    if (!byId.has(workspace.team_id)) {
+      byId.set(workspace.team_id, { id: workspace.team_id, name: workspace.team_name, fullname: workspace.team_fullname, shortname: workspace.team_shortname, role: null, workspaces: [] });
+    }
+    byId.get(workspace.team_id)!.workspaces.push({ id: workspace.id, name: workspace.name, label: workspace.label, namespace: workspace.namespace });
+  }
+  const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  return [...byId.values()].sort(byName).map((team) => ({ ...team, workspaces: team.workspaces.sort(byName) }));
+}
+
+/**
+ * The user's teams and workspaces (enabled memberships only, as in `loadAccess`), their
+ * suspended teams apart, and own requests, newest first: a fixed handful of queries whatever
+ * the numbers.
  */
 export async function loadUserRelations(db: Kysely<Database>, user: User): Promise<UserRelations> {
   const access = await loadAccess(db, user);
   const teamIds = [...access.teamRoles.keys()];
   const workspaceIds = [...access.workspaceRoles.keys()];
-  const [teams, workspaces, requests] = await Promise.all([
+  const [teams, workspaces, suspended, requests] = await Promise.all([
     teamIds.length
       ? db.selectFrom('teams').select(['id', 'name', 'fullname', 'shortname']).where('id', 'in', teamIds).orderBy('name').execute()
       : Promise.resolve([]),
@@ -68,6 +122,7 @@ export async function loadUserRelations(db: Kysely<Database>, user: User): Promi
           .orderBy('w.name')
           .execute()
       : Promise.resolve([]),
+    loadSuspendedTeams(db, user.id),
     requestsOf(db, user.id),
   ]);
   return {
@@ -80,6 +135,7 @@ export async function loadUserRelations(db: Kysely<Database>, user: User): Promi
       team: { id: workspace.team_id, name: workspace.team_name },
       role: access.workspaceRoles.get(workspace.id)!,
     })),
+    suspended_teams: suspended,
     requests: await presentRequests(db, requests, access),
   };
 }
