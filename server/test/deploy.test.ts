@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { validate as validateDockerfile } from 'dockerfile-utils';
 import { parseAllDocuments } from 'yaml';
@@ -151,7 +151,10 @@ describe('Kustomize manifests (deploy/)', () => {
 
     // What the gateway calls: @kubernetes/client-node methods (createNamespacedResourceQuota…),
     // watches by path, and pod logs.
-    const sources = ['kubernetesGateway.ts', 'kubernetesQuota.ts'].map((file) => readFileSync(join(root, 'server', 'src', 'cluster', file), 'utf8')).join('\n');
+    const files = ['kubernetesGateway.ts', 'kubernetesCalls.ts', 'kubernetesWorkspace.ts', 'kubernetesQuota.ts', 'kubernetesAccess.ts', 'kubernetesPods.ts', 'kubernetesNodes.ts'];
+    // Every part of the gateway is read: a new kubernetes*.ts file must be listed here.
+    expect(readdirSync(join(root, 'server', 'src', 'cluster')).filter((file) => /^kubernetes\w*\.ts$/.test(file)).sort()).toEqual([...files].sort());
+    const sources = files.map((file) => readFileSync(join(root, 'server', 'src', 'cluster', file), 'utf8')).join('\n');
     const VERBS: Record<string, string> = { create: 'create', read: 'get', replace: 'update', delete: 'delete', list: 'list', patch: 'patch' };
     const plural = (kind: string) => {
       const lower = kind.toLowerCase();

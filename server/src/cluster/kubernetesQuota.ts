@@ -1,12 +1,9 @@
 import type { CoreV1Api } from '@kubernetes/client-node';
 import { ClusterError, MANAGED_BY, type QuotaStatus, WORKSPACE_DEFAULTS } from './gateway.js';
-import { call, ensure } from './kubernetesGateway.js';
-import { quotaHard, sameHard, type WorkspaceQuota } from './quota.js';
+import { call, ensureObject, labelledAsManaged, sameQuantities, stringMap } from './kubernetesCalls.js';
+import { quotaHard, type WorkspaceQuota } from './quota.js';
 
-// The workspace ResourceQuota on @kubernetes/client-node (kubernetesGateway.ts calls these).
-
-const stringMap = (map: Record<string, unknown> | undefined): Record<string, string> =>
-  Object.fromEntries(Object.entries(map ?? {}).map(([key, value]) => [key, String(value)]));
+// The workspace ResourceQuota on @kubernetes/client-node (kubernetesWorkspace.ts calls these).
 
 /**
  * Creates `testbed-quota`, or brings an existing one to the workspace's values. It is read
@@ -19,19 +16,17 @@ export async function ensureWorkspaceQuota(core: CoreV1Api, namespace: string, q
     metadata: { name, namespace, labels: { ...MANAGED_BY } },
     spec: { hard: quotaHard(quota) },
   };
-  await ensure(
-    () => core.createNamespacedResourceQuota({ namespace, body }),
-    async () => {
-      const existing = await core.readNamespacedResourceQuota({ name, namespace });
-      const labelled = Object.entries(MANAGED_BY).every(([key, value]) => existing.metadata?.labels?.[key] === value);
-      if (labelled && sameHard(stringMap(existing.spec?.hard), body.spec.hard)) return;
-      await core.replaceNamespacedResourceQuota({
+  await ensureObject({
+    read: () => core.readNamespacedResourceQuota({ name, namespace }),
+    create: () => core.createNamespacedResourceQuota({ namespace, body }),
+    matches: (existing) => labelledAsManaged(existing.metadata) && sameQuantities(existing.spec?.hard, body.spec.hard),
+    update: (existing) =>
+      core.replaceNamespacedResourceQuota({
         name,
         namespace,
         body: { ...body, metadata: { ...body.metadata, resourceVersion: existing.metadata?.resourceVersion } },
-      });
-    },
-  );
+      }),
+  });
 }
 
 /** `testbed-quota` of a namespace: its limits and the usage the cluster counted (empty where it counts none). */
