@@ -16,12 +16,23 @@ export const TRIGRAM = 3;
 
 const escapeLike = (text: string) => text.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`);
 const ESCAPE = sql.raw("'\\'");
+/** An FTS5 phrase: q as literal text. */
+const phrase = (q: string) => `"${q.replace(/"/g, '""')}"`;
+
+export interface MatchOptions {
+  /**
+   * SQLite: have the planner walk the list's sort index and test each row against the FTS
+   * matches (`+id in (…)`: the unary plus keeps it from driving the query by id), instead of
+   * fetching and sorting every match. Cheaper for a page of a query that matches many rows.
+   */
+  inOrder?: boolean;
+}
 
 /**
  * The rows of `table` (seen as `alias`) that match `q`. `q` is trimmed and non-empty (the
  * query schemas trim it; the lists skip empty ones).
  */
-export function matches(db: Kysely<Database>, table: SearchedTable, alias: string, q: string): Expression<SqlBool> {
+export function matches(db: Kysely<Database>, table: SearchedTable, alias: string, q: string, options: MatchOptions = {}): Expression<SqlBool> {
   const length = [...q].length;
   if (dialectOf(db) === 'postgres') {
     const expressions = Object.values(SEARCHED[table]).map((expression) => sql.raw(`(${prefixColumns(expression, alias)})`));
@@ -31,8 +42,8 @@ export function matches(db: Kysely<Database>, table: SearchedTable, alias: strin
   }
   if (length >= TRIGRAM) {
     // One MATCH over every column of the FTS table; the phrase quotes make q literal text.
-    const phrase = `"${q.replace(/"/g, '""')}"`;
-    return sql<SqlBool>`${sql.ref(`${alias}.id`)} in (select rowid from ${sql.table(`${table}_fts`)} where ${sql.table(`${table}_fts`)} match ${phrase})`;
+    const id = options.inOrder ? sql`+${sql.ref(`${alias}.id`)}` : sql.ref(`${alias}.id`);
+    return sql<SqlBool>`${id} in (select rowid from ${sql.table(`${table}_fts`)} where ${sql.table(`${table}_fts`)} match ${phrase(q)})`;
   }
   // A range on the lower(col) indexes is a prefix match the planner serves from the index.
   const low = q.toLowerCase();
@@ -45,8 +56,20 @@ export function matches(db: Kysely<Database>, table: SearchedTable, alias: strin
   return sql<SqlBool>`(${sql.join(tests, sql` or `)})`;
 }
 
+/**
+ * SQLite, q of 3 characters or more: how many rows of `table` match q, counted in its FTS
+ * table alone (one row per source row, kept in step by the triggers of migration 0010)
+ * rather than by looking up every matching row. Otherwise null: count the list's query.
+ */
+export async function countMatches(db: Kysely<Database>, table: SearchedTable, q: string): Promise<number | null> {
+  if (dialectOf(db) === 'postgres' || [...q].length < TRIGRAM) return null;
+  const fts = sql.table(`${table}_fts`);
+  const { rows } = await sql<{ total: number }>`select count(*) as total from ${fts} where ${fts} match ${phrase(q)}`.execute(db);
+  return Number(rows[0]!.total);
+}
+
 /** Activity entries (seen as `alias`) whose description contains q (3 characters or more; indexed). */
 export function descriptionMatches(db: Kysely<Database>, alias: string, q: string): Expression<SqlBool> {
   if (dialectOf(db) === 'postgres') return sql<SqlBool>`${sql.ref(`${alias}.description`)} ilike ${`%${escapeLike(q)}%`} escape ${ESCAPE}`;
-  return sql<SqlBool>`${sql.ref(`${alias}.id`)} in (select rowid from activity_log_fts where activity_log_fts match ${`"${q.replace(/"/g, '""')}"`})`;
+  return sql<SqlBool>`${sql.ref(`${alias}.id`)} in (select rowid from activity_log_fts where activity_log_fts match ${phrase(q)})`;
 }

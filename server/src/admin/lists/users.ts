@@ -1,7 +1,8 @@
-import { type Kysely, sql } from 'kysely';
+import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import { dialectOf } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import { type ListOptions, fullName, groupBy, inChunks, pageAndTotal } from './common.js';
-import { matches } from './search.js';
+import { type ListOptions, fullName, groupBy, inChunks } from './common.js';
+import { countMatches, matches } from './search.js';
 
 export interface UserFilters {
   q?: string;
@@ -15,40 +16,104 @@ export interface UserFilters {
   teamId?: number;
 }
 
+type Flag = 'admin' | 'enabled' | 'verified' | 'policy';
+
+/**
+ * Each flag filter's test, written with literals so that both planners match the partial
+ * indexes of migration 0011 (on the rare side: admins, disabled, unverified, policy pending).
+ */
+const FLAGS: Record<Flag, { rare: boolean; test: (value: boolean) => Expression<SqlBool> }> = {
+  admin: { rare: true, test: (value) => sql<SqlBool>`${sql.ref('users.admin')} = ${sql.lit(value ? 1 : 0)}` },
+  enabled: { rare: false, test: (value) => sql<SqlBool>`${sql.ref('users.enabled')} = ${sql.lit(value ? 1 : 0)}` },
+  verified: { rare: false, test: (value) => sql<SqlBool>`${sql.ref('users.email_verified_at')} ${sql.raw(value ? 'is not null' : 'is null')}` },
+  policy: { rare: false, test: (value) => sql<SqlBool>`${sql.ref('users.aup_accepted_at')} ${sql.raw(value ? 'is not null' : 'is null')}` },
+};
+const FLAG_NAMES = Object.keys(FLAGS) as Flag[];
+
 /** The users of the list's filters, unsorted and unpaged. */
-export const filteredUsers = (db: Kysely<Database>, filters: UserFilters) =>
+export const filteredUsers = (db: Kysely<Database>, filters: UserFilters, options: { searchInOrder?: boolean } = {}) =>
   db
     .selectFrom('users')
-    .$if(filters.admin !== undefined, (qb) => qb.where('admin', '=', filters.admin ? 1 : 0))
-    .$if(filters.enabled !== undefined, (qb) => qb.where('enabled', '=', filters.enabled ? 1 : 0))
-    .$if(filters.verified !== undefined, (qb) => qb.where('email_verified_at', filters.verified ? 'is not' : 'is', null))
-    .$if(filters.policy !== undefined, (qb) => qb.where('aup_accepted_at', filters.policy ? 'is not' : 'is', null))
+    .$call((qb) => FLAG_NAMES.reduce((query, flag) => (filters[flag] === undefined ? query : query.where(FLAGS[flag].test(filters[flag]!))), qb))
     .$if(filters.teamId !== undefined, (qb) =>
       qb.where('id', 'in', db.selectFrom('team_members').select('user_id').where('team_id', '=', filters.teamId!)),
     )
     .$if(filters.q !== undefined && filters.q !== '', (qb) =>
-      qb.where(matches(db, 'users', 'users', filters.q!)),
+      qb.where(matches(db, 'users', 'users', filters.q!, { inOrder: options.searchInOrder })),
     );
 
 /** The columns presentUsers needs (never the password hash). */
 export const USER_COLUMNS = ['id', 'firstname', 'lastname', 'email', 'admin', 'enabled', 'email_verified_at', 'aup_accepted_at', 'created_at'] as const;
 
+/** Every user, from the trigger-kept counter of migration 0011 (a count(*) when it is missing). */
+async function allUsers(db: Kysely<Database>): Promise<number> {
+  const { rows } = await sql<{ row_count: number | string }>`select row_count from row_counts where table_name = 'users'`.execute(db);
+  if (rows[0] !== undefined) return Number(rows[0].row_count);
+  return Number((await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+}
+
+const countOf = async (query: ReturnType<typeof filteredUsers>) =>
+  Number((await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total);
+
+/**
+ * The list's total without reading every user where an index or the counter can answer:
+ * no filter (the counter), one flag on its common side (every user minus the rare side, which
+ * a partial index counts), a search alone on SQLite (its FTS table). Exact in every case.
+ */
+export async function countUsers(db: Kysely<Database>, filters: UserFilters): Promise<number> {
+  const flags = FLAG_NAMES.filter((flag) => filters[flag] !== undefined);
+  const searching = filters.q !== undefined && filters.q !== '';
+  if (!searching && filters.teamId === undefined) {
+    if (flags.length === 0) return allUsers(db);
+    const flag = flags[0]!;
+    if (flags.length === 1 && filters[flag] !== FLAGS[flag].rare) {
+      const [all, rare] = await Promise.all([allUsers(db), countOf(filteredUsers(db, { [flag]: FLAGS[flag].rare }))]);
+      return all - rare;
+    }
+  }
+  if (searching && filters.teamId === undefined && flags.length === 0) {
+    const counted = await countMatches(db, 'users', filters.q!);
+    if (counted !== null) return counted;
+  }
+  return countOf(filteredUsers(db, filters));
+}
+
 export async function listUsers(db: Kysely<Database>, options: ListOptions<'name' | 'email' | 'created_at'> & UserFilters) {
   const order = options.order ?? 'asc';
-  const filtered = filteredUsers(db, options);
-  const { rows, total } = await pageAndTotal(
-    options,
-    (limit) => {
-      let query = filtered.select(USER_COLUMNS);
-      query = options.sort === 'name' ? query.orderBy('firstname', order).orderBy('lastname', order) : query.orderBy(options.sort, order);
-      return query
-        .orderBy('id', order)
-        .$if(limit !== undefined, (qb) => qb.limit(limit!.limit).offset(limit!.offset))
-        .execute();
-    },
-    () => filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  );
-  return { total, rows: await presentUsers(db, rows) };
+  const rows = (limit?: { limit: number; offset: number }, searchInOrder = false) => {
+    let query = filteredUsers(db, options, { searchInOrder }).select(USER_COLUMNS);
+    query = options.sort === 'name' ? query.orderBy('firstname', order).orderBy('lastname', order) : query.orderBy(options.sort, order);
+    return query
+      .orderBy('id', order)
+      .$if(limit !== undefined, (qb) => qb.limit(limit!.limit).offset(limit!.offset))
+      .execute();
+  };
+  if (options.page === undefined) {
+    const all = await rows();
+    return { total: all.length, rows: await presentUsers(db, all) };
+  }
+  const total = await countUsers(db, options);
+  const limit = { limit: options.perPage, offset: (options.page - 1) * options.perPage };
+  // SQLite, searching: when the matches are many, walking the sort index until the page is
+  // full reads fewer rows than fetching and sorting every match (about (offset + limit) ×
+  // all / total index entries against total rows). Every sort of the list has an index.
+  const searchInOrder =
+    dialectOf(db) === 'sqlite' && options.q !== undefined && options.q !== '' && total * total > (limit.offset + limit.limit) * (await allUsers(db));
+  const page = limit.offset < total ? await rows(limit, searchInOrder) : [];
+  return { total, rows: await presentUsers(db, page) };
+}
+
+/**
+ * The ids' range as well as the ids, when they lie close together (the CSV export's batches
+ * of 1,000 in id order): PostgreSQL then walks the user_id index over that range instead of
+ * scanning every membership to test it against a list of 1,000 ids. Scattered ids (a page
+ * sorted by name) are left to the list alone.
+ */
+function withinRange<QB extends { where: (...args: any[]) => QB }>(qb: QB, column: string, ids: number[]): QB {
+  if (ids.length < 2) return qb;
+  const low = Math.min(...ids);
+  const high = Math.max(...ids);
+  return high - low < 2 * ids.length ? qb.where(column, '>=', low).where(column, '<=', high) : qb;
 }
 
 /** Users as the list answers them, with their teams and workspaces (role). */
@@ -74,6 +139,7 @@ export async function presentUsers(
         .innerJoin('teams as t', 't.id', 'tm.team_id')
         .select(['tm.user_id', 'tm.role', 't.id', 't.name'])
         .where('tm.user_id', 'in', chunk)
+        .$call((qb) => withinRange(qb, 'tm.user_id', chunk))
         .orderBy('t.name')
         .execute(),
     ),
@@ -83,6 +149,7 @@ export async function presentUsers(
         .innerJoin('workspaces as w', 'w.id', 'wm.workspace_id')
         .select(['wm.user_id', 'wm.role', 'w.id', 'w.name'])
         .where('wm.user_id', 'in', chunk)
+        .$call((qb) => withinRange(qb, 'wm.user_id', chunk))
         .orderBy('w.name')
         .execute(),
     ),

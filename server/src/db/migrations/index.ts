@@ -9,6 +9,7 @@ import * as deletions from './0007_deletions.js';
 import * as requestIndexes from './0008_request_indexes.js';
 import * as workspaceQuota from './0009_workspace_quota.js';
 import * as search from './0010_search.js';
+import * as listCounts from './0011_list_counts.js';
 import * as replicas from './0012_replicas.js';
 
 /**
@@ -26,5 +27,6 @@ export const migrations: Record<string, Migration> = {
   '0008_request_indexes': requestIndexes,
   '0009_workspace_quota': workspaceQuota,
   '0010_search': search,
+  '0011_list_counts': listCounts,
   '0012_replicas': replicas,
 };
