@@ -26,7 +26,8 @@ describe('/admin/nodes', () => {
     expect(link).toHaveAttribute('href', '/admin/nodes/edge-pi-01');
     const row = link.closest('tr')!;
     const headers = within(row.closest('table')!).getAllByRole('columnheader').map((cell) => cell.textContent);
-    expect(headers).toEqual(['Name', 'Addresses', 'Capacity', 'System info', 'Status', 'Owner']);
+    // The first column holds the row checkboxes (Export selected).
+    expect(headers).toEqual(['', 'Name', 'Addresses', 'Capacity', 'System info', 'Status', 'Owner']);
 
     expect(within(row).getByText('InternalIP')).toBeInTheDocument();
     expect(within(row).getByText('10.0.0.21')).toBeInTheDocument();

@@ -19,6 +19,8 @@ import { type Identifier, useListContext, useTranslate } from 'react-admin';
 import type { BulkDecisionAnswer } from '../../dataProvider';
 import { useRefreshRequests, useTestbedDataProvider } from '../../hooks';
 import { errorMessage } from '../../httpClient';
+import { useBulkSelection } from '../admin/bulk';
+import { type BulkRequestFilter, bulkRequestFilter } from './requestCalls';
 
 /** The server decides at most this many per call (POST /api/requests/bulk); larger selections go in chunks. */
 export const BULK_CHUNK = 500;
@@ -41,21 +43,26 @@ export interface BulkDecision {
   ids: Identifier[];
   /** Requester names of the loaded rows, to say whose request could not be decided. */
   names: Map<string, string>;
+  /** After "Select all N matching": the list's filter, sent instead of ids (BulkDecideAllDialog). */
+  filter?: BulkRequestFilter;
 }
 
 /**
- * The bulk toolbar's Approve and Deny: they hand the selection to `onStart`, so that the
- * dialog (BulkDecideDialog) lives outside the toolbar, which unmounts once the decided rows
- * leave the list.
+ * The bulk toolbar's Approve and Deny: they hand the selection (the checked rows, or the
+ * list's filter after "Select all N matching") to `onStart`, so that the dialog
+ * (BulkDecideDialog, BulkDecideAllDialog) lives outside the toolbar, which unmounts once the
+ * decided rows leave the list.
  */
 export const BulkDecideButtons = ({ onStart }: { onStart: (decision: BulkDecision) => void }) => {
   const translate = useTranslate();
-  const { selectedIds, data } = useListContext();
+  const { data } = useListContext();
+  const selection = useBulkSelection();
   const start = (action: Action) =>
     onStart({
       action,
-      ids: [...selectedIds],
+      ids: selection.allMatching ? [] : selection.ids,
       names: new Map((data ?? []).map((record) => [String(record.id), record.user?.name ?? record.user?.firstname ?? ''])),
+      ...(selection.allMatching ? { filter: bulkRequestFilter(selection.filterValues) } : {}),
     });
   return (
     <>

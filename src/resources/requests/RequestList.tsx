@@ -3,13 +3,12 @@ import { Box, Button, Card, CardContent, Stack, Typography, useMediaQuery, type 
 import { useState } from 'react';
 import {
   AutocompleteInput,
-  BulkActionsToolbar,
   DataTable,
   List,
   Pagination,
+  type RaRecord,
   ReferenceInput,
   SearchInput,
-  SelectAllButton,
   SelectInput,
   useListContext,
   useTranslate,
@@ -21,6 +20,8 @@ import { REQUESTS_REFRESH_MS, useCurrentUser } from '../../hooks';
 import { requestObject } from '../../pages/profile/UserRequests';
 import type { UserRequest } from '../../types';
 import { formatDateTime } from '../../utils/dates';
+import { BulkToolbar } from '../admin/bulk';
+import { BulkDecideAllDialog } from './BulkDecideAllDialog';
 import { type BulkDecision, BulkDecideButtons, BulkDecideDialog } from './BulkDecideButtons';
 import { ManageRequestDialog } from './ManageRequestDialog';
 
@@ -28,8 +29,8 @@ type RequestRecord = UserRequest & { id: number };
 
 const STATUSES = ['Pending', 'Approved', 'Denied', 'Error'];
 const TYPES = ['CreateTeam', 'JoinTeam', 'CreateWorkspace', 'JoinWorkspace'];
-/** "Select all N matching" takes at most this many (two bulk calls). */
-const SELECT_ALL_LIMIT = 1000;
+/** Only pending requests can be checked (and decided). */
+const isPending = (record: RaRecord) => record.status === 'Pending';
 
 /** The filters (status Pending by default), search first. */
 const useRequestFilters = () => {
@@ -111,11 +112,13 @@ const RequestTable = ({ onManage, onBulk }: { onManage: (request: RequestRecord)
     <DataTable<RequestRecord>
       rowClick={false}
       empty={<NoRequests />}
-      isRowSelectable={(record) => record.status === 'Pending'}
+      isRowSelectable={isPending}
+      // With the page checked, "Select all N matching" hands the list's filter to the server,
+      // which decides every match (BulkDecideAllDialog), not a capped list of ids.
       bulkActionsToolbar={
-        <BulkActionsToolbar selectAllButton={<SelectAllButton limit={SELECT_ALL_LIMIT} />}>
+        <BulkToolbar isSelectable={isPending} selectAllLabel="requests.bulk.select_all" allSelectedLabel="requests.bulk.all_selected">
           <BulkDecideButtons onStart={onBulk} />
-        </BulkActionsToolbar>
+        </BulkToolbar>
       }
       sx={{ '& table': { minWidth: 800 } }}
       aria-label={translate('requests.title')}
@@ -191,7 +194,8 @@ const RequestCards = ({ onManage }: { onManage: (request: RequestRecord) => void
 /**
  * /requests: the requests the user may decide as a platform admin or team/workspace manager
  * (GET /api/requests, paged, filtered and searched on the server, newest first), Pending by
- * default. Select rows to approve or deny many with one message; Manage decides one.
+ * default. Select rows (or all N matching the filters) to approve or deny many with one
+ * message; Manage decides one.
  */
 export const RequestList = () => {
   const translate = useTranslate();
@@ -224,7 +228,12 @@ export const RequestList = () => {
         sx={{ '& .RaList-main': { minWidth: 0 }, '& .RaList-content': { overflowX: 'auto' } }}
       >
         {phone ? <RequestCards onManage={setManaged} /> : <RequestTable onManage={setManaged} onBulk={setBulk} />}
-        {bulk && <BulkDecideDialog decision={bulk} onClose={() => setBulk(null)} />}
+        {bulk &&
+          (bulk.filter ? (
+            <BulkDecideAllDialog decision={bulk} onClose={() => setBulk(null)} />
+          ) : (
+            <BulkDecideDialog decision={bulk} onClose={() => setBulk(null)} />
+          ))}
       </List>
       <ManageRequestDialog request={managed} onClose={() => setManaged(null)} />
     </Stack>

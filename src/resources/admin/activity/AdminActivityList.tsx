@@ -1,7 +1,9 @@
 import { AutocompleteInput, DataTable, List, ReferenceInput, useTranslate } from 'react-admin';
 import { formatLogTimestamp } from '../../../utils/dates';
 import { AdminSearchInput, adminTableSx, SeverityChip } from '../common';
+import { BulkToolbar } from '../bulk';
 import { AdminListActions } from '../ExportCsvButton';
+import { ExportSelectedButton } from '../ExportSelectedButton';
 import { asideListSx, ChoiceFilter, DateRangeFilter, FilterSidebar, searchAtServer } from '../FilterSidebar';
 
 interface AdminActivity {
@@ -49,7 +51,7 @@ const ActivityFilters = () => {
   );
 };
 
-/** /admin/activity: the audit log, newest first; timestamps DD/MM/YYYY HH:mm:ssZ (spec §9). */
+/** /admin/activity: the audit log, newest first; timestamps DD/MM/YYYY HH:mm:ssZ (spec §9). Checked rows: Export selected. */
 export const AdminActivityList = () => (
   <List<AdminActivity>
     resource="admin/activity"
@@ -60,7 +62,17 @@ export const AdminActivityList = () => (
     perPage={50}
     sx={asideListSx}
   >
-    <DataTable<AdminActivity> bulkActionButtons={false} rowClick={false} sx={adminTableSx}>
+    <DataTable<AdminActivity>
+      bulkActionButtons={<ExportSelectedButton />}
+      // The checked rows only: the toolbar's Export takes the whole filtered list.
+      bulkActionsToolbar={
+        <BulkToolbar selectAll={false}>
+          <ExportSelectedButton />
+        </BulkToolbar>
+      }
+      rowClick={false}
+      sx={adminTableSx}
+    >
       <DataTable.Col<AdminActivity> source="causer" disableSort render={(record) => record.causer?.name ?? ''} />
       <DataTable.Col<AdminActivity> source="description" disableSort />
       <DataTable.Col<AdminActivity>

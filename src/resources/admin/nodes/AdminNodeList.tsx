@@ -4,7 +4,9 @@ import { Link } from 'react-router-dom';
 import { NodeStatusBadge } from '../../nodes/NodeStatusBadge';
 import type { AdminNodeRecord } from '../../nodes/types';
 import { AdminSearchInput, adminTableSx } from '../common';
+import { BulkToolbar } from '../bulk';
 import { AdminListActions } from '../ExportCsvButton';
+import { ExportSelectedButton } from '../ExportSelectedButton';
 import { asideListSx, ChoiceFilter, FilterSidebar, searchAtServer } from '../FilterSidebar';
 import { Addresses, Capacity, ListClusterError, SystemInfo } from './parts';
 
@@ -41,8 +43,8 @@ export const adminNodePath = (name: string) => `/admin/nodes/${encodeURIComponen
 /**
  * /admin/nodes: every cluster node and the nodes added in the console not installed yet
  * (GET /api/admin/nodes, paginator; filters status, type, owner): name linking to
- * /admin/nodes/{name}, addresses, capacity, system info, status and owner. The cluster being
- * unreachable (503) shows the server's message with 'Retry'.
+ * /admin/nodes/{name}, addresses, capacity, system info, status and owner; checked rows: Export
+ * selected. The cluster being unreachable (503) shows the server's message with 'Retry'.
  */
 export const AdminNodeList = () => {
   const translate = useTranslate();
@@ -58,7 +60,17 @@ export const AdminNodeList = () => {
       queryOptions={{ retry: false, onError: () => undefined }}
       sx={asideListSx}
     >
-      <DataTable<AdminNodeRecord> bulkActionButtons={false} rowClick={false} sx={adminTableSx}>
+      <DataTable<AdminNodeRecord>
+        bulkActionButtons={<ExportSelectedButton />}
+        // The checked rows only: the toolbar's Export takes the whole filtered list.
+        bulkActionsToolbar={
+          <BulkToolbar selectAll={false}>
+            <ExportSelectedButton />
+          </BulkToolbar>
+        }
+        rowClick={false}
+        sx={adminTableSx}
+      >
         <DataTable.Col<AdminNodeRecord>
           source="name"
           render={(record) => (

@@ -1,10 +1,12 @@
 import { useMemo } from 'react';
+import type { Identifier } from 'react-admin';
 import { createHttpClient } from '../../../httpClient';
 import { useSettings } from '../../../settings';
 
 // The team administration calls of docs/api-contract.md ("Admin: teams and team members") that
-// are not plain react-admin CRUD: the deletion with its dry run and cascade, and the member
-// management of /teams/{id}. (GET and PATCH /api/admin/teams/{id} go through the data provider.)
+// are not plain react-admin CRUD: the deletion with its dry run and cascade, the list's bulk
+// suspension, and the member management of /teams/{id}. (GET and PATCH /api/admin/teams/{id}
+// go through the data provider.)
 
 export type TeamRole = 'owner' | 'manager' | 'member';
 
@@ -50,6 +52,23 @@ export interface BulkRemoval {
   totals: { done: number; forbidden: number; not_found: number; conflict: number };
 }
 
+/** POST /api/admin/teams/bulk (docs/api-contract.md "Admin: teams and team members"): ids or the teams list's filter. */
+export interface BulkTeamsRequest {
+  ids?: Identifier[];
+  filter?: { q?: string; from?: string; to?: string; has_workspaces?: boolean };
+  action: 'suspend' | 'enable';
+  dry_run?: boolean;
+}
+
+export interface BulkTeamsAnswer {
+  action: 'suspend' | 'enable';
+  dry_run: boolean;
+  matched: number;
+  totals: { done: number; unchanged: number; not_found: number };
+  reach: { members: number; workspaces: number; workspace_memberships: number };
+  results: { id: number; status: 'done' | 'unchanged' | 'not_found'; message?: string }[];
+}
+
 const teamPath = (teamId: number | string) => `/api/tenants/${encodeURIComponent(String(teamId))}/users`;
 
 export const useTeamCalls = () => {
@@ -67,6 +86,10 @@ export const useTeamCalls = () => {
       },
       async removeMember(teamId: number, userId: number): Promise<void> {
         await http(`${teamPath(teamId)}/${userId}`, { method: 'DELETE' });
+      },
+      /** POST /api/admin/teams/bulk: suspend or enable by ids or filter; with dry_run, what would happen. */
+      async bulkTeams(body: BulkTeamsRequest): Promise<BulkTeamsAnswer> {
+        return (await http<BulkTeamsAnswer>('/api/admin/teams/bulk', { method: 'POST', body })).json;
       },
       async removeMembers(teamId: number, userIds: number[]): Promise<BulkRemoval> {
         return (await http<BulkRemoval>(`${teamPath(teamId)}/bulk`, { method: 'POST', body: { action: 'remove', user_ids: userIds } })).json;

@@ -1,9 +1,11 @@
 import { AutocompleteInput, DataTable, List, ReferenceInput } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { formatDateTime } from '../../../utils/dates';
+import { BulkToolbar } from '../bulk';
 import { AdminSearchInput, adminTableSx, NamesWithRoles } from '../common';
 import { AdminListActions } from '../ExportCsvButton';
 import { asideListSx, DateRangeFilter, FilterSidebar, searchAtServer } from '../FilterSidebar';
+import { BulkWorkspaceButtons } from './BulkWorkspaceButtons';
 
 interface AdminWorkspace {
   id: number;
@@ -23,7 +25,10 @@ const filters = [
   </ReferenceInput>,
 ];
 
-/** /admin/workspaces: every workspace, its team and users (role); GET /api/admin/workspaces. Names open /admin/workspaces/{id}. */
+/**
+ * /admin/workspaces: every workspace, its team and users (role); GET /api/admin/workspaces. Names open
+ * /admin/workspaces/{id}; checked rows can be deleted together.
+ */
 export const AdminWorkspaceList = () => (
   <List<AdminWorkspace>
     resource="admin/workspaces"
@@ -38,7 +43,17 @@ export const AdminWorkspaceList = () => (
     perPage={25}
     sx={asideListSx}
   >
-    <DataTable<AdminWorkspace> bulkActionButtons={false} rowClick={false} sx={adminTableSx}>
+    <DataTable<AdminWorkspace>
+      bulkActionButtons={<BulkWorkspaceButtons />}
+      // Deletion goes by ids: the rows checked, no "select all matching".
+      bulkActionsToolbar={
+        <BulkToolbar selectAll={false}>
+          <BulkWorkspaceButtons />
+        </BulkToolbar>
+      }
+      rowClick={false}
+      sx={adminTableSx}
+    >
       <DataTable.Col<AdminWorkspace> source="name" render={(record) => <Link to={`/admin/workspaces/${record.id}`}>{record.name}</Link>} />
       <DataTable.Col<AdminWorkspace>
         source="team.name"

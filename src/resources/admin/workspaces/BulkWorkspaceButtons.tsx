@@ -1,0 +1,84 @@
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import { Box, Button } from '@mui/material';
+import { useState } from 'react';
+import { type Identifier, useListContext, useRefresh, useTranslate } from 'react-admin';
+import { BulkFlowDialog, useFormatCount } from '../bulk';
+import { type BulkWorkspacesAnswer, useWorkspaceCalls } from './workspaceCalls';
+
+/** Namespaces named in the confirmation at most (the count says how many in all). */
+const LISTED = 10;
+
+/**
+ * Bulk Delete of the checked workspaces (POST /api/admin/workspaces/bulk): the dry run first,
+ * so the confirmation says how many workspaces and members it reaches and names their
+ * namespaces; then each is deleted as the workspace page's Delete does.
+ */
+export const BulkWorkspaceButtons = () => {
+  const translate = useTranslate();
+  const { selectedIds = [], onUnselectItems } = useListContext();
+  const [ids, setIds] = useState<Identifier[] | null>(null);
+  return (
+    <>
+      <Button size="small" color="error" startIcon={<DeleteOutlineIcon />} onClick={() => setIds([...selectedIds])}>
+        {translate('adminBulk.workspaces.delete')}
+      </Button>
+      {ids && (
+        <BulkDeleteDialog
+          ids={ids}
+          onClose={(finished) => {
+            if (finished) onUnselectItems();
+            setIds(null);
+          }}
+        />
+      )}
+    </>
+  );
+};
+
+const BulkDeleteDialog = ({ ids, onClose }: { ids: Identifier[]; onClose: (finished: boolean) => void }) => {
+  const translate = useTranslate();
+  const format = useFormatCount();
+  const calls = useWorkspaceCalls();
+  const refresh = useRefresh();
+  const counted = (key: string, count: number) => translate(`adminBulk.workspaces.${key}`, { smart_count: count, count: format(count) });
+  return (
+    <BulkFlowDialog<BulkWorkspacesAnswer>
+      titleId="bulk-workspaces-title"
+      send={(dryRun) => calls.bulkDelete(ids, { dryRun })}
+      confirmation={(preview) => {
+        const going = preview.results.filter((item) => item.status === 'done');
+        const workspaces = counted('count', preview.totals.done);
+        return {
+          title: translate('adminBulk.workspaces.delete_title', { workspaces }),
+          nothing: going.length === 0,
+          content:
+            going.length === 0 ? (
+              translate('adminBulk.workspaces.nothing')
+            ) : (
+              <>
+                {translate('adminBulk.workspaces.delete_content', { workspaces, members: counted('members', preview.reach.members) })}
+                {preview.totals.not_found > 0 && ` ${translate('adminBulk.workspaces.skipped', { count: format(preview.totals.not_found) })}`}
+                <Box component="ul" sx={{ mt: 1, mb: 0 }} aria-label={translate('adminBulk.workspaces.delete_title', { workspaces })}>
+                  {going.slice(0, LISTED).map((item) => (
+                    <li key={item.id}>
+                      {item.namespace} ({counted('members', item.members ?? 0)})
+                    </li>
+                  ))}
+                  {going.length > LISTED && <li>{translate('adminBulk.more', { count: format(going.length - LISTED) })}</li>}
+                </Box>
+              </>
+            ),
+        };
+      }}
+      confirmLabel={translate('adminBulk.workspaces.delete')}
+      confirmColor="error"
+      running={(preview) => translate('adminBulk.workspaces.running', { workspaces: counted('count', preview.totals.done) })}
+      outcome={(answer) => ({
+        summary: translate('adminBulk.workspaces.totals', { done: format(answer.totals.done), not_found: format(answer.totals.not_found) }),
+        failures: answer.results.filter((item) => item.status === 'not_found').map((item) => ({ id: item.id, reason: 'adminBulk.not_found' })),
+      })}
+      onDone={refresh}
+      onClose={onClose}
+    />
+  );
+};
