@@ -126,7 +126,13 @@ export function installErrorHandler(app: FastifyInstance): void {
 
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'Database unavailable');
-      return reply.code(503).header('retry-after', '5').send({ message: 'The service is briefly unavailable. Try again in a few seconds.' });
+      // Sent as JSON text, past the route's response schema: a route that documents a 503 of
+      // its own (GET /readyz: {status, checks}) would otherwise refuse this body and answer 500
+      // (when a hook before it, such as the bearer token lookup, met the outage).
+      return reply
+        .code(503)
+        .header('retry-after', '5')
+        .send(JSON.stringify({ message: 'The service is briefly unavailable. Try again in a few seconds.' }));
     }
 
     request.log.error({ err: error }, 'Unhandled error');
