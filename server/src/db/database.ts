@@ -43,9 +43,10 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Kyse
     const onPoolError = options.onPoolError ?? (() => undefined);
     pool.on('error', onPoolError);
     // The pool listens for errors on idle connections only: one that fails while checked out
-    // between two queries (inside a transaction when PostgreSQL restarts: "terminating
-    // connection due to administrator command") would emit 'error' with nobody listening,
-    // which ends the process. So every connection gets a listener of its own. Nothing more to
+    // but running no query (between two queries of a transaction, or when PostgreSQL's
+    // "terminating connection due to administrator command" comes in the same packet as the
+    // end of a query, before the connection is released) would emit 'error' with nobody
+    // listening, which ends the process. So every connection gets a listener of its own. Nothing more to
     // do there: the connection is no longer queryable, so the next query on it fails (a 503,
     // logged with the request) and the pool drops it on release; idle ones are reported above.
     pool.on('connect', (client) => client.on('error', () => undefined));
