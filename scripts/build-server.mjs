@@ -11,11 +11,12 @@ import { build } from 'esbuild';
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const serverBuildDir = join(root, 'build', 'server');
 
-export async function buildServer() {
-  mkdirSync(serverBuildDir, { recursive: true });
+/** Builds into build/server, or `outdir` (inside the project, so that node_modules resolve: tests use their own). */
+export async function buildServer(outdir = serverBuildDir) {
+  mkdirSync(outdir, { recursive: true });
   await build({
     entryPoints: { main: join(root, 'server/src/main.ts'), cli: join(root, 'server/src/cli.ts') },
-    outdir: serverBuildDir,
+    outdir,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -25,7 +26,7 @@ export async function buildServer() {
     logLevel: 'warning',
   });
   // Files the server reads next to its own module (new URL('./…', import.meta.url)).
-  copyFileSync(join(root, 'server/src/nodes/install/install.sh'), join(serverBuildDir, 'install.sh'));
+  copyFileSync(join(root, 'server/src/nodes/install/install.sh'), join(outdir, 'install.sh'));
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

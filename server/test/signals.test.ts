@@ -1,38 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import http from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, root, waitUntilAnswering } from './processes.js';
 
 // `npm start` as an orchestrator runs it: SIGTERM while requests are in flight answers every
 // one of them, closes the listening ports and exits 0 within 10 s. Runs scripts/start.mjs, so
 // the compiled server (build/server/main.js) is what is tested, not the TypeScript sources.
-
-const root = join(import.meta.dirname, '..', '..');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function waitUntilAnswering(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${output()}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`the server did not answer within 60 s:\n${output()}`);
-}
 
 describe('npm start and SIGTERM', () => {
   let workDir: string;
