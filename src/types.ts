@@ -20,6 +20,16 @@ export interface UserWorkspace {
   role?: WorkspaceRole | null;
 }
 
+/** A team of the user's that platform admins suspended (GET /user `suspended_teams`): no role in it for now. */
+export interface SuspendedTeam {
+  id: number;
+  name: string;
+  fullname?: string | null;
+  shortname?: string | null;
+  role?: TeamRole | null;
+  workspaces: { id: number; name: string; label?: string | null; namespace?: string | null }[];
+}
+
 export type RequestType = 'CreateTeam' | 'CreateWorkspace' | 'JoinTeam' | 'JoinWorkspace';
 export type RequestStatus = 'Pending' | 'Approved' | 'Denied' | 'Error';
 
@@ -48,6 +58,7 @@ export interface User {
   created_at?: string;
   teams?: UserTeam[];
   workspaces?: UserWorkspace[];
+  suspended_teams?: SuspendedTeam[];
   requests?: UserRequest[];
 }
 

@@ -42,8 +42,8 @@ describe('the Pods section when the server ends its subscription', () => {
     const listed = requestsTo('GET', '/api/pods').length;
 
     realtime.emit('workspace.7', 'SubscriptionEnded', { reason: 'access-ended', message: 'You no longer have access to this workspace.' });
-    // The notice (react-admin's notify) and the section both say why.
-    await waitFor(() => expect(screen.getAllByText('You no longer have access to workspace Vision.')).toHaveLength(2));
+    // The notice (react-admin's notify, after ACCESS_ENDED_NOTICE_DELAY_MS) and the section both say why.
+    await waitFor(() => expect(screen.getAllByText('You no longer have access to workspace Vision.')).toHaveLength(2), { timeout: 3000 });
     expect(within(section).getByText('The pods of this workspace are no longer shown.')).toBeInTheDocument();
     expect(within(section).queryByText('web-1')).not.toBeInTheDocument();
     expect(realtime.listening('workspace.7')).toEqual([]);

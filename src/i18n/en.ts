@@ -17,6 +17,7 @@ export const appMessages = {
     realtime: {
       request_created: 'A new request is waiting for your decision.',
       request_decided: 'One of your requests has been decided.',
+      workspace_deleted: 'Workspace %{name} was deleted by a platform admin.',
       // Why the server ended a live subscription (its SubscriptionEnded event).
       session_ended: 'Your session has ended. Sign in again.',
       account_disabled: 'This account is disabled.',
@@ -32,6 +33,9 @@ export const appMessages = {
       close_all: 'Close all',
       expand_team: 'Show the workspaces of %{name}',
       collapse_team: 'Hide the workspaces of %{name}',
+      suspended: 'Suspended',
+      suspended_team: '%{name} (suspended team)',
+      suspended_workspace: '%{name} (suspended with its team)',
       admin: 'Admin',
       admin_teams: 'Teams',
       admin_workspaces: 'Workspaces',
@@ -383,6 +387,8 @@ export const appMessages = {
     joined: 'You are now a member of this workspace.',
     join_sent: 'Your request to join the workspace was sent to its managers.',
     not_member: 'You are not a member of this workspace. Ask to join it to use it.',
+    team_suspended:
+      'The team %{team} is suspended by the platform admins: you cannot use its workspaces (no kubeconfig, no pods, no cluster access) until they enable it again.',
     no_description: 'No description.',
     users: 'Users',
     no_users: 'No users yet.',

@@ -2,21 +2,28 @@ import ExpandLessIcon from '@mui/icons-material/ExpandLess';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import GroupsOutlinedIcon from '@mui/icons-material/GroupsOutlined';
 import WorkspacesOutlinedIcon from '@mui/icons-material/WorkspacesOutlined';
-import { Box, Button, Collapse, IconButton, Stack, Typography } from '@mui/material';
+import { Box, Button, Chip, Collapse, IconButton, Stack, Typography } from '@mui/material';
+import type { ReactNode } from 'react';
 import { Menu as RaMenu, useSidebarState, useStore, useTranslate } from 'react-admin';
 import { useCurrentUser } from '../hooks';
-import type { UserWorkspace } from '../types';
+import type { SuspendedTeam, UserWorkspace } from '../types';
 
 interface TeamGroup {
   id: number;
   name: string;
-  workspaces: UserWorkspace[];
+  workspaces: Pick<UserWorkspace, 'id' | 'name' | 'label'>[];
+  /** Suspended by the platform admins (GET /user `suspended_teams`): shown, marked, not usable. */
+  suspended?: boolean;
 }
 
-/** The user's workspaces grouped by team (user.workspaces, plus teams without workspaces). */
+/**
+ * The user's workspaces grouped by team (user.workspaces, plus teams without workspaces), and
+ * their suspended teams with their workspaces there, marked.
+ */
 export const groupWorkspaces = (
   teams: { id: number; name: string }[],
   workspaces: UserWorkspace[],
+  suspended: SuspendedTeam[] = [],
 ): TeamGroup[] => {
   const groups = new Map<number, TeamGroup>();
   for (const team of teams) groups.set(team.id, { id: team.id, name: team.name, workspaces: [] });
@@ -26,21 +33,38 @@ export const groupWorkspaces = (
     if (!groups.has(team.id)) groups.set(team.id, { id: team.id, name: team.name, workspaces: [] });
     groups.get(team.id)!.workspaces.push(workspace);
   }
+  for (const team of suspended) {
+    if (!groups.has(team.id)) groups.set(team.id, { id: team.id, name: team.name, workspaces: team.workspaces, suspended: true });
+  }
   return [...groups.values()]
-    .filter((group) => group.workspaces.length > 0 || teams.some((team) => team.id === group.id))
+    .filter((group) => group.workspaces.length > 0 || group.suspended || teams.some((team) => team.id === group.id))
     .sort((a, b) => a.name.localeCompare(b.name));
 };
 
+/** A name with the 'Suspended' mark after it (the menu item's accessible name says it too). */
+const Marked = ({ name, mark }: { name: string; mark: string }) => (
+  <Stack component="span" direction="row" spacing={0.75} sx={{ alignItems: 'center', minWidth: 0 }}>
+    <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', color: 'text.secondary' }}>
+      {name}
+    </Box>
+    <Chip component="span" size="small" variant="outlined" color="warning" label={mark} sx={{ height: 20, fontSize: '0.7rem', flexShrink: 0 }} />
+  </Stack>
+);
+
 /**
  * Sidebar: the Workspaces tree grouped by team (spec §2). Team names link to /teams/{name},
- * workspaces to /workspaces/{id}; each team folds, 'Expand all' / 'Close all' act on all.
+ * workspaces to /workspaces/{id}; each team folds, 'Expand all' / 'Close all' act on all. A
+ * suspended team and its workspaces stay in the tree, marked 'Suspended' and greyed: their
+ * pages say what that means.
  */
 export const WorkspacesTree = () => {
   const translate = useTranslate();
   const user = useCurrentUser();
   const [sidebarOpen] = useSidebarState();
   const [closed, setClosed] = useStore<Record<string, boolean>>('sidebar.workspaces.closed', {});
-  const groups = groupWorkspaces(user?.teams ?? [], user?.workspaces ?? []);
+  const groups = groupWorkspaces(user?.teams ?? [], user?.workspaces ?? [], user?.suspended_teams ?? []);
+  const suspendedMark = translate('app.menu.suspended');
+  const text = (name: string, suspended?: boolean): ReactNode => (suspended ? <Marked name={name} mark={suspendedMark} /> : name);
 
   if (!sidebarOpen) {
     return <RaMenu.Item to="/" primaryText="app.menu.workspaces" leftIcon={<WorkspacesOutlinedIcon />} />;
@@ -72,13 +96,14 @@ export const WorkspacesTree = () => {
             const open = !closed[String(group.id)];
             const listId = `sidebar-team-${group.id}`;
             return (
-              <Box key={group.id} data-team={group.name}>
+              <Box key={group.id} data-team={group.name} data-suspended={group.suspended ? 'true' : undefined}>
                 <Stack direction="row" sx={{ alignItems: 'center' }}>
                   <Box sx={{ flexGrow: 1, minWidth: 0 }}>
                     <RaMenu.Item
                       to={`/teams/${encodeURIComponent(group.name)}`}
-                      primaryText={group.name}
+                      primaryText={text(group.name, group.suspended)}
                       leftIcon={<GroupsOutlinedIcon />}
+                      aria-label={group.suspended ? translate('app.menu.suspended_team', { name: group.name }) : undefined}
                     />
                   </Box>
                   <IconButton
@@ -102,8 +127,11 @@ export const WorkspacesTree = () => {
                       <RaMenu.Item
                         key={workspace.id}
                         to={`/workspaces/${workspace.id}`}
-                        primaryText={workspace.label || workspace.name}
+                        primaryText={text(workspace.label || workspace.name, group.suspended)}
                         leftIcon={<WorkspacesOutlinedIcon fontSize="small" />}
+                        aria-label={
+                          group.suspended ? translate('app.menu.suspended_workspace', { name: workspace.label || workspace.name }) : undefined
+                        }
                         sx={{ pl: 4 }}
                       />
                     ))

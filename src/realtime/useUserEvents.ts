@@ -1,6 +1,7 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useNotify } from 'react-admin';
-import { useRefreshRequests } from '../hooks';
-import { useCurrentUser } from '../hooks';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { useCurrentUser, useRefreshRequests, useTestbedAuth } from '../hooks';
 import type { UserEvent } from './echo';
 import { useUserChannelEvent } from './RealtimeProvider';
 import { subscriptionEndedNotice, useSubscriptionEnded } from './subscriptionEnded';
@@ -10,20 +11,49 @@ const NOTICES: Record<UserEvent, string> = {
   RequestDecided: 'app.realtime.request_decided',
 };
 
+/** The payload of `WorkspaceDeleted` (docs/api-contract.md, "Admin: workspaces"). */
+interface DeletedWorkspace {
+  id?: number;
+  name?: string;
+  label?: string | null;
+}
+
 /**
  * While the console is open, a request created for the user to decide, or the user's own
  * request decided, refreshes the badges and the request lists at once (the 30 s polling stays
- * as a fallback when the realtime server cannot be reached).
+ * as a fallback when the realtime server cannot be reached); so does a request closed without
+ * the user (`RequestClosed`: its requester left the team), quietly. A workspace of the user's
+ * deleted by a platform admin (`WorkspaceDeleted`) leaves the sidebar tree, and whoever is on
+ * its page goes home, told why.
  */
 export const useUserEvents = () => {
   const refresh = useRefreshRequests();
   const notify = useNotify();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const auth = useTestbedAuth();
   const onEvent = (event: UserEvent) => () => {
     void refresh();
     notify(NOTICES[event], { type: 'info' });
   };
   useUserChannelEvent('RequestCreated', onEvent('RequestCreated'));
   useUserChannelEvent('RequestDecided', onEvent('RequestDecided'));
+  useUserChannelEvent('RequestClosed', () => void refresh());
+  useUserChannelEvent('WorkspaceDeleted', (payload) => {
+    const workspace = (payload ?? {}) as DeletedWorkspace;
+    if (workspace.id !== undefined && location.pathname.replace(/\/+$/, '') === `/workspaces/${workspace.id}`) navigate('/');
+    // The tree (GET /user), team pages and requests (the workspace's were closed) now; the
+    // workspace pages only when next shown: the deleted one's page may not have unmounted yet,
+    // and asking for it again would only get a 404.
+    void Promise.all([
+      auth.refreshUser(),
+      queryClient.invalidateQueries({ queryKey: ['tenants'] }),
+      queryClient.invalidateQueries({ queryKey: ['requests'] }),
+      queryClient.invalidateQueries({ queryKey: ['workspaces'], refetchType: 'none' }),
+    ]);
+    notify('app.realtime.workspace_deleted', { type: 'warning', messageArgs: { name: workspace.label || workspace.name || '' } });
+  });
   // The server ended the user channel: the session was revoked or the account disabled.
   const user = useCurrentUser();
   useSubscriptionEnded(user ? `App.User.${user.id}` : null, (why) => {

@@ -16,7 +16,7 @@ import {
   type ChipProps,
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import { useChannelEvent } from '../../realtime/RealtimeProvider';
 import { type SubscriptionEnded, subscriptionEndedNotice, useSubscriptionEnded } from '../../realtime/subscriptionEnded';
@@ -35,6 +35,13 @@ import { PodLogsDialog } from './PodLogsDialog';
  * for when the realtime connection is down, so it can be slow.
  */
 export const PODS_REFRESH_MS = 30_000;
+
+/**
+ * A lost access is told after this pause, unless the page is left meanwhile: when a platform
+ * admin deletes the workspace, its subscription ends and WorkspaceDeleted takes the member home
+ * with the notice that says why (useUserEvents), which this one would otherwise hold back.
+ */
+export const ACCESS_ENDED_NOTICE_DELAY_MS = 600;
 /** While the cluster cannot be reached, the list is tried again this often. */
 export const PODS_RETRY_MS = 10_000;
 
@@ -81,9 +88,16 @@ export const PodsSection = ({
   useSubscriptionEnded(channel, (why) => {
     setEnded(why);
     setLogsOpen(false);
-    const notice = subscriptionEndedNotice(why, 'workspaces.access_ended', { name: workspaceName ?? namespace ?? String(workspaceId) });
-    notify(notice.key, { type: 'warning', messageArgs: notice.args });
   });
+  useEffect(() => {
+    if (!ended) return;
+    const notice = subscriptionEndedNotice(ended, 'workspaces.access_ended', { name: workspaceName ?? namespace ?? String(workspaceId) });
+    const tell = () => notify(notice.key, { type: 'warning', messageArgs: notice.args });
+    if (ended.reason !== 'access-ended') return void tell();
+    const timer = setTimeout(tell, ACCESS_ENDED_NOTICE_DELAY_MS);
+    return () => clearTimeout(timer);
+    // Once per end (the names do not change meanwhile).
+  }, [ended]);
 
   const pods = data ?? [];
   let body;

@@ -29,7 +29,8 @@ export interface WorkspaceRecord {
 /**
  * /workspaces/:id: title (label), description, users with role. Non-members see a notice and
  * 'Join workspace' (PATCH /api/requests/workspaces/ {team_id, name}), then 'Request pending'.
- * Members only (spec §2, also for platform admins) get the kubeconfig download and the Pods section.
+ * Members only (spec §2, also for platform admins) get the kubeconfig download and the Pods
+ * section. Members of a suspended team are told that the team is suspended, and get neither.
  */
 export const WorkspaceShow = () => {
   const { id } = useParams();
@@ -53,7 +54,10 @@ export const WorkspaceShow = () => {
   }
 
   const team = workspace.team ?? workspace.tenant ?? null;
-  const member = workspace.member ?? (user?.workspaces ?? []).some((item) => item.id === workspace.id);
+  // The user's team suspended by platform admins (GET /user): they are still in it, without any
+  // right for now, so the server answers them as a non-member; say why instead of 'Join'.
+  const suspendedTeam = team ? (user?.suspended_teams ?? []).find((item) => item.id === team.id) : undefined;
+  const member = !suspendedTeam && (workspace.member ?? (user?.workspaces ?? []).some((item) => item.id === workspace.id));
   const pending =
     asked ||
     (workspace.requests ?? []).some(
@@ -89,7 +93,13 @@ export const WorkspaceShow = () => {
         </Typography>
       </Box>
 
-      {!member && (
+      {suspendedTeam && (
+        <Alert severity="warning">
+          {translate('workspaces.team_suspended', { team: suspendedTeam.fullname || suspendedTeam.name })}
+        </Alert>
+      )}
+
+      {!member && !suspendedTeam && (
         <Alert
           severity="info"
           action={
