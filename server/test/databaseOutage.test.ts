@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createDatabase } from '../src/db/database.js';
+import { createMetrics } from '../src/health/metrics.js';
 import { isDatabaseUnavailable } from '../src/http/errors.js';
 import { createMailer } from '../src/mail/mailer.js';
 
@@ -26,6 +27,7 @@ describe('a database that is down', () => {
   let workDir: string;
   let app: Awaited<ReturnType<typeof buildApp>>;
   let db: ReturnType<typeof createDatabase>;
+  const metrics = createMetrics();
   const poolErrors: Error[] = [];
 
   beforeAll(async () => {
@@ -34,7 +36,7 @@ describe('a database that is down', () => {
     const config = loadConfig({ STORAGE_DIR: workDir, DATABASE_URL: url, RATE_LIMITS: 'off', STATIC_DIR: join(workDir, 'none') }, { envFile: null });
     db = createDatabase(url, { onPoolError: (error) => poolErrors.push(error) });
     const logger = pino({ level: 'silent' });
-    app = await buildApp({ config, db, mailer: createMailer(config, logger), logger });
+    app = await buildApp({ config, db, mailer: createMailer(config, logger), logger, metrics });
   });
   afterAll(async () => {
     await app.close();
@@ -54,6 +56,19 @@ describe('a database that is down', () => {
     expect(login.statusCode).toBe(503);
     const settings = await app.inject({ method: 'GET', url: '/api/settings' });
     expect(settings.statusCode).toBe(200);
+  });
+
+  it('is not ready (503 in the shape of the probe), with or without a token, and still reports its metrics', async () => {
+    for (const headers of [{}, { authorization: 'Bearer 1|a-token-nobody-can-check-now' }]) {
+      const ready = await app.inject({ method: 'GET', url: '/readyz', headers });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toMatchObject({ status: 'unavailable', checks: { database: 'failed' } });
+    }
+    metrics.sources.mailOutbox = () => Promise.reject(new Error('Connection terminated unexpectedly'));
+    metrics.sources.leader = () => false;
+    const scrape = await app.inject({ method: 'GET', url: '/metrics' });
+    expect(scrape.statusCode).toBe(200);
+    expect(scrape.body).toContain('leader 0');
   });
 
   it('tells database outages from other errors', () => {

@@ -65,7 +65,8 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     help: 'Cluster work waiting: pending workspaces and memberships, revocations, deletions',
     registers: [registry],
     async collect() {
-      if (sources.reconciler) this.set((await sources.reconciler()).pending);
+      const counts = await readOrNothing(sources.reconciler);
+      if (counts) this.set(counts.pending);
     },
   });
   new Gauge({
@@ -73,7 +74,8 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     help: 'Workspaces and memberships the cluster refused (cluster_state error)',
     registers: [registry],
     async collect() {
-      if (sources.reconciler) this.set((await sources.reconciler()).failed);
+      const counts = await readOrNothing(sources.reconciler);
+      if (counts) this.set(counts.failed);
     },
   });
   new Gauge({
@@ -81,7 +83,8 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     help: 'Mails written but not sent yet',
     registers: [registry],
     async collect() {
-      if (sources.mailOutbox) this.set(await sources.mailOutbox());
+      const depth = await readOrNothing(sources.mailOutbox);
+      if (depth !== undefined) this.set(depth);
     },
   });
   new Gauge({
@@ -93,4 +96,17 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     },
   });
   return { registry, httpDuration, reconcilerPasses, sources };
+}
+
+/**
+ * A gauge read from the database: during an outage it keeps its last value rather than failing
+ * the whole scrape, so the process metrics and `leader` are still reported.
+ */
+async function readOrNothing<T>(source: (() => Promise<T>) | undefined): Promise<T | undefined> {
+  if (!source) return undefined;
+  try {
+    return await source();
+  } catch {
+    return undefined;
+  }
 }

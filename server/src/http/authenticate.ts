@@ -13,6 +13,8 @@ declare module 'fastify' {
   }
 }
 
+const NOT_FOR_PEOPLE = new Set(['/livez', '/readyz', '/metrics']);
+
 /**
  * Resolves `Authorization: Bearer ID|SECRET` on every request into `request.user`. An absent
  * or invalid token leaves it null; routes that need a user say so with `requireUser`, so a
@@ -22,6 +24,9 @@ export function installAuthentication(app: FastifyInstance, db: Kysely<Database>
   app.decorateRequest('user', null);
   app.decorateRequest('accessToken', null);
   app.addHook('onRequest', async (request) => {
+    // The probes and /metrics never act for a person (/metrics has a token of its own), and
+    // must answer in their own shape while the database is down.
+    if (NOT_FOR_PEOPLE.has(request.routeOptions.url ?? '')) return;
     const header = request.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) return;
