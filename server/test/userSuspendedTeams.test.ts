@@ -54,7 +54,7 @@ describe('GET /user and a suspended team', () => {
       ];
       const ws = { id: workspace.id, name: workspace.name, label: workspace.label, namespace: workspace.namespace };
       const other = { id: otherWorkspace.id, name: otherWorkspace.name, label: otherWorkspace.label, namespace: otherWorkspace.namespace };
-      const byName = (list: { name: string }[]) => [...list].sort((a, b) => (a.name < b.name ? -1 : 1));
+      const byName = <T extends { name: string }>(list: T[]) => [...list].sort((a, b) => (a.name < b.name ? -1 : 1));
 
       for (const [person, role, workspaces] of [
         [people.owner, 'owner', []],
