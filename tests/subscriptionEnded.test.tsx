@@ -6,7 +6,8 @@ import { tokenStore } from '../src/httpClient';
 import { i18nProvider } from '../src/i18n';
 import { RealtimeClientProvider } from '../src/realtime/RealtimeProvider';
 import { readSubscriptionEnded } from '../src/realtime/subscriptionEnded';
-import { PodsSection } from '../src/resources/workspaces/PodsSection';
+import { markWorkspaceDeleted } from '../src/realtime/deletedWorkspaces';
+import { ACCESS_ENDED_NOTICE_DELAY_MS, PodsSection } from '../src/resources/workspaces/PodsSection';
 import { defaultSettings } from '../src/settings';
 import { makeWorkspace } from './fixtures.teams';
 import { db, requestsTo } from './mocks/db';
@@ -56,6 +57,18 @@ describe('the Pods section when the server ends its subscription', () => {
     await within(section).findByText('web-1');
     realtime.emit('workspace.7', 'SubscriptionEnded', { reason: 'session-ended', message: 'Your session has ended. Sign in again.' });
     await waitFor(() => expect(screen.getAllByText('Your session has ended. Sign in again.')).toHaveLength(2));
+  });
+
+  it('tells no lost access for a workspace just deleted (WorkspaceDeleted says why), in whichever order they come', async () => {
+    const realtime = renderPods();
+    const section = (await screen.findByRole('heading', { name: 'Pods' })).closest('section')!;
+    await within(section).findByText('web-1');
+    realtime.emit('workspace.7', 'SubscriptionEnded', { reason: 'access-ended', message: 'You no longer have access to this workspace.' });
+    // The deletion is told just after the subscription ended, while the page is still shown.
+    markWorkspaceDeleted(7);
+    expect(within(section).getByText('You no longer have access to workspace Vision.')).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, ACCESS_ENDED_NOTICE_DELAY_MS + 300));
+    expect(screen.getAllByText('You no longer have access to workspace Vision.')).toHaveLength(1);
   });
 
   it('reads an unknown or missing reason as a lost access', () => {

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNotify } from 'react-admin';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useCurrentUser, useRefreshRequests, useTestbedAuth } from '../hooks';
+import { markWorkspaceDeleted } from './deletedWorkspaces';
 import type { UserEvent } from './echo';
 import { useUserChannelEvent } from './RealtimeProvider';
 import { subscriptionEndedNotice, useSubscriptionEnded } from './subscriptionEnded';
@@ -42,6 +43,7 @@ export const useUserEvents = () => {
   useUserChannelEvent('RequestClosed', () => void refresh());
   useUserChannelEvent('WorkspaceDeleted', (payload) => {
     const workspace = (payload ?? {}) as DeletedWorkspace;
+    if (typeof workspace.id === 'number') markWorkspaceDeleted(workspace.id);
     if (workspace.id !== undefined && location.pathname.replace(/\/+$/, '') === `/workspaces/${workspace.id}`) navigate('/');
     // The tree (GET /user), team pages and requests (the workspace's were closed) now; the
     // workspace pages only when next shown: the deleted one's page may not have unmounted yet,

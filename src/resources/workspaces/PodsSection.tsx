@@ -19,6 +19,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNotify, useTranslate } from 'react-admin';
 import { useChannelEvent } from '../../realtime/RealtimeProvider';
+import { wasWorkspaceDeleted } from '../../realtime/deletedWorkspaces';
 import { type SubscriptionEnded, subscriptionEndedNotice, useSubscriptionEnded } from '../../realtime/subscriptionEnded';
 import { CopyButton } from '../../components/CopyButton';
 import { EmptyState } from '../../components/EmptyState';
@@ -37,9 +38,10 @@ import { PodLogsDialog } from './PodLogsDialog';
 export const PODS_REFRESH_MS = 30_000;
 
 /**
- * A lost access is told after this pause, unless the page is left meanwhile: when a platform
- * admin deletes the workspace, its subscription ends and WorkspaceDeleted takes the member home
- * with the notice that says why (useUserEvents), which this one would otherwise hold back.
+ * A lost access is told after this pause, unless the page is left meanwhile or the workspace
+ * turns out to be deleted: when a platform admin deletes it, its subscription ends and
+ * WorkspaceDeleted (in either order) takes the member home with the notice that says why
+ * (useUserEvents), which this one would otherwise hold back or follow.
  */
 export const ACCESS_ENDED_NOTICE_DELAY_MS = 600;
 /** While the cluster cannot be reached, the list is tried again this often. */
@@ -94,7 +96,9 @@ export const PodsSection = ({
     const notice = subscriptionEndedNotice(ended, 'workspaces.access_ended', { name: workspaceName ?? namespace ?? String(workspaceId) });
     const tell = () => notify(notice.key, { type: 'warning', messageArgs: notice.args });
     if (ended.reason !== 'access-ended') return void tell();
-    const timer = setTimeout(tell, ACCESS_ENDED_NOTICE_DELAY_MS);
+    const timer = setTimeout(() => {
+      if (!wasWorkspaceDeleted(workspaceId)) tell();
+    }, ACCESS_ENDED_NOTICE_DELAY_MS);
     return () => clearTimeout(timer);
     // Once per end (the names do not change meanwhile).
   }, [ended]);
