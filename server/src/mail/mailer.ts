@@ -25,7 +25,13 @@ export function createMailer(
   mailOutput: NodeJS.WritableStream = process.stdout,
 ): Mailer {
   if (!config.mailUrl) return logMailer(logger, mailOutput);
-  const transport = nodemailer.createTransport(config.mailUrl, { from: config.mailFrom });
+  // Timeouts well under the outbox's 60 s claim on a mail (outbox.ts), so that a send never
+  // outlives its claim and another replica never sends the same mail meanwhile. (Options in
+  // MAIL_URL's query string, e.g. ?socketTimeout=…, still win.)
+  const transport = nodemailer.createTransport(
+    { url: config.mailUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 },
+    { from: config.mailFrom },
+  );
   return {
     async send(message) {
       // The address goes in as one address object: the email rule allows commas, and a string
