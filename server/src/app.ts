@@ -30,6 +30,7 @@ import { installSecurityHeaders } from './http/security.js';
 import { Throttle } from './http/throttle.js';
 import { installConsole } from './http/static.js';
 import type { Mailer } from './mail/mailer.js';
+import { createOutboxSender, type OutboxSender } from './mail/outbox.js';
 import { type Broadcaster, noopBroadcaster } from './realtime/broadcaster.js';
 import { realtimeRoutes } from './realtime/routes.js';
 import { requestRoutes } from './requests/routes.js';
@@ -45,6 +46,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Work still running after its answer went out (mail); `idle()` waits for it. */
     backgroundTasks: BackgroundTasks;
+    /**
+     * This app's mail outbox sender: its kicks run as background tasks (so `idle()` waits for
+     * the mails); main.ts starts its periodic sweep in the leader.
+     */
+    mailOutbox: OutboxSender;
   }
 }
 
@@ -125,7 +131,13 @@ export async function buildApp({
 
   const tasks = new BackgroundTasks(app.log);
   app.decorate('backgroundTasks', tasks);
-  app.addHook('onClose', () => tasks.idle());
+  // Mails are outbox rows written with the action (mail/outbox.ts); this sender sends them.
+  const outbox = createOutboxSender({ db, mailer, logger: app.log, tasks });
+  app.decorate('mailOutbox', outbox);
+  app.addHook('onClose', async () => {
+    await outbox.stop();
+    await tasks.idle();
+  });
 
   // Plugins that act on every route must be in place before the routes are registered.
   await installSecurityHeaders(app);
@@ -142,7 +154,7 @@ export async function buildApp({
     );
   });
 
-  const context: AppContext = { config, db, mailer, tasks, broadcaster, cluster, metrics };
+  const context: AppContext = { config, db, outbox, tasks, broadcaster, cluster, metrics };
   const api = app.withTypeProvider<ZodTypeProvider>();
   for (const routes of domains) await api.register(routes(context));
   installOpenApiRoute(app);

@@ -4,14 +4,18 @@ import type { ClusterGateway } from './cluster/gateway.js';
 import type { Config } from './config.js';
 import type { Database } from './db/schema.js';
 import type { Metrics } from './health/metrics.js';
-import type { Mailer } from './mail/mailer.js';
+import type { OutboxSender } from './mail/outbox.js';
 import type { Broadcaster } from './realtime/broadcaster.js';
 
 /** What every domain's routes get from buildApp: configuration and shared services. */
 export interface AppContext {
   config: Config;
   db: Kysely<Database>;
-  mailer: Mailer;
+  /**
+   * The mail outbox: mails are written with enqueueMail (mail/outbox.ts) in the action's
+   * transaction, then `outbox.kick()` after the commit sends them. Nothing sends directly.
+   */
+  outbox: Pick<OutboxSender, 'kick'>;
   tasks: BackgroundTasks;
   /** Realtime events to users' and workspaces' private channels (a no-op without a realtime server). */
   broadcaster: Broadcaster;

@@ -10,6 +10,7 @@ import { clientAddressResolver } from './http/clientAddress.js';
 import { isDatabaseUnavailable } from './http/errors.js';
 import { migrate } from './db/migrate.js';
 import { createMailer } from './mail/mailer.js';
+import { pendingMailCount } from './mail/outbox.js';
 import { realtimeBroadcaster } from './realtime/broadcaster.js';
 import { busBroadcaster, localBus, postgresBus } from './realtime/bus.js';
 import { postgresLeader, soleLeader } from './replicas/leader.js';
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
           onPass: (result) => metrics.reconcilerPasses.inc({ result: result.failed > 0 ? 'failed' : 'ok' }),
         });
   if (reconciler) metrics.sources.reconciler = () => clusterWorkCounts(db);
+  metrics.sources.mailOutbox = () => pendingMailCount(db);
   // Replicas (issue 13): every broadcast and rights change goes through the bus, and each
   // replica delivers what the bus hands back to its own websocket clients, exactly once.
   const postgres = /^postgres(ql)?:/.test(config.databaseUrl);
@@ -96,10 +98,13 @@ async function main(): Promise<void> {
     start() {
       reconciler?.start();
       nodeWatcher?.start();
+      // Mail retries and mails a killed replica left (every replica kicks its own fresh ones).
+      app.mailOutbox.start();
     },
     async stop() {
       await reconciler?.stop();
       await nodeWatcher?.stop();
+      await app.mailOutbox.stop();
     },
   };
   const leader = postgres ? postgresLeader({ url: config.databaseUrl, work: backgroundWork, logger }) : soleLeader(backgroundWork);

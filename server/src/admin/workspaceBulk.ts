@@ -3,14 +3,15 @@ import { recordActivity } from '../activity/log.js';
 import type { AppContext } from '../context.js';
 import { MAX_ID } from '../http/schemas.js';
 import { type DeletedWorkspace, deleteWorkspace } from '../workspaces/deletion.js';
-import { tellMembersWorkspaceDeleted } from '../workspaces/deletionNotice.js';
+import { queueWorkspaceDeletedMails, tellMembersWorkspaceDeleted } from '../workspaces/deletionNotice.js';
 
 // Deleting workspaces as a platform admin: one (DELETE /api/admin/workspaces/{id}) or many
 // (POST /api/admin/workspaces/bulk), each the same way: deleteWorkspace (its own transaction;
 // the namespace and the members' service accounts go through the reconciler; the members'
-// realtime rights end), then the members are told (an event and a mail each).
+// realtime rights end; the members' mails are outbox rows of that transaction), then the
+// members are told (an event each, and the mails sent).
 
-type Services = Pick<AppContext, 'db' | 'broadcaster' | 'tasks' | 'mailer' | 'config'>;
+type Services = Pick<AppContext, 'db' | 'broadcaster' | 'outbox' | 'config'>;
 type Actor = { id: number; firstname: string; lastname: string };
 
 /** Deletes one workspace and tells its members; null when there is no such workspace. */
@@ -22,19 +23,19 @@ export async function deleteWorkspaceAsAdmin(context: Services, workspaceId: num
     .where('w.id', '=', workspaceId)
     .executeTakeFirst();
   if (!found) return null;
-  const deleted = await deleteWorkspace(context, workspaceId, actor);
+  const workspace = {
+    id: found.id,
+    name: found.name,
+    label: found.label,
+    namespace: found.namespace,
+    team: { id: found.team_id, name: found.team_name, fullname: found.team_fullname },
+  };
+  const deciderName = `${actor.firstname} ${actor.lastname}`;
+  const deleted = await deleteWorkspace(context, workspaceId, actor, (trx, result) =>
+    queueWorkspaceDeletedMails(trx, context.config, { workspace, memberIds: result.member_ids, deciderName }),
+  );
   if (!deleted) return null;
-  tellMembersWorkspaceDeleted(context, {
-    workspace: {
-      id: found.id,
-      name: found.name,
-      label: found.label,
-      namespace: found.namespace,
-      team: { id: found.team_id, name: found.team_name, fullname: found.team_fullname },
-    },
-    memberIds: deleted.member_ids,
-    deciderName: `${actor.firstname} ${actor.lastname}`,
-  });
+  tellMembersWorkspaceDeleted(context, { workspace, memberIds: deleted.member_ids });
   return deleted;
 }
 

@@ -6,6 +6,7 @@ import { timestamp } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { fieldError, HttpError } from '../http/errors.js';
 import { MAX_ID } from '../http/schemas.js';
+import { enqueueMail } from '../mail/outbox.js';
 import { passwordChangedMail, passwordResetMail } from '../mail/templates.js';
 import { revokeAllTokens } from '../tokens/tokens.js';
 import { findUserByEmail, setPasswordHash } from '../users/users.js';
@@ -23,10 +24,11 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('hex
 
 /**
  * Mails a reset link when the address belongs to an enabled account, and does nothing
- * otherwise; the caller answers the same either way.
+ * otherwise; the caller answers the same either way. The mail is an outbox row written in the
+ * transaction that stores the link, sent once it committed.
  */
 export async function sendPasswordResetLink(context: AppContext, email: string, now = new Date()): Promise<void> {
-  const { db, config, mailer } = context;
+  const { db, config, outbox } = context;
   const user = await findUserByEmail(db, email);
   if (!user || !user.enabled) return;
 
@@ -48,14 +50,14 @@ export async function sendPasswordResetLink(context: AppContext, email: string, 
       description: 'password reset link requested',
       subject: { type: 'user', id: user.id },
     });
+    const mail = passwordResetMail({
+      firstname: user.firstname,
+      link: `${config.appUrl}/password/reset/${user.id}/${token}`,
+      validMinutes: PASSWORD_RESET_MINUTES,
+    });
+    await enqueueMail(trx, { to: user.email, ...mail });
   });
-
-  const mail = passwordResetMail({
-    firstname: user.firstname,
-    link: `${config.appUrl}/password/reset/${user.id}/${token}`,
-    validMinutes: PASSWORD_RESET_MINUTES,
-  });
-  await mailer.send({ to: user.email, ...mail });
+  outbox.kick();
 }
 
 /**
@@ -71,7 +73,7 @@ export async function resetPassword(
   password: string,
   now = new Date(),
 ): Promise<void> {
-  const { db, config, mailer, tasks, broadcaster } = context;
+  const { db, config, outbox, broadcaster } = context;
   const invalid = new HttpError(403, INVALID_RESET_LINK);
   // A user id beyond PostgreSQL's integer range names nobody (and would fail the query there).
   if (!/^\d{1,15}$/.test(link.userId) || Number(link.userId) > MAX_ID || !/^[A-Za-z0-9_-]{1,200}$/.test(link.token)) throw invalid;
@@ -94,7 +96,7 @@ export async function resetPassword(
 
   // Hashing takes a while; do it before the transaction rather than hold the database.
   const passwordHash = await hashPassword(password);
-  const revoked = await db.transaction().execute(async (trx) => {
+  await db.transaction().execute(async (trx) => {
     // Marking the link used is the claim: of two concurrent uses, only one updates the row.
     const claimed = await trx
       .updateTable('password_resets')
@@ -116,15 +118,14 @@ export async function resetPassword(
       severity: 'warning',
       properties: { reason: 'password reset', sessions: tokens.sessions, personal_tokens: tokens.personal },
     });
-    return tokens;
+    // The mail to the owner, an outbox row of this transaction: sent once it committed.
+    await enqueueMail(trx, {
+      to: user.email,
+      ...passwordChangedMail({ firstname: user.firstname, link: config.appUrl, revokedTokens: tokens.personal }),
+    });
   });
 
   // Only after the commit: a subscription re-checked earlier would still find the old tokens.
   broadcaster.rightsChanged([userId]);
-  tasks.run('password changed mail', () =>
-    mailer.send({
-      to: user.email,
-      ...passwordChangedMail({ firstname: user.firstname, link: config.appUrl, revokedTokens: revoked.personal }),
-    }),
-  );
+  outbox.kick();
 }

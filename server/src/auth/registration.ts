@@ -2,7 +2,7 @@ import { recordActivity } from '../activity/log.js';
 import type { AppContext } from '../context.js';
 import type { User } from '../db/schema.js';
 import { createUser } from '../users/users.js';
-import { sendVerificationLink } from './verification.js';
+import { queueVerificationMail } from './verification.js';
 
 export const REGISTERED =
   'Thanks for registering! We have emailed you a link to verify your email address; it may take a few minutes to arrive.';
@@ -14,20 +14,31 @@ export async function registerUser(
   context: AppContext,
   input: { firstname: string; lastname: string; email: string; password: string },
 ): Promise<User> {
+  // createUser hashes the password before its insert, so it does not run inside a transaction
+  // (on SQLite one would hold the only connection meanwhile). The activity entry and the
+  // verification mail (an outbox row) are written right after it, with the same database, in a
+  // transaction of their own: the mail is a row before the answer goes out.
   const user = await createUser(context.db, input);
-  await recordActivity(context.db, { causerId: user.id, description: 'registered', subject: { type: 'user', id: user.id } });
-  context.tasks.run('verification mail', () => sendVerificationLink(context, user));
+  await context.db.transaction().execute(async (trx) => {
+    await recordActivity(trx, { causerId: user.id, description: 'registered', subject: { type: 'user', id: user.id } });
+    await queueVerificationMail(trx, context.config, user);
+  });
+  context.outbox.kick();
   return user;
 }
 
 /** Mails a fresh verification link; false (and no mail) when the address is already verified. */
 export async function resendVerificationLink(context: AppContext, user: User): Promise<boolean> {
   if (user.email_verified_at) return false;
-  await recordActivity(context.db, {
-    causerId: user.id,
-    description: 'verification resent',
-    subject: { type: 'user', id: user.id },
+  // The activity entry and the mail (an outbox row) in one transaction; sent once committed.
+  await context.db.transaction().execute(async (trx) => {
+    await recordActivity(trx, {
+      causerId: user.id,
+      description: 'verification resent',
+      subject: { type: 'user', id: user.id },
+    });
+    await queueVerificationMail(trx, context.config, user);
   });
-  context.tasks.run('verification mail', () => sendVerificationLink(context, user));
+  context.outbox.kick();
   return true;
 }

@@ -1,9 +1,9 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { AppContext } from '../context.js';
 import type { Config } from '../config.js';
 import type { Database, User } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
+import { enqueueMail } from '../mail/outbox.js';
 import { verificationMail } from '../mail/templates.js';
 import { findUserById, markEmailVerified } from '../users/users.js';
 
@@ -32,14 +32,23 @@ export function verificationLink(
   return `${config.appUrl}/email/verify/${id}/${hash}?expires=${expires}&signature=${signature}`;
 }
 
-export async function sendVerificationLink(context: AppContext, user: User, now = new Date()): Promise<void> {
+/**
+ * Writes the verification mail to the outbox (mail/outbox.ts): `db` is the caller's
+ * transaction (registration.ts), and the caller kicks the outbox once it committed.
+ */
+export async function queueVerificationMail(
+  db: Kysely<Database>,
+  config: Pick<Config, 'appUrl' | 'appKey'>,
+  user: User,
+  now = new Date(),
+): Promise<void> {
   const expiresAt = new Date(now.getTime() + VERIFICATION_LINK_MINUTES * 60_000);
   const mail = verificationMail({
     firstname: user.firstname,
-    link: verificationLink(context.config, user, expiresAt),
+    link: verificationLink(config, user, expiresAt),
     validMinutes: VERIFICATION_LINK_MINUTES,
   });
-  await context.mailer.send({ to: user.email, ...mail });
+  await enqueueMail(db, { to: user.email, ...mail });
 }
 
 /** The parts of a verification link as they arrive; any of them may have been tampered with. */

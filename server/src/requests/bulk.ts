@@ -108,8 +108,10 @@ export async function decideRequests(context: AppContext, access: Access, input:
     results = [];
     for (const id of ids) {
       try {
-        const decided = await decideRequest(context.db, { requestId: id, access, action: input.action, message: input.message });
-        notifyRequester(context, decided);
+        const decided = await decideRequest(context.db, { requestId: id, access, action: input.action, message: input.message }, (trx, result) =>
+          notifyRequester(trx, context.config, result),
+        );
+        context.outbox.kick();
         broadcastRequestDecided(context, decided);
         results.push({ id, status: 'decided', http: 200, request_status: decided.status === 'Approved' ? 'Approved' : 'Denied' });
       } catch (error) {

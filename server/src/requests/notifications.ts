@@ -1,11 +1,15 @@
-import type { AppContext } from '../context.js';
-import type { Request } from '../db/schema.js';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
+import type { Database, Request } from '../db/schema.js';
+import { enqueueMail, enqueueMails } from '../mail/outbox.js';
 import { requestCreatedMail, requestDecidedMail } from '../mail/templates.js';
 import { findUserById } from '../users/users.js';
 import { type PresentedRequest, presentRequests } from './presenter.js';
 import { whoMayDecide } from './routing.js';
 
-// Mail about requests, sent in the background (context.tasks) after the change committed.
+// Mail about requests: outbox rows (mail/outbox.ts) written in the transaction that stores the
+// request or its decision (`trx`), so that a change that rolls back mails nobody and one that
+// commits always mails; the caller kicks the outbox after the commit.
 
 /** "join the team “Edge Computing Lab”", from the presented request. */
 export function describeRequest(request: PresentedRequest): string {
@@ -32,39 +36,38 @@ export function decisionLink(appUrl: string, request: Request): string {
   return `${appUrl}/profile`;
 }
 
-/** Mails everyone who may decide a new pending request, with a link to the requests page. */
-export function notifyDeciders(context: AppContext, request: Request): void {
-  context.tasks.run('request mail to deciders', async () => {
-    const [presented] = await presentRequests(context.db, [request], null);
-    const deciders = await whoMayDecide(context.db, request);
-    const what = describeRequest(presented);
-    for (const decider of deciders) {
-      const mail = requestCreatedMail({
+/** In the request's transaction: a mail to everyone who may decide the new pending request, with a link to the requests page. */
+export async function notifyDeciders(trx: Kysely<Database>, config: Pick<Config, 'appUrl'>, request: Request): Promise<void> {
+  const [presented] = await presentRequests(trx, [request], null);
+  const deciders = await whoMayDecide(trx, request);
+  const what = describeRequest(presented);
+  await enqueueMails(
+    trx,
+    deciders.map((decider) => ({
+      to: decider.email,
+      ...requestCreatedMail({
         firstname: decider.firstname,
         requesterName: presented.user?.name ?? 'A user',
         what,
         message: request.message,
-        link: `${context.config.appUrl}/requests`,
-      });
-      await context.mailer.send({ to: decider.email, ...mail });
-    }
-  });
+        link: `${config.appUrl}/requests`,
+      }),
+    })),
+  );
 }
 
-/** Mails the requester that their request was approved or denied. */
-export function notifyRequester(context: AppContext, request: Request): void {
-  context.tasks.run('request decision mail', async () => {
-    const requester = await findUserById(context.db, request.user_id);
-    if (!requester || requester.enabled !== 1) return;
-    const [presented] = await presentRequests(context.db, [request], null);
-    const mail = requestDecidedMail({
-      firstname: requester.firstname,
-      what: describeRequest(presented),
-      approved: request.status === 'Approved',
-      deciderName: presented.decided_by?.name ?? null,
-      decisionMessage: request.decision_message,
-      link: decisionLink(context.config.appUrl, request),
-    });
-    await context.mailer.send({ to: requester.email, ...mail });
+/** In the decision's transaction: a mail to the requester that their request was approved or denied. */
+export async function notifyRequester(trx: Kysely<Database>, config: Pick<Config, 'appUrl'>, request: Request): Promise<void> {
+  const requester = await findUserById(trx, request.user_id);
+  if (!requester || requester.enabled !== 1) return;
+  const [presented] = await presentRequests(trx, [request], null);
+  const mail = requestDecidedMail({
+    firstname: requester.firstname,
+    what: describeRequest(presented),
+    approved: request.status === 'Approved',
+    deciderName: presented.decided_by?.name ?? null,
+    decisionMessage: request.decision_message,
+    link: decisionLink(config.appUrl, request),
   });
+  await enqueueMail(trx, { to: requester.email, ...mail });
 }

@@ -32,7 +32,7 @@ interface Draft {
 /**
  * Stores a request (409 when an identical one is pending). A request its requester could
  * decide is approved at once, in the same transaction, and recorded as decided by them;
- * otherwise its deciders are mailed once it is stored.
+ * otherwise its deciders' mails are written in the same transaction and sent once it commits.
  */
 async function submitRequest(context: AppContext, requester: User, access: Access, draft: Draft): Promise<Request> {
   const { db } = context;
@@ -69,7 +69,11 @@ async function submitRequest(context: AppContext, requester: User, access: Acces
         subject: { type: 'request', id: stored.id },
         properties: { type: stored.type, object_name: stored.object_name, team_id: stored.team_id, workspace_id: stored.workspace_id },
       });
-      if (!isDecider(access, stored)) return stored;
+      if (!isDecider(access, stored)) {
+        // The deciders' mails, outbox rows of this transaction: sent once it committed.
+        await notifyDeciders(trx, context.config, stored);
+        return stored;
+      }
       return applyDecision(trx, stored, { deciderId: requester.id, action: 'approve', message: null, automatic: true });
     });
   } catch (error) {
@@ -78,7 +82,7 @@ async function submitRequest(context: AppContext, requester: User, access: Acces
     throw error;
   }
   if (request.status === 'Pending') {
-    notifyDeciders(context, request);
+    context.outbox.kick();
     broadcastRequestCreated(context, request);
   }
   return request;

@@ -164,13 +164,13 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const access = await loadAccess(db, currentUser(request));
-        const decided = await decideRequest(db, {
-          requestId: request.params.id,
-          access,
-          action: request.body.action,
-          message: request.body.message,
-        });
-        notifyRequester(context, decided);
+        // The requester's mail is written in the decision's transaction, and sent once it committed.
+        const decided = await decideRequest(
+          db,
+          { requestId: request.params.id, access, action: request.body.action, message: request.body.message },
+          (trx, result) => notifyRequester(trx, context.config, result),
+        );
+        context.outbox.kick();
         broadcastRequestDecided(context, decided);
         return (await presentRequests(db, [decided], access))[0];
       },

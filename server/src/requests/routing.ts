@@ -123,13 +123,17 @@ export function decisionRefusal(
 export async function decideRequest(
   db: Kysely<Database>,
   input: { requestId: number; access: Access; action: Decision; message: string | null },
+  /** Runs in the decision's transaction after it (the requester's mail is written there). */
+  inTransaction?: (trx: Kysely<Database>, decided: Request) => Promise<void>,
 ): Promise<Request> {
   const request = await db.selectFrom('requests').selectAll().where('id', '=', input.requestId).executeTakeFirst();
   const refusal = decisionRefusal(input.access, request);
   if (refusal || !request) throw refusal ?? notFound();
-  return db.transaction().execute((trx) =>
-    applyDecision(trx, request, { deciderId: input.access.userId, action: input.action, message: input.message, automatic: false }),
-  );
+  return db.transaction().execute(async (trx) => {
+    const decided = await applyDecision(trx, request, { deciderId: input.access.userId, action: input.action, message: input.message, automatic: false });
+    await inTransaction?.(trx, decided);
+    return decided;
+  });
 }
 
 /**

@@ -57,16 +57,21 @@ export async function deleteWorkspaceInTransaction(trx: Kysely<Database>, worksp
 /**
  * Deletes one workspace (its own transaction), then asks the reconciler to delete the namespace
  * and revoke the members' service accounts, and ends the members' realtime subscriptions.
- * Authorization is the caller's business. Null when there is no such workspace.
+ * Authorization is the caller's business. Null when there is no such workspace. `inTransaction`
+ * runs in the deletion's transaction once the rows are gone (the members' mails are written there).
  */
 export async function deleteWorkspace(
   context: Pick<AppContext, 'db' | 'broadcaster'>,
   workspaceId: number,
   actor: { id: number },
+  inTransaction?: (trx: Kysely<Database>, deleted: DeletedWorkspace) => Promise<void>,
 ): Promise<DeletedWorkspace | null> {
   const deleted = await context.db.transaction().execute(async (trx) => {
     const workspace = await trx.selectFrom('workspaces').selectAll().where('id', '=', workspaceId).executeTakeFirst();
-    return workspace ? deleteWorkspaceInTransaction(trx, workspace, actor.id) : null;
+    if (!workspace) return null;
+    const result = await deleteWorkspaceInTransaction(trx, workspace, actor.id);
+    await inTransaction?.(trx, result);
+    return result;
   });
   if (deleted) {
     requestClusterSync();

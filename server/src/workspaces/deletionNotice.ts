@@ -1,5 +1,8 @@
-import { APP_NAME } from '../config.js';
+import type { Kysely } from 'kysely';
+import { APP_NAME, type Config } from '../config.js';
 import type { AppContext } from '../context.js';
+import type { Database } from '../db/schema.js';
+import { enqueueMails } from '../mail/outbox.js';
 import { htmlMail, type MailContent } from '../mail/templates.js';
 import { RealtimeEvent } from '../realtime/broadcaster.js';
 
@@ -27,23 +30,32 @@ export function workspaceDeletedMail(options: { firstname: string; workspace: De
   };
 }
 
-/** After the deletion committed: the event now, the mails in the background (disabled accounts get none). */
-export function tellMembersWorkspaceDeleted(
-  context: Pick<AppContext, 'db' | 'broadcaster' | 'tasks' | 'mailer' | 'config'>,
+/**
+ * Inside the deletion's transaction (`trx`): a mail to each member, as outbox rows, so that a
+ * deletion that commits mails its members and one that rolls back mails nobody. Disabled
+ * accounts get none.
+ */
+export async function queueWorkspaceDeletedMails(
+  trx: Kysely<Database>,
+  config: Pick<Config, 'appUrl'>,
   input: { workspace: DeletedWorkspaceNotice; memberIds: number[]; deciderName: string },
+): Promise<void> {
+  if (input.memberIds.length === 0) return;
+  const members = await trx.selectFrom('users').select(['firstname', 'email']).where('id', 'in', input.memberIds).where('enabled', '=', 1).execute();
+  await enqueueMails(
+    trx,
+    members.map((member) => ({
+      to: member.email,
+      ...workspaceDeletedMail({ firstname: member.firstname, workspace: input.workspace, deciderName: input.deciderName, link: config.appUrl }),
+    })),
+  );
+}
+
+/** After the deletion committed: the event to each member now, and the mails written with it sent. */
+export function tellMembersWorkspaceDeleted(
+  context: Pick<AppContext, 'broadcaster' | 'outbox'>,
+  input: { workspace: DeletedWorkspaceNotice; memberIds: number[] },
 ): void {
   for (const userId of input.memberIds) context.broadcaster.toUser(userId, RealtimeEvent.WorkspaceDeleted, input.workspace);
-  if (input.memberIds.length === 0) return;
-  context.tasks.run('workspace deleted mail', async () => {
-    const members = await context.db
-      .selectFrom('users')
-      .select(['firstname', 'email'])
-      .where('id', 'in', input.memberIds)
-      .where('enabled', '=', 1)
-      .execute();
-    for (const member of members) {
-      const mail = workspaceDeletedMail({ firstname: member.firstname, workspace: input.workspace, deciderName: input.deciderName, link: context.config.appUrl });
-      await context.mailer.send({ to: member.email, ...mail });
-    }
-  });
+  if (input.memberIds.length > 0) context.outbox.kick();
 }
