@@ -259,10 +259,6 @@ export const appMessages = {
         conflict: 'already decided',
       },
       stopped: 'Stopped: %{message} (%{left} not sent).',
-    },
-    fields: {
-      type: 'Type',
-      team: 'Team',
       // "Select all N matching": the server decides everything the filter matches (issue 12).
       select_all: 'Select all %{count} matching',
       all_selected: 'All %{count} matching requests are selected',
@@ -280,6 +276,10 @@ export const appMessages = {
         not_found: '%{count} gone',
         conflict: '%{count} already decided',
       },
+    },
+    fields: {
+      type: 'Type',
+      team: 'Team',
       requester: 'Requester',
       object: 'Object',
       message: 'Message',
@@ -809,12 +809,6 @@ export const appMessages = {
       bulk_refused: '%{name}: %{message}',
     },
   },
-  // Issue 12, search and filters: the admin lists' filter sidebars and the team pickers.
-  admin_filters: {
-    title: 'Filters',
-    date: 'Created',
-    when: 'When',
-    dates: { today: 'Today', week: 'Last 7 days', month: 'Last 30 days', year: 'This year', earlier: 'Before this year' },
   // Issue 12, bulk actions on the admin lists (src/resources/admin/bulk.tsx): dry run, confirmation, progress, result.
   adminBulk: {
     select_all: 'Select all %{count} matching',
@@ -856,6 +850,12 @@ export const appMessages = {
       totals: 'Deleted: %{done}. Not found: %{not_found}.',
     },
   },
+  // Issue 12, search and filters: the admin lists' filter sidebars and the team pickers.
+  admin_filters: {
+    title: 'Filters',
+    date: 'Created',
+    when: 'When',
+    dates: { today: 'Today', week: 'Last 7 days', month: 'Last 30 days', year: 'This year', earlier: 'Before this year' },
     severity: 'Severity',
     subject_type: 'Subject type',
     user: 'User',

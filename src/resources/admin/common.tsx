@@ -6,8 +6,9 @@ import { RoleChip } from '../../components/RoleChip';
 
 /** Admin tables keep a minimum width of 800 and scroll horizontally (spec §9). */
 // The list's main column is a flex item: without minWidth 0 a wide table widens the page
-// instead of scrolling inside its card.
-export const adminListSx = { '& .RaList-main': { minWidth: 0 }, '& .RaList-content': { overflowX: 'auto' } };
+// instead of scrolling inside its card. The scrolling is the table wrapper's, not the card's:
+// an overflowing card would also clip the bulk actions toolbar drawn above the table.
+export const adminListSx = { '& .RaList-main': { minWidth: 0 }, '& .RaDataTable-tableWrapper': { overflowX: 'auto' } };
 export const adminTableSx = { '& table': { minWidth: 800 } };
 
 /** Names with their role badge ('Ada Lovelace [Owner]'), optionally linked. */

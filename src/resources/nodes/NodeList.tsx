@@ -71,7 +71,7 @@ export const NodeList = () => {
       }
       empty={<Empty />}
       queryOptions={{ refetchInterval: refetchWhileInstalling }}
-      sx={{ '& .RaList-content': { overflowX: 'auto' } }}
+      sx={{ '& .RaDataTable-tableWrapper': { overflowX: 'auto' } }}
     >
       <Typography variant="body2" color="text.secondary" sx={{ px: 2, pt: 2 }}>
         {translate('nodes.intro')}

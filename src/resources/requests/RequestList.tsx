@@ -225,7 +225,7 @@ export const RequestList = () => {
         actions={false}
         empty={false}
         queryOptions={{ refetchInterval: REQUESTS_REFRESH_MS }}
-        sx={{ '& .RaList-main': { minWidth: 0 }, '& .RaList-content': { overflowX: 'auto' } }}
+        sx={{ '& .RaList-main': { minWidth: 0 }, '& .RaDataTable-tableWrapper': { overflowX: 'auto' } }}
       >
         {phone ? <RequestCards onManage={setManaged} /> : <RequestTable onManage={setManaged} onBulk={setBulk} />}
         {bulk &&

@@ -82,7 +82,7 @@ export const TokenList = ({ embedded = false }: TokenListProps) => {
         perPage={25}
         actions={<TopToolbar>{button}</TopToolbar>}
         empty={<Empty button={button} />}
-        sx={{ '& .RaList-content': { overflowX: 'auto' } }}
+        sx={{ '& .RaDataTable-tableWrapper': { overflowX: 'auto' } }}
       >
         {!embedded && (
           <Typography variant="body2" color="text.secondary" sx={{ px: 2, pt: 2 }}>
