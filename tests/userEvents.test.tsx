@@ -4,6 +4,7 @@ import { makeRequestToDecide, makeWorkspace } from './fixtures.teams';
 import { db, requestsTo } from './mocks/db';
 import { makeUser } from './mocks/fixtures';
 import { ACCESS_ENDED_NOTICE_DELAY_MS } from '../src/resources/workspaces/PodsSection';
+import { tokenStore } from '../src/httpClient';
 import { renderApp } from './render';
 
 // The console's user channel (issue 12): a workspace deleted by a platform admin
@@ -112,5 +113,28 @@ describe('RequestClosed on the user channel', () => {
     expect(await within(sidebar()).findByRole('menuitem', { name: 'Requests' })).toBeInTheDocument();
     expect(screen.queryByText('One of your requests has been decided.')).not.toBeInTheDocument();
     expect(screen.queryByText('A new request is waiting for your decision.')).not.toBeInTheDocument();
+  }, 60_000);
+});
+
+describe('SubscriptionEnded on the user channel', () => {
+  it('logs out at once when the account is disabled, and the login page says why', async () => {
+    renderApp({ path: '/', loggedIn: true });
+    await screen.findByRole('heading', { name: 'Your workspaces' });
+    await waitFor(() => expect(listening('App.User.1', 'SubscriptionEnded')).toBe(true));
+    emit('App.User.1', 'SubscriptionEnded', { reason: 'account-disabled', message: 'This account is disabled.' });
+    expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent('This account is disabled.');
+    expect(tokenStore.get()).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Your workspaces' })).not.toBeInTheDocument();
+  }, 60_000);
+
+  it('keeps the session when only a channel access ended', async () => {
+    renderApp({ path: '/', loggedIn: true });
+    await screen.findByRole('heading', { name: 'Your workspaces' });
+    await waitFor(() => expect(listening('App.User.1', 'SubscriptionEnded')).toBe(true));
+    emit('App.User.1', 'SubscriptionEnded', { reason: 'access-ended', message: 'You no longer have access to this channel.' });
+    expect(await screen.findByText('Your session has ended. Sign in again.')).toBeInTheDocument();
+    expect(tokenStore.get()).not.toBeNull();
+    expect(screen.getByRole('heading', { name: 'Your workspaces' })).toBeInTheDocument();
   }, 60_000);
 });

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNotify } from 'react-admin';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useCurrentUser, useRefreshRequests, useTestbedAuth } from '../hooks';
+import { rememberLoggedOutNotice } from '../pages/auth/loggedOutNotice';
 import { markWorkspaceDeleted } from './deletedWorkspaces';
 import type { UserEvent } from './echo';
 import { useUserChannelEvent } from './RealtimeProvider';
@@ -56,9 +57,17 @@ export const useUserEvents = () => {
     ]);
     notify('app.realtime.workspace_deleted', { type: 'warning', messageArgs: { name: workspace.label || workspace.name || '' } });
   });
-  // The server ended the user channel: the session was revoked or the account disabled.
+  // The server ended the user channel: the session was revoked or the account disabled. The
+  // token no longer works, so the console logs out at once (not at the next 401 of a poll) and
+  // the login page says why.
   const user = useCurrentUser();
   useSubscriptionEnded(user ? `App.User.${user.id}` : null, (why) => {
-    notify(subscriptionEndedNotice(why, 'app.realtime.session_ended').key, { type: 'warning' });
+    const notice = subscriptionEndedNotice(why, 'app.realtime.session_ended').key;
+    if (why.reason === 'session-ended' || why.reason === 'account-disabled') {
+      rememberLoggedOutNotice(notice);
+      void auth.logout();
+      return;
+    }
+    notify(notice, { type: 'warning' });
   });
 };

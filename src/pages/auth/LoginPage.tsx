@@ -1,4 +1,4 @@
-import { Box, Link, Stack, Typography } from '@mui/material';
+import { Alert, Box, Link, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Form, PasswordInput, TextInput, useLogin, useTranslate } from 'react-admin';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
@@ -6,6 +6,7 @@ import { SubmitButton } from '../../components/SubmitButton';
 import { errorMessage } from '../../httpClient';
 import { validateEmail, validateRequired } from '../../utils/validators';
 import { FormError } from './FormError';
+import { takeLoggedOutNotice } from './loggedOutNotice';
 import { LoggedOutLayout } from './LoggedOutLayout';
 
 /**
@@ -18,6 +19,8 @@ export const LoginPage = () => {
   const location = useLocation();
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  // Why the session just ended, when the console ended it (its account disabled, say).
+  const [loggedOutNotice] = useState(takeLoggedOutNotice);
 
   const onSubmit = async (values: Record<string, any>) => {
     setError(null);
@@ -34,6 +37,11 @@ export const LoginPage = () => {
 
   return (
     <LoggedOutLayout title="auth.login.title" subtitle="auth.login.subtitle" backToLogin={false}>
+      {loggedOutNotice && !error && (
+        <Alert severity="warning" sx={{ mb: 2 }}>
+          {translate(loggedOutNotice)}
+        </Alert>
+      )}
       <FormError message={error} />
       <Form onSubmit={onSubmit} noValidate disableInvalidFormNotification>
         <TextInput

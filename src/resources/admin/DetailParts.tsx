@@ -1,6 +1,6 @@
 import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { Children, type ReactNode } from 'react';
-import { useTranslate } from 'react-admin';
+import { TabbedShowLayoutTabs, type TabbedShowLayoutTabsProps, useTranslate } from 'react-admin';
 import { formatDateTime } from '../../utils/dates';
 import { SeverityChip } from './common';
 
@@ -15,7 +15,8 @@ export const DetailField = ({ label, children }: { label: string; children: Reac
         {translate(label)}
       </Typography>
       <Typography variant="body2" component="div">
-        {children || '—'}
+        {/* A dash for nothing to show; a count of 0 is something to show. */}
+        {children === null || children === undefined || children === false || children === '' ? '—' : children}
       </Typography>
     </Box>
   );
@@ -77,4 +78,18 @@ export const ActivityRow = ({ entry, withCauser = false }: { entry: ActivityEntr
     <TableCell>{entry.description}</TableCell>
     {withCauser && <TableCell>{entry.causer?.name ?? '—'}</TableCell>}
   </TableRow>
+);
+
+/**
+ * The admin show pages' tabs. On a phone four tabs fit when their padding is small (390 px); when they do not (a longer
+ * translation, a narrower screen) they scroll, with scroll buttons that show on touch screens too.
+ */
+export const CompactTabs = (props: TabbedShowLayoutTabsProps) => (
+  <TabbedShowLayoutTabs
+    {...props}
+    variant="scrollable"
+    scrollButtons="auto"
+    allowScrollButtonsMobile
+    sx={{ '& .MuiTab-root': { minWidth: { xs: 0, sm: 90 }, px: { xs: 1, sm: 2 } }, '& .MuiTabs-scrollButtons.Mui-disabled': { opacity: 0.3 } }}
+  />
 );

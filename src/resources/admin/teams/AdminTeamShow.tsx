@@ -1,10 +1,10 @@
 import { Alert, Box, Chip, Stack, TableCell, TableRow, Typography } from '@mui/material';
-import { Show, TabbedShowLayout, TabbedShowLayoutTabs, type TabbedShowLayoutTabsProps, useRecordContext, useTranslate } from 'react-admin';
+import { Show, TabbedShowLayout, useRecordContext, useTranslate } from 'react-admin';
 import { Link, useParams } from 'react-router-dom';
 import { RoleChip } from '../../../components/RoleChip';
 import { EnabledChip } from '../../../components/EnabledChip';
 import { formatDateTime } from '../../../utils/dates';
-import { ActivityRow, DetailField, DetailTable } from '../DetailParts';
+import { ActivityRow, CompactTabs, DetailField, DetailTable } from '../DetailParts';
 import { AdminTeamActions } from './AdminTeamActions';
 import { type AdminTeamDetail, isDetail } from './teamCalls';
 
@@ -129,20 +129,6 @@ const TeamTitle = () => {
   const record = useRecordContext<AdminTeamDetail>();
   return <span>{record?.fullname ?? ''}</span>;
 };
-
-/**
- * On a phone the four tabs fit when their padding is small (390 px); when they do not (a longer
- * translation, a narrower screen) they scroll, with scroll buttons that show on touch screens too.
- */
-const CompactTabs = (props: TabbedShowLayoutTabsProps) => (
-  <TabbedShowLayoutTabs
-    {...props}
-    variant="scrollable"
-    scrollButtons="auto"
-    allowScrollButtonsMobile
-    sx={{ '& .MuiTab-root': { minWidth: { xs: 0, sm: 90 }, px: { xs: 1, sm: 2 } }, '& .MuiTabs-scrollButtons.Mui-disabled': { opacity: 0.3 } }}
-  />
-);
 
 export const AdminTeamShow = () => {
   const { id } = useParams();

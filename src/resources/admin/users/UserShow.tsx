@@ -8,7 +8,7 @@ import { useCurrentUser, useTestbedDataProvider } from '../../../hooks';
 import { errorMessage } from '../../../httpClient';
 import { formatDateTime } from '../../../utils/dates';
 import { NodeStatusBadge } from '../../nodes/NodeStatusBadge';
-import { ActivityRow, DetailField, DetailTable } from '../DetailParts';
+import { ActivityRow, CompactTabs, DetailField, DetailTable } from '../DetailParts';
 import type { AdminUserDetail } from './types';
 
 // /admin/users/{id}: everything about one person (GET /api/admin/users/{id}) and what a
@@ -255,7 +255,7 @@ export const UserShow = () => {
   return (
     <Show<AdminUserDetail> resource="admin/users" id={Number(id)} actions={<UserActions />} title={<UserTitle />}>
       <Heading />
-      <TabbedShowLayout syncWithLocation={false}>
+      <TabbedShowLayout syncWithLocation={false} tabs={<CompactTabs />}>
         <TabbedShowLayout.Tab label="adminUsers.tabs.summary">
           <Summary />
         </TabbedShowLayout.Tab>

@@ -3,7 +3,7 @@ import { Show, TabbedShowLayout, TopToolbar, useRecordContext, useTranslate } fr
 import { Link, useParams } from 'react-router-dom';
 import { RoleChip } from '../../../components/RoleChip';
 import { formatDateTime } from '../../../utils/dates';
-import { ActivityRow, DetailField, DetailTable } from '../DetailParts';
+import { ActivityRow, CompactTabs, DetailField, DetailTable } from '../DetailParts';
 import { DeleteWorkspaceButton } from './DeleteWorkspaceButton';
 import { QuotaForm } from './QuotaForm';
 import { type AdminWorkspaceDetail, isDetail } from './types';
@@ -122,7 +122,7 @@ export const AdminWorkspaceShow = () => {
         </TopToolbar>
       }
     >
-      <TabbedShowLayout syncWithLocation={false}>
+      <TabbedShowLayout syncWithLocation={false} tabs={<CompactTabs />}>
         <TabbedShowLayout.Tab label="adminWorkspaces.tabs.summary">
           <Summary />
         </TabbedShowLayout.Tab>
