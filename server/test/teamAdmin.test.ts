@@ -202,6 +202,10 @@ describe('PATCH /api/admin/teams/{id}', () => {
     const suspended = await inject('PATCH', `/api/admin/teams/${team.id}`, people.admin.token, { enabled: false });
     expect(suspended.statusCode).toBe(200);
     expect(suspended.json().enabled).toBe(false);
+    // The admin teams list says so too.
+    const listed = (await inject('GET', `/api/admin/teams?q=${encodeURIComponent(team.name)}`, people.admin.token)).json();
+    // (Without ?page the list answers a plain array, as the spec's first console reads it.)
+    expect(listed.find((row: { id: number }) => row.id === team.id)).toMatchObject({ enabled: false });
     expect(rightsChanges.flat()).toEqual(expect.arrayContaining([member.user.id, manager.user.id, people.owner.user.id]));
     // No rights in the suspended team: no kubeconfig, no member management.
     expect((await inject('POST', `/api/subnamespaces/${workspace.id}/kubeconfig`, member.token)).statusCode).toBe(403);

@@ -119,6 +119,8 @@ export const adminTeamSchema = z.object({
   shortname: z.string(),
   country: z.string().nullable(),
   affiliation: z.string().nullable(),
+  /** false: suspended by a platform admin. */
+  enabled: z.boolean(),
   created_at: z.string(),
   member_count: z.number(),
   workspace_count: z.number(),

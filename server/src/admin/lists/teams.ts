@@ -74,6 +74,7 @@ export async function presentTeamCounts(db: Kysely<Database>, rows: Team[]) {
       shortname: team.shortname,
       country: team.country,
       affiliation: team.affiliation,
+      enabled: Boolean(team.enabled),
       created_at: team.created_at,
       member_count: memberCounts.get(team.id) ?? 0,
       workspace_count: teamWorkspaces.length,

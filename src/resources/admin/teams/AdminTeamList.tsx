@@ -1,4 +1,4 @@
-import { Button } from '@mui/material';
+import { Button, Chip } from '@mui/material';
 import { useState } from 'react';
 import { DataTable, List, useListContext, useRefresh, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
@@ -15,11 +15,23 @@ interface AdminTeam {
   fullname?: string | null;
   shortname?: string | null;
   created_at?: string;
+  /** false: suspended by a platform admin. */
+  enabled?: boolean;
   /** The list answers counts, not members (issue 12: 25 teams listed every member inline). */
   member_count?: number;
   workspace_count?: number;
   workspaces?: { id: number; name: string }[];
 }
+
+/** Enabled, or Suspended (by a platform admin: its members have no rights in it for now). */
+const TeamStatusChip = ({ enabled }: { enabled?: boolean }) => {
+  const translate = useTranslate();
+  return enabled === false ? (
+    <Chip size="small" variant="outlined" color="warning" label={translate('teamAdmin.suspended')} />
+  ) : (
+    <Chip size="small" variant="outlined" color="success" label={translate('teams.enabled')} />
+  );
+};
 
 const filters = [<AdminSearchInput key="q" source="q" alwaysOn />];
 
@@ -166,6 +178,12 @@ export const AdminTeamList = () => (
         source="workspaces"
         disableSort
         render={(record) => <NamesWithRoles items={record.workspaces} to={(item) => `/workspaces/${item.id}`} />}
+      />
+      <DataTable.Col<AdminTeam>
+        source="enabled"
+        label="teamAdmin.fields.status"
+        disableSort
+        render={(record) => <TeamStatusChip enabled={record.enabled} />}
       />
       <DataTable.Col<AdminTeam> source="created_at" render={(record) => formatDateTime(record.created_at)} />
     </DataTable>
