@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -10,18 +9,12 @@ import { createDatabase } from '../src/db/database.js';
 import { createMetrics } from '../src/health/metrics.js';
 import { isDatabaseUnavailable } from '../src/http/errors.js';
 import { createMailer } from '../src/mail/mailer.js';
+import { freePort } from './processes.js';
 
 // A PostgreSQL that is down (restarting, failing over) costs the requests that need it a 503
 // with Retry-After, never a 500, and the process goes on (the pool's 'error' event is handled).
 // Independent of TEST's DATABASE_URL: the "database" here is a loopback port nobody listens on.
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('a database that is down', () => {
   let workDir: string;

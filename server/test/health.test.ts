@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,16 +9,10 @@ import { type SandboxCluster, startSandboxCluster } from '../src/cluster/sandbox
 import { createMetrics } from '../src/health/metrics.js';
 import { createMailer } from '../src/mail/mailer.js';
 import { createTestContext, type TestContext } from './helpers.js';
+import { freePort } from './processes.js';
 
 // GET /livez, /readyz and /metrics (docs/deploy.md): what an orchestrator and Prometheus see.
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('health and metrics', () => {
   let ctx: TestContext;
