@@ -139,7 +139,7 @@ async function expectClosed(w: World, whose: 'member' | 'other', decider: Person
   const mine = w.requests[whose];
   for (const id of [mine.join, mine.create]) {
     expect(await request(id)).toMatchObject({ status: 'Denied', decision_message: MESSAGE, decided_by: decider.user.id });
-    const entries = await db().selectFrom('activity_log').select(['description', 'causer_id', 'properties']).where('subject_type', '=', 'request').where('subject_id', '=', id).execute();
+    const entries = await db().selectFrom('activity_log').select(['description', 'causer_id', 'properties']).where('subject_type', '=', 'request').where('subject_id', '=', id).orderBy('id').execute();
     expect(entries.at(-1)).toMatchObject({ description: 'request denied', causer_id: decider.user.id });
     expect(JSON.parse(entries.at(-1)!.properties)).toMatchObject({ severity: 'warning', status: 'Denied', automatic: true, reason: 'team membership ended', requester_id: w.people[whose].user.id });
   }
