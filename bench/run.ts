@@ -1,133 +1,201 @@
-// `npm run bench`: throughput of the API's hot paths, printed as ratios against a bare Node
-// HTTP server answering a small JSON document, measured in the same run on the same machine
-// (absolute numbers depend on the machine; the ratios are what to compare between commits).
-// Every load loop is bounded by a request count; all traffic stays on 127.0.0.1.
+// `npm run bench`: issue 12's goals for the platform admins' lists, measured as issue 14 asks.
+//
+// - A fresh database seeded with the seed command (SQLite in the temp directory, or a new
+//   PostgreSQL database when DATABASE_URL is postgres://, dropped afterwards), an admin made
+//   with `npm run cli -- user:create --admin --verified`, signed in through POST /login.
+// - The server started as `npm start` starts it (bench/server.ts), with its normal logging,
+//   RATE_LIMITS=off and CLUSTER=none (no sandbox cluster or reconciler beside it); a bare Node
+//   hello-world in another process; the load client (autocannon) in a process per measurement.
+// - BENCH_ROUNDS rounds; in each, every scenario is measured between two bare measurements,
+//   and its ratio is to their mean. Printed: the median ratio with its spread (min–max over
+//   rounds), requests per second, p50/p99 latency, and the server's CPU time per request.
+// - Each round also times a bulk disable of 1,000 users (then enables them again) and the CSV
+//   export of every user, sampling the server's RSS every 50 ms.
+// - Every goal is printed with PASS or FAIL against its target.
+//
+// Environment: BENCH_USERS (10000), BENCH_ACTIVITY (20000), BENCH_ROUNDS (5), BENCH_DURATION
+// (seconds per measurement, 3), BENCH_CONNECTIONS (50), BENCH_P99_CONNECTIONS (10: one more
+// pass at this many connections for latency; 0 skips it), BENCH_EXTRA=1 (more lists, no
+// goals), BENCH_REUSE_DB (a seeded SQLite file or postgres:// URL to use instead of seeding),
+// BENCH_KEEP_DB=1 (keep the fresh database for BENCH_REUSE_DB). All traffic stays on 127.0.0.1.
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import os from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'kysely';
-import pino from 'pino';
-import { buildApp } from '../server/src/app.js';
-import { loadConfig } from '../server/src/config.js';
-import { createDatabase } from '../server/src/db/database.js';
-import { migrate } from '../server/src/db/migrate.js';
-import { seedDatabase } from '../server/src/db/seed.js';
-import { createMailer } from '../server/src/mail/mailer.js';
-import { issueSession } from '../server/src/tokens/tokens.js';
-import { createUser } from '../server/src/users/users.js';
+import { createAdmin, prepareDatabase, readFacts } from './database.js';
+import { bulkRound, exportRound, type BulkTiming, type ExportTiming } from './actions.js';
+import { runLoad, type LoadResult } from './load.js';
+import { type Goal, goalLine, mb, median, spread, summary, table } from './report.js';
+import { BULK_GOAL_MS, BULK_SIZE, EXPORT_GOAL_MS, EXPORT_RSS_GOAL_BYTES, type Scenario, scenarios } from './scenarios.js';
+import { cpuSeconds, type Running, startApp, startBare, tail } from './server.js';
 
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
-// At the issue's scale: BENCH_USERS=100000 BENCH_ACTIVITY=1000000 (the seed then takes minutes).
-const SEEDED_USERS = Number(process.env.BENCH_USERS ?? 10_000);
-const SEEDED_ACTIVITY = Number(process.env.BENCH_ACTIVITY ?? 20_000);
+const setting = (name: string, fallback: number) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number`);
+  return value;
+};
+const USERS = setting('BENCH_USERS', 10_000);
+const ACTIVITY = setting('BENCH_ACTIVITY', 20_000);
+const ROUNDS = Math.max(1, setting('BENCH_ROUNDS', 5));
+const DURATION = Math.max(1, setting('BENCH_DURATION', 3));
+const CONNECTIONS = Math.max(1, setting('BENCH_CONNECTIONS', 50));
+const LOW_CONNECTIONS = setting('BENCH_P99_CONNECTIONS', 10);
 
-/** Sends REQUESTS GETs over CONNECTIONS keep-alive connections; answers requests per second. */
-async function measure(url: string, headers: Record<string, string> = {}): Promise<number> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  let sent = 0;
-  const one = () =>
-    new Promise<void>((resolve, reject) => {
-      http
-        .get(url, { agent, headers: { Accept: 'application/json', ...headers } }, (res) => {
-          if (res.statusCode !== 200) reject(new Error(`${url} answered ${res.statusCode}`));
-          res.resume();
-          res.on('end', resolve);
-        })
-        .on('error', reject);
-    });
-  const worker = async () => {
-    while (sent < REQUESTS) {
-      sent += 1;
-      await one();
-    }
-  };
-  await one(); // warm-up
-  const started = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  agent.destroy();
-  return REQUESTS / seconds;
+interface Measured extends LoadResult {
+  ratio: number;
+  /** Server CPU milliseconds per answered request. */
+  cpuMs: number;
+}
+
+async function measure(target: Running, url: string, headers: Record<string, string>, connections = CONNECTIONS, duration = DURATION): Promise<LoadResult & { cpuMs: number }> {
+  const cpuBefore = cpuSeconds(target.pid);
+  const result = await runLoad({ url, headers, connections, duration });
+  const cpuMs = result.requests > 0 ? ((cpuSeconds(target.pid) - cpuBefore) * 1000) / result.requests : Number.NaN;
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} answers other than 2xx, ${result.errors} errors`);
+  return { ...result, cpuMs };
 }
 
 async function main() {
-  const workDir = mkdtempSync(join(tmpdir(), 'testbed-bench-'));
-  const config = loadConfig(
-    { STORAGE_DIR: workDir, RATE_LIMITS: 'off', DATABASE_URL: process.env.DATABASE_URL, STATIC_DIR: join(workDir, 'none') },
-    { envFile: null },
-  );
-  // On PostgreSQL the benchmark works in a schema of its own and drops it afterwards.
-  const postgres = config.databaseUrl.startsWith('postgres');
-  const schema = `bench_${process.pid}`;
-  const root = postgres ? createDatabase(config.databaseUrl) : undefined;
-  if (root) await sql`create schema ${sql.id(schema)}`.execute(root);
-  const db = createDatabase(config.databaseUrl, postgres ? { searchPath: schema } : {});
-  await migrate(db);
-  const logger = pino({ level: 'silent' });
-  const app = await buildApp({ config, db, mailer: createMailer(config, logger), logger });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const workDir = mkdtempSync(join(os.tmpdir(), 'testbed-bench-'));
+  const loadBefore = os.loadavg();
+  const database = await prepareDatabase({ users: USERS, activity: ACTIVITY, storageDir: workDir, keep: process.env.BENCH_KEEP_DB === '1' });
+  const running: Running[] = [];
+  try {
+    const admin = await createAdmin(database.url, workDir);
+    const facts = await readFacts(database.url, ROUNDS * BULK_SIZE);
+    if (facts.bulkIds.length < ROUNDS * BULK_SIZE) throw new Error(`Need ${ROUNDS * BULK_SIZE} enabled non-admin users for the bulk disables, found ${facts.bulkIds.length}`);
+    const logFile = join(workDir, 'server.log');
+    const app = await startApp(
+      { DATABASE_URL: database.url, STORAGE_DIR: workDir, STATIC_DIR: join(workDir, 'no-console'), RATE_LIMITS: 'off', CLUSTER: 'none' },
+      logFile,
+    );
+    running.push(app);
+    const bare = await startBare();
+    running.push(bare);
 
-  const admin = await createUser(db, { firstname: 'Bench', lastname: 'Admin', email: 'bench@example.org', password: 'bench-password-1', admin: true, verified: true });
-  const { plainText } = await issueSession(db, admin.id);
-  // The seed command's data (server/src/db/seed.ts): people, teams, workspaces, a year of activity.
-  const seeded = await seedDatabase(db, { users: SEEDED_USERS, teams: Math.ceil(SEEDED_USERS / 10), activity: SEEDED_ACTIVITY, random: 12 });
-  console.log(`seeded ${seeded.users} users, ${seeded.teams} teams, ${seeded.activity} activity entries in ${(seeded.milliseconds / 1000).toFixed(1)} s`);
-  // A busy person, for the activity filtered by user.
-  const causer = await db
-    .selectFrom('activity_log')
-    .select(['causer_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('causer_id', 'is not', null)
-    .groupBy('causer_id')
-    .orderBy('n', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    const login = await fetch(`${app.url}/login`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(admin) });
+    if (!login.ok) throw new Error(`POST /login answered ${login.status}: ${await login.text()}`);
+    const { token } = (await login.json()) as { token: string };
+    const auth = { Authorization: `Bearer ${token}` };
 
-  const bare = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end('{"ok":true}');
-  });
-  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
-  const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`;
+    const list = scenarios({ causerId: facts.causerId, extra: process.env.BENCH_EXTRA === '1' });
+    const headersOf = (scenario: Scenario) => (scenario.auth ? auth : {});
+    const totals = new Map<Scenario, string>();
+    for (const scenario of list) {
+      const response = await fetch(`${app.url}${scenario.path}`, { headers: { accept: 'application/json', ...headersOf(scenario) } });
+      if (!response.ok) throw new Error(`${scenario.path} answered ${response.status}: ${await response.text()}`);
+      const body = (await response.json()) as { meta?: { total: number } };
+      if (body.meta) totals.set(scenario, `${body.meta.total} rows`);
+    }
 
-  const auth = { Authorization: `Bearer ${plainText}` };
-  const scenarios: Array<[string, string, Record<string, string>?]> = [
-    ['GET /api/settings (no auth, no database)', `${base}/api/settings`],
-    ['GET /user (token check + user with relations)', `${base}/user`, auth],
-    ['GET /api/tokens', `${base}/api/tokens`, auth],
-    [`GET /api/admin/users page 1 of ${SEEDED_USERS + 1}`, `${base}/api/admin/users?page=1&per_page=25`, auth],
-    ['GET /api/admin/users page 300, sorted by email desc', `${base}/api/admin/users?page=300&per_page=25&sort=email&order=desc`, auth],
-    ['GET /api/admin/users search q=kowalski', `${base}/api/admin/users?page=1&per_page=25&q=kowalski`, auth],
-    ['GET /api/admin/users search q=ad (prefix)', `${base}/api/admin/users?page=1&per_page=25&q=ad`, auth],
-    ['GET /api/admin/users filter[enabled]=false', `${base}/api/admin/users?page=1&per_page=25&filter%5Benabled%5D=false`, auth],
-    ['GET /api/admin/users sorted by created_at desc', `${base}/api/admin/users?page=1&per_page=25&sort=created_at&order=desc`, auth],
-    ['GET /api/admin/teams page 1 (counts)', `${base}/api/admin/teams?page=1&per_page=25`, auth],
-    [`GET /api/admin/activity page 1 of ${SEEDED_ACTIVITY}`, `${base}/api/admin/activity?page=1&per_page=50`, auth],
-    [
-      'GET /api/admin/activity filtered by user',
-      `${base}/api/admin/activity?page=1&per_page=50&filter%5Bcauser_id%5D=${causer?.causer_id ?? 1}`,
-      auth,
-    ],
-  ];
+    console.log(
+      `\ndatabase: ${database.dialect} (${database.fresh ? `fresh, seeded in ${database.seedSeconds!.toFixed(0)} s` : 'reused'}), ` +
+        `${facts.users} users, ${facts.activity} activity entries; server ${app.url} (pid ${app.pid}), bare ${bare.url} (pid ${bare.pid})`,
+    );
+    console.log(`load: autocannon, ${CONNECTIONS} connections, ${DURATION} s per measurement, ${ROUNDS} rounds, bare and app interleaved`);
+    // Warm-up: JIT, caches, connection pools.
+    await measure(bare, bare.url, {}, CONNECTIONS, 1);
+    for (const scenario of list) await measure(app, `${app.url}${scenario.path}`, headersOf(scenario), CONNECTIONS, 1);
 
-  const bareRate = await measure(bareUrl);
-  console.log(`database: ${config.databaseUrl.split(':')[0]}, ${REQUESTS} requests per scenario over ${CONNECTIONS} connections`);
-  console.log(`bare Node HTTP server: ${bareRate.toFixed(0)} req/s (ratio 1.00)`);
-  for (const [label, url, headers] of scenarios) {
-    const rate = await measure(url, headers);
-    console.log(`${label}: ${rate.toFixed(0)} req/s, ratio ${(rate / bareRate).toFixed(3)} of bare`);
+    const results = new Map<Scenario, Measured[]>(list.map((scenario) => [scenario, []]));
+    const bareRuns: (LoadResult & { cpuMs: number })[] = [];
+    const bulks: BulkTiming[] = [];
+    const exports: ExportTiming[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      // The export first: the first round's runs on a server that has only been warmed up.
+      exports.push(await exportRound(app, auth, facts.users));
+      bulks.push(await bulkRound(app, auth, facts.bulkIds.slice(round * BULK_SIZE, (round + 1) * BULK_SIZE)));
+      let before = await measure(bare, bare.url, {});
+      bareRuns.push(before);
+      const line: string[] = [`bare ${before.rps.toFixed(0)}`];
+      for (const scenario of list) {
+        const result = await measure(app, `${app.url}${scenario.path}`, headersOf(scenario));
+        const after = await measure(bare, bare.url, {});
+        bareRuns.push(after);
+        const ratio = result.rps / ((before.rps + after.rps) / 2);
+        results.get(scenario)!.push({ ...result, ratio });
+        line.push(`${result.rps.toFixed(0)} (${ratio.toFixed(3)})`);
+        before = after;
+      }
+      const last = exports.at(-1)!;
+      const bulk = bulks.at(-1)!;
+      console.log(
+        `round ${round + 1}/${ROUNDS}: req/s ${line.join(', ')}; export ${last.ms.toFixed(0)} ms (CPU ${last.cpuMs.toFixed(0)} ms) +${mb(last.rssGrowth)}; ` +
+          `bulk disable ${bulk.disableMs.toFixed(0)} ms, enable ${bulk.enableMs.toFixed(0)} ms`,
+      );
+    }
+
+    const low = new Map<Scenario | 'bare', LoadResult>();
+    if (LOW_CONNECTIONS > 0) {
+      low.set('bare', await measure(bare, bare.url, {}, LOW_CONNECTIONS));
+      for (const scenario of list) low.set(scenario, await measure(app, `${app.url}${scenario.path}`, headersOf(scenario), LOW_CONNECTIONS));
+    }
+
+    const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(value < 10 ? 1 : 0) : 'n/a');
+    const cpu = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : 'n/a');
+    const lowColumn = (key: Scenario | 'bare') => (low.has(key) ? `${ms(low.get(key)!.p50)} / ${ms(low.get(key)!.p99)}` : '-');
+    const rows = [
+      ['bare Node hello-world', median(bareRuns.map((run) => run.rps)).toFixed(0), '1', ms(median(bareRuns.map((run) => run.p50))), ms(median(bareRuns.map((run) => run.p99))), cpu(median(bareRuns.map((run) => run.cpuMs))), lowColumn('bare'), ''],
+      ...list.map((scenario) => {
+        const runs = results.get(scenario)!;
+        return [
+          scenario.label,
+          median(runs.map((run) => run.rps)).toFixed(0),
+          summary(runs.map((run) => run.ratio), 3),
+          ms(median(runs.map((run) => run.p50))),
+          ms(median(runs.map((run) => run.p99))),
+          cpu(median(runs.map((run) => run.cpuMs))),
+          lowColumn(scenario),
+          totals.get(scenario) ?? '',
+        ];
+      }),
+    ];
+    console.log(
+      `\nThroughput at ${CONNECTIONS} connections (medians over ${ROUNDS} rounds; ratio to bare Node in the same round, min–max in brackets; ` +
+        'a run in which no request finished counts as 0 req/s and has no latency or CPU figure):\n',
+    );
+    console.log(table(['scenario', 'req/s', 'ratio (min–max)', 'p50 ms', 'p99 ms', 'CPU ms/req', `p50/p99 ms @${LOW_CONNECTIONS}`, 'matched'], rows));
+
+    const goals: Goal[] = list
+      .filter((scenario) => scenario.goal !== undefined)
+      .map((scenario) => {
+        const ratios = results.get(scenario)!.map((run) => run.ratio);
+        return { label: scenario.label, target: `ratio >= ${scenario.goal}`, measured: `median ratio ${summary(ratios, 3)}`, pass: median(ratios) >= scenario.goal! };
+      });
+    const disable = bulks.map((bulk) => bulk.disableMs);
+    goals.push({ label: `bulk disable of ${BULK_SIZE} users`, target: `< ${BULK_GOAL_MS} ms`, measured: `median ${summary(disable, 0, ' ms')}`, pass: median(disable) < BULK_GOAL_MS });
+    const exportMs = exports.map((timing) => timing.ms);
+    goals.push({
+      label: `CSV export of ${facts.users} users`,
+      target: `< ${EXPORT_GOAL_MS} ms`,
+      measured: `median ${summary(exportMs, 0, ' ms')}, ${mb(exports[0]!.bytes)}; server CPU ${summary(exports.map((timing) => timing.cpuMs), 0, ' ms')}`,
+      pass: median(exportMs) < EXPORT_GOAL_MS,
+    });
+    const growth = exports.map((timing) => timing.rssGrowth);
+    goals.push({
+      label: 'server RSS growth during the CSV export',
+      target: `< ${mb(EXPORT_RSS_GOAL_BYTES)}`,
+      measured: `worst ${mb(Math.max(...growth))} (rounds ${spread(growth.map((bytes) => bytes / 1024 / 1024), 1, ' MB')}; first from ${mb(exports[0]!.rssBefore)})`,
+      pass: Math.max(...growth) < EXPORT_RSS_GOAL_BYTES,
+    });
+    console.log(`\nbulk enable of the same ${BULK_SIZE} users (no goal): median ${summary(bulks.map((bulk) => bulk.enableMs), 0, ' ms')}`);
+    console.log(`load average before / after: ${loadBefore.map((value) => value.toFixed(2)).join(' ')} / ${os.loadavg().map((value) => value.toFixed(2)).join(' ')} (${os.cpus().length} CPUs)`);
+    console.log(`\nIssue 12's goals (${database.dialect}, ${facts.users} users, ${facts.activity} activity entries):\n`);
+    for (const goal of goals) console.log(goalLine(goal));
+    console.log(`\n${goals.filter((goal) => goal.pass).length} of ${goals.length} goals pass`);
+    process.exitCode = 0;
+  } catch (error) {
+    const log = join(workDir, 'server.log');
+    try {
+      console.error(`Server log (last lines):\n${tail(log)}`);
+    } catch {
+      // no log yet
+    }
+    throw error;
+  } finally {
+    for (const child of running.reverse()) await child.stop();
+    await database.cleanup();
+    rmSync(workDir, { recursive: true, force: true });
   }
-
-  bare.close();
-  await app.close();
-  await db.destroy();
-  if (root) {
-    await sql`drop schema ${sql.id(schema)} cascade`.execute(root);
-    await root.destroy();
-  }
-  rmSync(workDir, { recursive: true, force: true });
 }
 
 await main();
