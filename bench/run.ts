@@ -54,7 +54,7 @@ async function measure(target: Running, url: string, headers: Record<string, str
   return { ...result, cpuMs };
 }
 
-async function main() {
+export async function runApiBench(): Promise<void> {
   const workDir = mkdtempSync(join(os.tmpdir(), 'testbed-bench-'));
   const loadBefore = os.loadavg();
   const database = await prepareDatabase({ users: USERS, activity: ACTIVITY, storageDir: workDir, keep: process.env.BENCH_KEEP_DB === '1' });
@@ -198,4 +198,3 @@ async function main() {
   }
 }
 
-await main();
