@@ -12,6 +12,7 @@ import { noneGateway } from './cluster/noneGateway.js';
 import { clusterRoutes } from './cluster/routes.js';
 import { createMetrics, type Metrics } from './health/metrics.js';
 import { healthRoutes } from './health/routes.js';
+import { invitationRoutes } from './invitations/routes.js';
 import { agentRoutes } from './nodes/agentRoutes.js';
 import { adminNodeRoutes, nodeRoutes } from './nodes/routes.js';
 import type { Config } from './config.js';
@@ -82,6 +83,7 @@ const domains = [
   settingsRoutes,
   teamRoutes,
   teamMemberRoutes,
+  invitationRoutes,
   adminTeamRoutes,
   workspaceRoutes,
   requestRoutes,

@@ -30,6 +30,10 @@ export interface RateLimits {
   nodeClaim: RateLimit;
   /** Machine-first node registrations (POST /agent/register), keyed by client address. */
   agentRegister: RateLimit;
+  /** Invitations mailed (sent and resent) for one team, whoever sends them (issue 16). */
+  invitationTeam: RateLimit;
+  /** Invitations mailed (sent and resent) by one person, whatever the teams (issue 16). */
+  invitationInviter: RateLimit;
 }
 
 /** The limits of docs/api-contract.md ("Rate limits"). */
@@ -41,6 +45,8 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   verificationResend: { max: 6, windowSeconds: 3600 },
   nodeClaim: { max: 10, windowSeconds: 600 },
   agentRegister: { max: 60, windowSeconds: 3600 },
+  invitationTeam: { max: 50, windowSeconds: 86400 },
+  invitationInviter: { max: 20, windowSeconds: 3600 },
 };
 
 export interface Config {

@@ -244,6 +244,32 @@ export interface MailOutboxTable {
   sent_at: Timestamp | null;
 }
 
+export type InvitationStatus = 'pending' | 'accepted' | 'revoked';
+
+/** An invitation to a team and some of its workspaces (0013, issue 16). */
+export interface InvitationsTable {
+  id: Generated<number>;
+  team_id: number;
+  /** Trimmed and lowercased. */
+  email: string;
+  /** The team role given on acceptance. */
+  role: TeamRole;
+  /** JSON array of workspace ids of the team, joined as `member`. */
+  workspace_ids: JsonText;
+  invited_by: number | null;
+  /** SHA-256 (hex) of the token mailed in the link; a resend replaces it. */
+  token_hash: string;
+  status: InvitationStatus;
+  expires_at: Timestamp;
+  /** When the last mail went out (creation or resend). */
+  sent_at: Timestamp;
+  accepted_by: number | null;
+  accepted_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   access_tokens: AccessTokensTable;
@@ -260,6 +286,7 @@ export interface Database {
   throttles: ThrottlesTable;
   realtime_messages: RealtimeMessagesTable;
   mail_outbox: MailOutboxTable;
+  invitations: InvitationsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -270,4 +297,5 @@ export type TeamMember = Selectable<TeamMembersTable>;
 export type Workspace = Selectable<WorkspacesTable>;
 export type WorkspaceMember = Selectable<WorkspaceMembersTable>;
 export type Request = Selectable<RequestsTable>;
+export type Invitation = Selectable<InvitationsTable>;
 export type NodeRecord = Selectable<NodesTable>;

@@ -11,6 +11,10 @@ export const ONBOARDING_EXEMPT_ROUTES: ReadonlySet<string> = new Set([
   '/api/tokens/:name',
   '/api/settings',
   '/api/docs',
+  // Invitation links (invitations/routes.ts): following one proves the address, so a person
+  // registering through it accepts before verifying; the preview is public.
+  '/api/invitations/:id/:token',
+  '/api/invitations/:id/:token/accept',
 ]);
 
 export function isGatedRoute(url: string): boolean {

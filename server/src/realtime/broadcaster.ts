@@ -16,6 +16,8 @@ export const RealtimeEvent = {
   NodeStatusChanged: 'NodeStatusChanged',
   /** To each member's user channel: a platform admin deleted a workspace they were in. Payload: {id, name, label, namespace, team}. */
   WorkspaceDeleted: 'WorkspaceDeleted',
+  /** To the inviter's user channel: their invitation was accepted. Payload: {id, team_id, email, user_id}. */
+  InvitationAccepted: 'InvitationAccepted',
 } as const;
 
 export type RealtimeEventName = (typeof RealtimeEvent)[keyof typeof RealtimeEvent];

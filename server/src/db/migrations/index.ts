@@ -11,6 +11,7 @@ import * as workspaceQuota from './0009_workspace_quota.js';
 import * as search from './0010_search.js';
 import * as listCounts from './0011_list_counts.js';
 import * as replicas from './0012_replicas.js';
+import * as invitations from './0013_invitations.js';
 
 /**
  * Every migration, by name; they run in name order. Add new ones at the end with the next
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0010_search': search,
   '0011_list_counts': listCounts,
   '0012_replicas': replicas,
+  '0013_invitations': invitations,
 };

@@ -1,0 +1,363 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { recordActivity } from '../activity/log.js';
+import { requestClusterSync } from '../cluster/reconciler.js';
+import type { AppContext } from '../context.js';
+import { timestamp } from '../db/database.js';
+import type { Database, Invitation, Team, TeamRole, User } from '../db/schema.js';
+import { fieldError, HttpError, notFound } from '../http/errors.js';
+import { MAX_ID } from '../http/schemas.js';
+import { reserveEach, type Throttle } from '../http/throttle.js';
+import { enqueueMail } from '../mail/outbox.js';
+import { RealtimeEvent } from '../realtime/broadcaster.js';
+import { type Access, TEAM_ROLE_RANK } from '../teams/access.js';
+import { managesTeamMembers } from '../teams/members.js';
+import { addTeamMember, findTeam } from '../teams/teams.js';
+import { markEmailVerified } from '../users/users.js';
+import { addWorkspaceMember } from '../workspaces/workspaces.js';
+import { invitationMail } from './mail.js';
+
+// Invitations to a team and some of its workspaces (issue 16; docs/api-contract.md,
+// "Invitations"). The team's owners and managers (and platform admins) invite by email with a
+// team role no higher than their own; the mail carries APP_URL/invitations/{id}/{token}, where
+// the token is random, stored only as a SHA-256, works once and expires after 7 days (a resend
+// replaces it). Accepting needs a signed-in person with the invited address: they join the
+// team with the role and the workspaces as `member` at once, as an approved request would
+// (same membership functions, activity entries, cluster reconciler, realtime re-check).
+
+export const INVITATION_DAYS = 7;
+export const INVALID_INVITATION = 'This invitation link is invalid.';
+export const INVITATION_EXPIRED = 'This invitation has expired. Ask the team for a new one.';
+export const INVITATION_USED = 'This invitation has already been used.';
+export const INVITATION_REVOKED = 'This invitation has been withdrawn.';
+export const NOT_AN_INVITER = "Only the team's owners and managers can invite people.";
+export const ABOVE_OWN_ROLE = 'You cannot invite someone with a role above your own.';
+export const ALREADY_MEMBER = 'This person is already a member of this team.';
+export const ALREADY_INVITED = 'An invitation to this address is already pending: resend it instead.';
+export const NOT_PENDING = 'This invitation is no longer pending.';
+export const MAX_INVITED_WORKSPACES = 50;
+
+export const wrongEmailMessage = (invited: string, current: string) =>
+  `This invitation was sent to ${invited}, but you are signed in as ${current}. Sign out, then sign in or register with ${invited} to accept it.`;
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+const newToken = () => randomBytes(32).toString('base64url');
+
+export interface InvitationLimits {
+  throttle: Throttle;
+  perTeam: import('../config.js').RateLimit;
+  perInviter: import('../config.js').RateLimit;
+}
+
+export interface InvitationInput {
+  email: string;
+  role: TeamRole;
+  workspace_ids: number[];
+}
+
+export const isExpired = (invitation: Pick<Invitation, 'expires_at'>, now = new Date()) => Date.parse(invitation.expires_at) <= now.getTime();
+
+export const workspaceIdsOf = (invitation: Pick<Invitation, 'workspace_ids'>): number[] => {
+  const parsed = JSON.parse(invitation.workspace_ids) as unknown;
+  return Array.isArray(parsed) ? parsed.filter((id): id is number => Number.isInteger(id)) : [];
+};
+
+/** The team, or 404; then 403 unless the actor may invite to it. */
+export async function teamToInviteTo(db: Kysely<Database>, access: Access, teamId: number): Promise<Team> {
+  const team = await findTeam(db, teamId);
+  if (!team) throw notFound();
+  if (!managesTeamMembers(access, team.id)) throw new HttpError(403, NOT_AN_INVITER);
+  return team;
+}
+
+/** Reserves one mailed invitation for the team and for the inviter (429 past either limit). */
+async function countMail(limits: InvitationLimits | null, teamId: number, inviterId: number): Promise<void> {
+  if (!limits) return;
+  await reserveEach(limits.throttle, [
+    [`invitation-team:${teamId}`, limits.perTeam],
+    [`invitation-inviter:${inviterId}`, limits.perInviter],
+  ]);
+}
+
+async function queueInvitationMail(
+  trx: Kysely<Database>,
+  context: AppContext,
+  input: { invitation: Invitation; token: string; team: Team; inviter: User },
+): Promise<void> {
+  const ids = workspaceIdsOf(input.invitation);
+  const workspaces =
+    ids.length === 0 ? [] : await trx.selectFrom('workspaces').select('label').where('id', 'in', ids).orderBy('label').execute();
+  const mail = invitationMail({
+    inviter: `${input.inviter.firstname} ${input.inviter.lastname}`,
+    team: input.team.fullname,
+    role: input.invitation.role,
+    workspaces: workspaces.map((workspace) => workspace.label),
+    link: `${context.config.appUrl}/invitations/${input.invitation.id}/${input.token}`,
+    validDays: INVITATION_DAYS,
+  });
+  await enqueueMail(trx, { to: input.invitation.email, ...mail });
+}
+
+/** POST /api/tenants/{id}/invitations. */
+export async function createInvitation(
+  context: AppContext,
+  limits: InvitationLimits | null,
+  input: { access: Access; inviter: User; teamId: number; invitation: InvitationInput },
+  now = new Date(),
+): Promise<Invitation> {
+  const { db } = context;
+  const { access, inviter } = input;
+  const team = await teamToInviteTo(db, access, input.teamId);
+  const { email, role } = input.invitation;
+  if (!access.admin && TEAM_ROLE_RANK[role] > TEAM_ROLE_RANK[access.teamRoles.get(team.id) ?? 'member']) {
+    throw new HttpError(403, ABOVE_OWN_ROLE);
+  }
+  const workspaceIds = [...new Set(input.invitation.workspace_ids)];
+  if (workspaceIds.length > 0) {
+    const found = await db.selectFrom('workspaces').select('id').where('team_id', '=', team.id).where('id', 'in', workspaceIds).execute();
+    if (found.length !== workspaceIds.length) throw fieldError('workspace_ids', 'The selected workspace_ids is invalid.');
+  }
+  const member = await db
+    .selectFrom('team_members')
+    .innerJoin('users', 'users.id', 'team_members.user_id')
+    .select('team_members.id')
+    .where('team_members.team_id', '=', team.id)
+    .where('users.email', '=', email)
+    .executeTakeFirst();
+  if (member) throw fieldError('email', ALREADY_MEMBER);
+  const pending = await db
+    .selectFrom('invitations')
+    .select('id')
+    .where('team_id', '=', team.id)
+    .where('email', '=', email)
+    .where('status', '=', 'pending')
+    .where('expires_at', '>', timestamp(now))
+    .executeTakeFirst();
+  if (pending) throw new HttpError(409, ALREADY_INVITED);
+
+  await countMail(limits, team.id, inviter.id);
+  const token = newToken();
+  const invitation = await db.transaction().execute(async (trx) => {
+    const at = timestamp(now);
+    // Expired invitations to the same address make way for this one.
+    await trx
+      .updateTable('invitations')
+      .set({ status: 'revoked', revoked_at: at, updated_at: at })
+      .where('team_id', '=', team.id)
+      .where('email', '=', email)
+      .where('status', '=', 'pending')
+      .execute();
+    const created = await trx
+      .insertInto('invitations')
+      .values({
+        team_id: team.id,
+        email,
+        role,
+        workspace_ids: JSON.stringify(workspaceIds),
+        invited_by: inviter.id,
+        token_hash: sha256(token),
+        status: 'pending',
+        expires_at: timestamp(new Date(now.getTime() + INVITATION_DAYS * 86_400_000)),
+        sent_at: at,
+        accepted_by: null,
+        accepted_at: null,
+        revoked_at: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordActivity(trx, {
+      causerId: inviter.id,
+      description: 'invitation sent',
+      subject: { type: 'team', id: team.id },
+      properties: { invitation_id: created.id, email, role, workspace_ids: workspaceIds },
+    });
+    await queueInvitationMail(trx, context, { invitation: created, token, team, inviter });
+    return created;
+  });
+  context.outbox.kick();
+  return invitation;
+}
+
+async function invitationOfTeam(db: Kysely<Database>, teamId: number, invitationId: number): Promise<Invitation> {
+  const invitation = await db.selectFrom('invitations').selectAll().where('id', '=', invitationId).where('team_id', '=', teamId).executeTakeFirst();
+  if (!invitation) throw notFound();
+  return invitation;
+}
+
+/** POST /api/tenants/{id}/invitations/{invitation}/resend: a new link (the old one stops working), 7 days again. */
+export async function resendInvitation(
+  context: AppContext,
+  limits: InvitationLimits | null,
+  input: { access: Access; inviter: User; teamId: number; invitationId: number },
+  now = new Date(),
+): Promise<Invitation> {
+  const { db } = context;
+  const team = await teamToInviteTo(db, input.access, input.teamId);
+  const invitation = await invitationOfTeam(db, team.id, input.invitationId);
+  if (invitation.status !== 'pending') throw new HttpError(409, NOT_PENDING);
+  if (!input.access.admin && TEAM_ROLE_RANK[invitation.role] > TEAM_ROLE_RANK[input.access.teamRoles.get(team.id) ?? 'member']) {
+    throw new HttpError(403, ABOVE_OWN_ROLE);
+  }
+  await countMail(limits, team.id, input.inviter.id);
+  const token = newToken();
+  const resent = await db.transaction().execute(async (trx) => {
+    const at = timestamp(now);
+    const updated = await trx
+      .updateTable('invitations')
+      .set({ token_hash: sha256(token), expires_at: timestamp(new Date(now.getTime() + INVITATION_DAYS * 86_400_000)), sent_at: at, updated_at: at })
+      .where('id', '=', invitation.id)
+      .where('status', '=', 'pending')
+      .returningAll()
+      .executeTakeFirst();
+    if (!updated) throw new HttpError(409, NOT_PENDING);
+    await recordActivity(trx, {
+      causerId: input.inviter.id,
+      description: 'invitation resent',
+      subject: { type: 'team', id: team.id },
+      properties: { invitation_id: updated.id, email: updated.email },
+    });
+    await queueInvitationMail(trx, context, { invitation: updated, token, team, inviter: input.inviter });
+    return updated;
+  });
+  context.outbox.kick();
+  return resent;
+}
+
+/** DELETE /api/tenants/{id}/invitations/{invitation}: the link stops working. */
+export async function revokeInvitation(
+  db: Kysely<Database>,
+  input: { access: Access; teamId: number; invitationId: number },
+  now = new Date(),
+): Promise<void> {
+  const team = await teamToInviteTo(db, input.access, input.teamId);
+  const invitation = await invitationOfTeam(db, team.id, input.invitationId);
+  if (invitation.status !== 'pending') throw new HttpError(409, NOT_PENDING);
+  await db.transaction().execute(async (trx) => {
+    const at = timestamp(now);
+    const updated = await trx
+      .updateTable('invitations')
+      .set({ status: 'revoked', revoked_at: at, updated_at: at })
+      .where('id', '=', invitation.id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (updated.numUpdatedRows !== 1n) throw new HttpError(409, NOT_PENDING);
+    await recordActivity(trx, {
+      causerId: input.access.userId,
+      description: 'invitation revoked',
+      subject: { type: 'team', id: team.id },
+      properties: { invitation_id: invitation.id, email: invitation.email },
+    });
+  });
+}
+
+/** The pending invitations of a team (expired ones included, marked), newest first. */
+export function pendingInvitations(db: Kysely<Database>, teamId: number): Promise<Invitation[]> {
+  return db
+    .selectFrom('invitations')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('status', '=', 'pending')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/**
+ * The invitation a link names, whatever its state; 403 INVALID_INVITATION for a malformed,
+ * unknown or replaced link.
+ */
+export async function invitationOfLink(db: Kysely<Database>, link: { id: string; token: string }): Promise<Invitation> {
+  const invalid = new HttpError(403, INVALID_INVITATION);
+  if (!/^\d{1,10}$/.test(link.id) || Number(link.id) > MAX_ID || !/^[A-Za-z0-9_-]{20,200}$/.test(link.token)) throw invalid;
+  const invitation = await db
+    .selectFrom('invitations')
+    .selectAll()
+    .where('id', '=', Number(link.id))
+    .where('token_hash', '=', sha256(link.token))
+    .executeTakeFirst();
+  if (!invitation) throw invalid;
+  return invitation;
+}
+
+/** Why a link's invitation cannot be accepted now, or null. */
+export function invitationRefusal(invitation: Invitation, now = new Date()): HttpError | null {
+  if (invitation.status === 'accepted') return new HttpError(403, INVITATION_USED);
+  if (invitation.status === 'revoked') return new HttpError(403, INVITATION_REVOKED);
+  if (isExpired(invitation, now)) return new HttpError(403, INVITATION_EXPIRED);
+  return null;
+}
+
+/**
+ * POST /api/invitations/{id}/{token}/accept by a signed-in person. The claim (pending → accepted,
+ * conditional) and the memberships are one transaction; following the mailed link also proves
+ * the address, so an unverified account becomes verified. Answers the invitation as accepted.
+ */
+export async function acceptInvitation(
+  context: AppContext,
+  user: User,
+  link: { id: string; token: string },
+  now = new Date(),
+): Promise<{ invitation: Invitation; workspaceIds: number[] }> {
+  const { db } = context;
+  const invitation = await invitationOfLink(db, link);
+  const refusal = invitationRefusal(invitation, now);
+  if (refusal) throw refusal;
+  if (invitation.email !== user.email) throw new HttpError(403, wrongEmailMessage(invitation.email, user.email));
+
+  const result = await db.transaction().execute(async (trx) => {
+    const at = timestamp(now);
+    const claimed = await trx
+      .updateTable('invitations')
+      .set({ status: 'accepted', accepted_by: user.id, accepted_at: at, updated_at: at })
+      .where('id', '=', invitation.id)
+      .where('token_hash', '=', invitation.token_hash)
+      .where('status', '=', 'pending')
+      .where('expires_at', '>', at)
+      .returningAll()
+      .executeTakeFirst();
+    if (!claimed) throw new HttpError(403, INVITATION_USED);
+    if (!user.email_verified_at) await markEmailVerified(trx, user);
+    await addTeamMember(trx, { teamId: claimed.team_id, userId: user.id, role: claimed.role, causerId: user.id });
+    // Workspaces deleted since the invitation are left out.
+    const wanted = workspaceIdsOf(claimed);
+    const workspaces =
+      wanted.length === 0
+        ? []
+        : await trx.selectFrom('workspaces').select('id').where('team_id', '=', claimed.team_id).where('id', 'in', wanted).execute();
+    const joined: number[] = [];
+    for (const workspace of workspaces) {
+      await addWorkspaceMember(trx, { workspaceId: workspace.id, userId: user.id, role: 'member', causerId: user.id });
+      joined.push(workspace.id);
+    }
+    if (joined.length > 0) {
+      // As an approved JoinWorkspace (requests/routing.ts, afterDecisionEffects): the reconciler grants the access.
+      await trx
+        .updateTable('workspace_members')
+        .set({ cluster_state: 'pending', cluster_error: null })
+        .where('user_id', '=', user.id)
+        .where('workspace_id', 'in', joined)
+        .execute();
+    }
+    await recordActivity(trx, {
+      causerId: user.id,
+      description: 'invitation accepted',
+      subject: { type: 'team', id: claimed.team_id },
+      properties: { invitation_id: claimed.id, role: claimed.role, workspace_ids: joined, invited_by: claimed.invited_by },
+    });
+    return { invitation: claimed, workspaceIds: joined };
+  });
+
+  if (result.workspaceIds.length > 0) requestClusterSync();
+  context.broadcaster.rightsChanged([user.id]);
+  if (result.invitation.invited_by !== null) {
+    context.broadcaster.toUser(result.invitation.invited_by, RealtimeEvent.InvitationAccepted, {
+      id: result.invitation.id,
+      team_id: result.invitation.team_id,
+      email: result.invitation.email,
+      user_id: user.id,
+    });
+  }
+  return result;
+}

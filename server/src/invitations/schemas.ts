@@ -1,0 +1,106 @@
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { Database, Invitation } from '../db/schema.js';
+import { emailField, idField, idParam } from '../http/schemas.js';
+import { isExpired, MAX_INVITED_WORKSPACES, workspaceIdsOf } from './invitations.js';
+
+const teamRole = z.enum(['owner', 'manager', 'member']);
+
+export const invitationBody = z.object({
+  email: emailField(),
+  role: z.enum(['owner', 'manager', 'member'], {
+    error: (issue) => (issue.input === undefined || issue.input === null ? 'The role field is required.' : 'The selected role is invalid.'),
+  }),
+  workspace_ids: z
+    .array(idField('workspace_ids'), { error: 'The workspace_ids field must be a list of workspace ids.' })
+    .max(MAX_INVITED_WORKSPACES, `The workspace_ids field must not have more than ${MAX_INVITED_WORKSPACES} items.`)
+    .nullish()
+    .transform((value) => value ?? []),
+});
+
+export const teamParams = z.object({ team: idParam() });
+export const invitationParams = z.object({ team: idParam(), invitation: idParam() });
+/** Checked by invitationOfLink (a bad link is a 403, like a bad reset link). */
+export const linkParams = z.object({ id: z.string(), token: z.string() });
+
+const workspaceSummary = z.object({ id: z.number(), name: z.string(), label: z.string() });
+
+/** An invitation as its team's owners and managers see it (never the token). */
+export const invitationSchema = z.object({
+  id: z.number(),
+  team_id: z.number(),
+  email: z.string(),
+  role: teamRole,
+  workspaces: z.array(workspaceSummary),
+  status: z.enum(['pending', 'accepted', 'revoked']),
+  /** Pending but past expires_at: it can only be resent or revoked. */
+  expired: z.boolean(),
+  invited_by: z.object({ id: z.number(), name: z.string() }).nullable(),
+  expires_at: z.string(),
+  sent_at: z.string(),
+  created_at: z.string(),
+});
+
+/** What the holder of a valid link sees before accepting. */
+export const invitationPreviewSchema = z.object({
+  id: z.number(),
+  email: z.string(),
+  role: teamRole,
+  team: z.object({ id: z.number(), name: z.string(), fullname: z.string() }),
+  workspaces: z.array(workspaceSummary),
+  invited_by: z.string().nullable(),
+  expires_at: z.string(),
+});
+
+export const acceptedSchema = z.object({
+  message: z.string(),
+  team: z.object({ id: z.number(), name: z.string(), fullname: z.string() }),
+  role: teamRole,
+  workspaces: z.array(workspaceSummary),
+});
+
+async function lookups(db: Kysely<Database>, invitations: Invitation[]) {
+  const workspaceIds = [...new Set(invitations.flatMap(workspaceIdsOf))];
+  const userIds = [...new Set(invitations.map((invitation) => invitation.invited_by).filter((id): id is number => id !== null))];
+  const [workspaces, users] = await Promise.all([
+    workspaceIds.length === 0
+      ? []
+      : db.selectFrom('workspaces').select(['id', 'name', 'label']).where('id', 'in', workspaceIds).execute(),
+    userIds.length === 0 ? [] : db.selectFrom('users').select(['id', 'firstname', 'lastname']).where('id', 'in', userIds).execute(),
+  ]);
+  return {
+    workspaces: new Map(workspaces.map((workspace) => [workspace.id, workspace])),
+    users: new Map(users.map((user) => [user.id, { id: user.id, name: `${user.firstname} ${user.lastname}` }])),
+  };
+}
+
+export async function presentInvitations(db: Kysely<Database>, invitations: Invitation[], now = new Date()): Promise<z.infer<typeof invitationSchema>[]> {
+  const { workspaces, users } = await lookups(db, invitations);
+  return invitations.map((invitation) => ({
+    id: invitation.id,
+    team_id: invitation.team_id,
+    email: invitation.email,
+    role: invitation.role,
+    workspaces: workspaceIdsOf(invitation).flatMap((id) => workspaces.get(id) ?? []),
+    status: invitation.status,
+    expired: invitation.status === 'pending' && isExpired(invitation, now),
+    invited_by: invitation.invited_by === null ? null : (users.get(invitation.invited_by) ?? null),
+    expires_at: invitation.expires_at,
+    sent_at: invitation.sent_at,
+    created_at: invitation.created_at,
+  }));
+}
+
+export async function presentPreview(db: Kysely<Database>, invitation: Invitation): Promise<z.infer<typeof invitationPreviewSchema>> {
+  const team = await db.selectFrom('teams').select(['id', 'name', 'fullname']).where('id', '=', invitation.team_id).executeTakeFirstOrThrow();
+  const { workspaces, users } = await lookups(db, [invitation]);
+  return {
+    id: invitation.id,
+    email: invitation.email,
+    role: invitation.role,
+    team,
+    workspaces: workspaceIdsOf(invitation).flatMap((id) => workspaces.get(id) ?? []),
+    invited_by: invitation.invited_by === null ? null : (users.get(invitation.invited_by)?.name ?? null),
+    expires_at: invitation.expires_at,
+  };
+}
