@@ -67,8 +67,13 @@ describe('GET /api/admin/users', () => {
     for (const user of data) {
       const n = Number(/\.(\d+)@/.exec(user.email)![1]);
       expect(user.enabled).toBe(n % 5 !== 0);
-      expect(user.teams).toEqual(n % 10 === 0 ? [{ id: expect.any(Number), name: `${prefix}team`, role: 'member' }] : []);
-      expect(user.workspaces).toEqual(n % 10 === 0 ? [{ id: expect.any(Number), name: 'bulk', role: 'member' }] : []);
+      const member = { role: 'member', pivot: { role: 'member' } };
+      expect(user.teams).toEqual(n % 10 === 0 ? [{ id: expect.any(Number), name: `${prefix}team`, ...member }] : []);
+      expect(user.workspaces).toEqual(n % 10 === 0 ? [{ id: expect.any(Number), name: 'bulk', ...member }] : []);
+      // The spec's names (section 3) beside ours.
+      expect(user.tenants).toEqual(user.teams);
+      expect(user.sub_namespaces).toEqual(user.workspaces);
+      expect(user.subnamespaces).toEqual(user.workspaces);
     }
   });
 
@@ -94,8 +99,10 @@ describe('GET /api/admin/users', () => {
         name: 'Olivia Owner',
         admin: false,
         enabled: true,
-        teams: [{ id: world.team.id, name: world.team.name, role: 'owner' }],
+        teams: [{ id: world.team.id, name: world.team.name, role: 'owner', pivot: { role: 'owner' } }],
+        tenants: [{ id: world.team.id, name: world.team.name, role: 'owner', pivot: { role: 'owner' } }],
         workspaces: [],
+        sub_namespaces: [],
       }),
     ]);
   });
@@ -125,6 +132,8 @@ describe('GET /api/admin/teams and /workspaces', () => {
     expect(team).toMatchObject({ member_count: Number(members.n), workspace_count: 1 });
     expect(team).not.toHaveProperty('users');
     expect(team.workspaces).toEqual([{ id: world.workspace.id, name: world.workspace.name }]);
+    expect(team.sub_namespaces).toEqual(team.workspaces);
+    expect(team.subnamespaces).toEqual(team.workspaces);
     const seeded = (await get(`/api/admin/teams?page=1&q=${prefix}`)).json();
     expect(seeded.meta.total).toBe(1);
     expect(seeded.data[0].member_count).toBe(SEEDED / 10);
@@ -143,7 +152,8 @@ describe('GET /api/admin/teams and /workspaces', () => {
         name: world.workspace.name,
         namespace: world.workspace.namespace,
         team: { id: world.team.id, name: world.team.name },
-        users: expect.arrayContaining([{ id: world.people.wsManager.user.id, name: 'Wes Wsmanager', role: 'manager' }]),
+        tenant: { id: world.team.id, name: world.team.name },
+        users: expect.arrayContaining([{ id: world.people.wsManager.user.id, name: 'Wes Wsmanager', role: 'manager', pivot: { role: 'manager' } }]),
       }),
     ]);
     expect((await get('/api/admin/workspaces?filter[team_id]=abc')).statusCode).toBe(422);

@@ -7,6 +7,7 @@ import { bearerAuth } from '../http/schemas.js';
 import { csvResponse, sendCsv } from './csvExport.js';
 import { exportActivity, exportTeams, exportUsers, exportWorkspaces } from './exports.js';
 import { listActivity, listTeams, listUsers, listWorkspaces } from './lists.js';
+import { withTeamAliases, withUserAliases, withWorkspaceAliases } from './lists/aliases.js';
 import {
   adminActivityExportQuery,
   adminActivityQuery,
@@ -28,6 +29,9 @@ const security = bearerAuth;
 /** An array, or the paginator when the query named a page. */
 const answer = <T>(query: { page?: number; per_page: number }, result: { rows: T[]; total: number }) =>
   query.page === undefined ? result.rows : paginated(result.rows, result.total, { page: query.page, perPage: query.per_page });
+
+/** The page's rows with the spec's names beside ours (lists/aliases.ts). */
+const aliased = <T, U>(result: { rows: T[]; total: number }, alias: (row: T) => U) => ({ total: result.total, rows: result.rows.map(alias) });
 
 /** The users list's `filter[...]` (the list and its export share them). */
 const userFilters = (query: z.infer<typeof adminUsersExportQuery>) => ({
@@ -69,7 +73,7 @@ export function adminRoutes({ db }: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { query } = request;
-        return answer(query, await listTeams(db, { ...query, perPage: query.per_page, ...teamFilters(query) }));
+        return answer(query, aliased(await listTeams(db, { ...query, perPage: query.per_page, ...teamFilters(query) }), withTeamAliases));
       },
     );
 
@@ -87,7 +91,10 @@ export function adminRoutes({ db }: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { query } = request;
-        return answer(query, await listWorkspaces(db, { ...query, perPage: query.per_page, ...workspaceFilters(query) }));
+        return answer(
+          query,
+          aliased(await listWorkspaces(db, { ...query, perPage: query.per_page, ...workspaceFilters(query) }), withWorkspaceAliases),
+        );
       },
     );
 
@@ -107,7 +114,7 @@ export function adminRoutes({ db }: AppContext): FastifyPluginAsyncZod {
         const { query } = request;
         return answer(
           query,
-          await listUsers(db, { ...query, perPage: query.per_page, ...userFilters(query) }),
+          aliased(await listUsers(db, { ...query, perPage: query.per_page, ...userFilters(query) }), withUserAliases),
         );
       },
     );

@@ -110,7 +110,9 @@ export const adminUsersExportQuery = adminUsersQuery.omit(notExported);
 /** The activity export also takes `filter[ids]` (its list's "Export selected"). */
 export const adminActivityExportQuery = adminActivityQuery.omit(notExported).extend({ 'filter[ids]': exportIdsFilter() });
 
-const member = z.object({ id: z.number(), name: z.string(), role: z.string() });
+/** A membership in a list: `pivot.role` is the spec's name for `role` (lists/aliases.ts). */
+const member = z.object({ id: z.number(), name: z.string(), role: z.string(), pivot: z.object({ role: z.string() }) });
+const workspaceRefs = z.array(z.object({ id: z.number(), name: z.string() }));
 
 export const adminTeamSchema = z.object({
   id: z.number(),
@@ -124,7 +126,10 @@ export const adminTeamSchema = z.object({
   created_at: z.string(),
   member_count: z.number(),
   workspace_count: z.number(),
-  workspaces: z.array(z.object({ id: z.number(), name: z.string() })),
+  workspaces: workspaceRefs,
+  /** The spec's names for `workspaces`. */
+  sub_namespaces: workspaceRefs,
+  subnamespaces: workspaceRefs,
 });
 
 export const adminWorkspaceSchema = z.object({
@@ -134,6 +139,8 @@ export const adminWorkspaceSchema = z.object({
   namespace: z.string(),
   created_at: z.string(),
   team: z.object({ id: z.number(), name: z.string() }),
+  /** The spec's name for `team`. */
+  tenant: z.object({ id: z.number(), name: z.string() }),
   users: z.array(member),
 });
 
@@ -150,6 +157,10 @@ export const adminUserSchema = z.object({
   created_at: z.string(),
   teams: z.array(member),
   workspaces: z.array(member),
+  /** The spec's names for `teams` and `workspaces`. */
+  tenants: z.array(member),
+  sub_namespaces: z.array(member),
+  subnamespaces: z.array(member),
 });
 
 export const adminActivitySchema = z.object({

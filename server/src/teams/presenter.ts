@@ -6,7 +6,12 @@ import { type Access, seesTeamMembers } from './access.js';
 
 const workspaceSummary = z.object({ id: z.number(), name: z.string(), label: z.string(), namespace: z.string() });
 
-/** A team (docs/api-contract.md, "Team"); `users` and `joining_reason` only for members and admins. */
+/**
+ * A team (docs/api-contract.md, "Team"). `users` is always there (spec section 3): the members
+ * for members and platform admins, empty for everyone else and in the list; `joining_reason`
+ * only for members and admins. `subnamespaces` and `sub_namespaces` are the spec's names for
+ * `workspaces`.
+ */
 export const teamSchema = z.object({
   id: z.number(),
   name: z.string(),
@@ -26,6 +31,7 @@ export const teamSchema = z.object({
   pending_request: requestSchema.nullable(),
   workspaces: z.array(workspaceSummary),
   subnamespaces: z.array(workspaceSummary),
+  sub_namespaces: z.array(workspaceSummary),
   users: z
     .array(
       z.object({
@@ -37,8 +43,7 @@ export const teamSchema = z.object({
         enabled: z.boolean(),
         pivot: z.object({ role: z.enum(['owner', 'manager', 'member']) }),
       }),
-    )
-    .optional(),
+    ),
 });
 
 export type PresentedTeam = z.infer<typeof teamSchema>;
@@ -107,22 +112,21 @@ export async function presentTeams(
       pending_request: pendingByTeam.get(team.id) ?? null,
       workspaces: teamWorkspaces,
       subnamespaces: teamWorkspaces,
-      ...(full
-        ? {
-            joining_reason: team.joining_reason,
-            users: members
-              .filter((member) => member.team_id === team.id)
-              .map((member) => ({
-                id: member.id,
-                name: `${member.firstname} ${member.lastname}`,
-                firstname: member.firstname,
-                lastname: member.lastname,
-                email: member.email,
-                enabled: member.enabled === 1 && member.membership_enabled === 1,
-                pivot: { role: member.role },
-              })),
-          }
-        : {}),
+      sub_namespaces: teamWorkspaces,
+      users: full
+        ? members
+            .filter((member) => member.team_id === team.id)
+            .map((member) => ({
+              id: member.id,
+              name: `${member.firstname} ${member.lastname}`,
+              firstname: member.firstname,
+              lastname: member.lastname,
+              email: member.email,
+              enabled: member.enabled === 1 && member.membership_enabled === 1,
+              pivot: { role: member.role },
+            }))
+        : [],
+      ...(full ? { joining_reason: team.joining_reason } : {}),
     };
   });
 }

@@ -3,11 +3,15 @@ import { z } from 'zod';
 import { POD_SECURITY } from '../cluster/gateway.js';
 import type { Database, Workspace } from '../db/schema.js';
 import { isDecider } from '../requests/routing.js';
-import { type Access, managesWorkspace } from '../teams/access.js';
+import { type Access, managesWorkspace, seesTeamMembers } from '../teams/access.js';
 
 const teamRef = z.object({ id: z.number(), name: z.string(), fullname: z.string() });
 
-/** A workspace (docs/api-contract.md, "Workspace"): visible to every onboarded user, no emails. */
+/**
+ * A workspace (docs/api-contract.md, "Workspace"): visible to every onboarded user. Its users'
+ * emails only for those who see the team's members (its members and platform admins), null
+ * for everyone else.
+ */
 export const workspaceSchema = z.object({
   id: z.number(),
   name: z.string(),
@@ -20,7 +24,17 @@ export const workspaceSchema = z.object({
   role: z.enum(['manager', 'member']).nullable(),
   member: z.boolean(),
   can_manage: z.boolean(),
-  users: z.array(z.object({ id: z.number(), name: z.string(), enabled: z.boolean(), pivot: z.object({ role: z.enum(['manager', 'member']) }) })),
+  users: z.array(
+    z.object({
+      id: z.number(),
+      name: z.string(),
+      firstname: z.string(),
+      lastname: z.string(),
+      email: z.string().nullable(),
+      enabled: z.boolean(),
+      pivot: z.object({ role: z.enum(['manager', 'member']) }),
+    }),
+  ),
   requests: z.array(z.object({ id: z.number(), user_id: z.number(), type: z.string(), status: z.string(), created_at: z.string() })),
   /** The Pod Security Admission levels the console gives the namespace (cluster/gateway.ts POD_SECURITY). */
   pod_security: z.object({
@@ -37,7 +51,7 @@ export async function presentWorkspace(db: Kysely<Database>, workspace: Workspac
     db
       .selectFrom('workspace_members as wm')
       .innerJoin('users as u', 'u.id', 'wm.user_id')
-      .select(['u.id', 'u.firstname', 'u.lastname', 'u.enabled', 'wm.role'])
+      .select(['u.id', 'u.firstname', 'u.lastname', 'u.email', 'u.enabled', 'wm.role'])
       .where('wm.workspace_id', '=', workspace.id)
       .orderBy('wm.id')
       .execute(),
@@ -51,6 +65,7 @@ export async function presentWorkspace(db: Kysely<Database>, workspace: Workspac
       .execute(),
   ]);
   const role = access.workspaceRoles.get(workspace.id) ?? null;
+  const seesEmails = seesTeamMembers(access, workspace.team_id);
   const teamRef = { id: team.id, name: team.name, fullname: team.fullname };
   return {
     id: workspace.id,
@@ -67,6 +82,9 @@ export async function presentWorkspace(db: Kysely<Database>, workspace: Workspac
     users: members.map((member) => ({
       id: member.id,
       name: `${member.firstname} ${member.lastname}`,
+      firstname: member.firstname,
+      lastname: member.lastname,
+      email: seesEmails ? member.email : null,
       enabled: member.enabled === 1,
       pivot: { role: member.role },
     })),

@@ -194,7 +194,8 @@ export const TeamShow = () => {
           </CardContent>
         </Card>
 
-        {team.users && (
+        {/* `users` is always in the answer (empty for outsiders): the card is for members and admins. */}
+        {(member || admin) && team.users && (
           <Card component="section" aria-labelledby="team-users-title">
             <CardContent>
               <Typography id="team-users-title" variant="h6" component="h2" gutterBottom>
