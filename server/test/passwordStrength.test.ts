@@ -57,6 +57,7 @@ describe('POST /register: password strength', () => {
     expect(response.json().errors).toEqual({
       email: ['Invalid email'],
       password: [HEAVILY_USED, 'The password confirmation does not match.'],
+      password_confirmation: ['The password confirmation does not match.'],
     });
   });
 

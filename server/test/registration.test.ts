@@ -99,8 +99,6 @@ describe('POST /register', () => {
     ['password', { password: 'short', password_confirmation: 'short' }, 'The password field must be at least 8 characters.'],
     ['password', { password: 'x'.repeat(1025), password_confirmation: 'x'.repeat(1025) }, 'The password field must not be greater than 1024 characters.'],
     ['password', { password: 12345678 }, 'The password field must be a string.'],
-    ['password', { password_confirmation: 'something else' }, 'The password confirmation does not match.'],
-    ['password', { password_confirmation: undefined }, 'The password confirmation does not match.'],
   ])('refuses a bad %s: %j', async (field, fields, message) => {
     const response = await ctx.register(fields);
     expect(response.statusCode).toBe(422);
@@ -110,12 +108,49 @@ describe('POST /register', () => {
     expect(body.message).toBe(message);
   });
 
+  it.each([{ password_confirmation: 'something else' }, { password_confirmation: undefined }, { password_confirmation: 42 }])(
+    "reports a mismatched confirmation under password (as Laravel does) and password_confirmation: %j",
+    async (fields) => {
+      const response = await ctx.register(fields);
+      expect(response.statusCode).toBe(422);
+      const body = response.json();
+      expect(body.message).toBe('The password confirmation does not match.');
+      expect(body.errors.password).toEqual(['The password confirmation does not match.']);
+      expect(body.errors.password_confirmation).toContain('The password confirmation does not match.');
+      expect(Object.keys(body.errors).sort()).toEqual(['password', 'password_confirmation']);
+    },
+  );
+
   it('reports a short password and a mismatched confirmation together', async () => {
     const response = await ctx.register({ password: 'short', password_confirmation: 'different' });
     expect(response.statusCode).toBe(422);
     expect(response.json().errors).toEqual({
       password: ['The password field must be at least 8 characters.', 'The password confirmation does not match.'],
+      password_confirmation: ['The password confirmation does not match.'],
     });
+  });
+
+  it('reports every field in one answer: the email taken and the mismatch next to the other fields', async () => {
+    const email = uniqueEmail('taken');
+    expect((await ctx.register({ email })).statusCode).toBe(201);
+
+    const everything = await ctx.register({ firstname: '  ', lastname: 'x'.repeat(256), email: email.toUpperCase(), password: 'password1', password_confirmation: 'password2' });
+    expect(everything.statusCode).toBe(422);
+    const body = everything.json();
+    expect(body.message).toBe('The firstname field is required.');
+    expect(body.errors.firstname).toEqual(['The firstname field is required.']);
+    expect(body.errors.lastname).toEqual(['The lastname field must not be greater than 255 characters.']);
+    expect(body.errors.email).toEqual(['The email has already been taken.']);
+    expect(body.errors.password).toHaveLength(2);
+    expect(body.errors.password[0]).toMatch(/^The password is too easy to guess\./);
+    expect(body.errors.password[1]).toBe('The password confirmation does not match.');
+    expect(body.errors.password_confirmation).toEqual(['The password confirmation does not match.']);
+
+    // The email taken with one other field wrong, and a malformed email is not looked up.
+    const names = (await ctx.register({ email, lastname: '' })).json();
+    expect(names.errors).toEqual({ lastname: ['The lastname field is required.'], email: ['The email has already been taken.'] });
+    const malformed = (await ctx.register({ email: 'nope', firstname: '' })).json();
+    expect(malformed.errors).toEqual({ firstname: ['The firstname field is required.'], email: ['Invalid email'] });
   });
 
   it('does not create anything on a validation error', async () => {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { currentUser, requireUser } from '../http/authenticate.js';
+import { validationError } from '../http/errors.js';
 import { routeRateLimit } from '../http/rateLimit.js';
 import { bearerAuth, messageSchema } from '../http/schemas.js';
 import { Throttle } from '../http/throttle.js';
@@ -9,6 +10,7 @@ import { presentUser, userSchema } from '../users/presenter.js';
 import { type LoginThrottle, logIn, logOut } from './login.js';
 import { resetPassword, sendPasswordResetLink } from './passwordReset.js';
 import { ALREADY_VERIFIED, REGISTERED, registerUser, resendVerificationLink, VERIFICATION_SENT } from './registration.js';
+import { registrationErrors } from './registrationErrors.js';
 import {
   loginBody,
   passwordLinkBody,
@@ -46,8 +48,17 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
           response: { 201: z.object({ message: z.string(), user: userSchema }) },
         },
         config: { rateLimit: routeRateLimit(limits?.register, (request) => request.ip) },
+        // A refused body is judged again whole (registrationErrors.ts), so that one answer has
+        // every field's errors, the email already taken included.
+        attachValidation: true,
       },
       async (request, reply) => {
+        if (request.validationError) {
+          const body: unknown = request.body;
+          if (typeof body !== 'object' || body === null || Array.isArray(body)) throw request.validationError;
+          const errors = await registrationErrors(db, body as Record<string, unknown>);
+          throw Object.keys(errors).length > 0 ? validationError(errors) : request.validationError;
+        }
         const user = await registerUser(context, request.body);
         return reply.code(201).send({ message: REGISTERED, user: presentUser(user) });
       },
