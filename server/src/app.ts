@@ -29,6 +29,7 @@ import { installOpenApi, installOpenApiRoute } from './http/openapi.js';
 import { installRateLimiting } from './http/rateLimit.js';
 import { installSecurityHeaders } from './http/security.js';
 import { Throttle } from './http/throttle.js';
+import { installRequestLog } from './http/requestLog.js';
 import { installConsole } from './http/static.js';
 import type { Mailer } from './mail/mailer.js';
 import { createOutboxSender, type OutboxSender } from './mail/outbox.js';
@@ -113,6 +114,9 @@ export async function buildApp({
 }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger,
+    // Fastify's own request logging writes two lines per request; http/requestLog.ts writes at
+    // most one, and in production only for errors and slow requests.
+    disableRequestLogging: true,
     bodyLimit: 1024 * 1024,
     // Token names (up to 255 characters) travel in the path of DELETE /api/tokens/{name}.
     routerOptions: { maxParamLength: 1024 },
@@ -127,6 +131,7 @@ export async function buildApp({
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  installRequestLog(app, { mode: config.logRequests, slowMs: config.slowRequestMs });
   installJsonBodies(app);
   installNulGuard(app);
   installGracefulClose(app);

@@ -6,6 +6,7 @@ import { createMetrics } from './health/metrics.js';
 import { createNodeWatcher } from './nodes/watcher.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createDatabase } from './db/database.js';
+import { createLogger } from './logging/logger.js';
 import { clientAddressResolver } from './http/clientAddress.js';
 import { isDatabaseUnavailable } from './http/errors.js';
 import { migrate } from './db/migrate.js';
@@ -29,7 +30,7 @@ const ADMIN_HINT = [
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = pino({ level: config.logLevel });
+  const logger = createLogger(config);
   const db = createDatabase(config.databaseUrl, {
     poolSize: config.databasePoolSize,
     onPoolError: (error) => logger.warn({ err: error }, 'A database connection failed; the pool opens a new one when needed'),
@@ -92,7 +93,15 @@ async function main(): Promise<void> {
   logger.info(`Testbed Console listening on http://${config.host}:${port}`);
   logger.info(`Realtime (Pusher protocol 7) listening on ws://${config.host}:${realtime.port}/app/${config.realtime.key}`);
   if (!config.mailUrl) logger.info('MAIL_URL is not set: mails (with their links) are written to this log.');
-  if (!(await platformAdminExists(db))) logger.info(ADMIN_HINT);
+  if (!(await platformAdminExists(db))) {
+    if (config.logFormat === 'pretty') logger.info(ADMIN_HINT);
+    else {
+      // JSON would turn the hint's line breaks into \n: the entry says what is missing, and the
+      // command goes to standard error as real lines (standard output stays JSON only).
+      logger.info('There is no platform admin yet (see the command on standard error).');
+      process.stderr.write(`${ADMIN_HINT}\n`);
+    }
+  }
   // Background work that must run once across the replicas runs in the leader only.
   const backgroundWork = {
     start() {
@@ -131,6 +140,7 @@ async function main(): Promise<void> {
     await cluster.close();
     mailer.close();
     await db.destroy();
+    logger.flush();
     process.exit(0);
   };
   process.on('SIGINT', (signal) => void stop(signal));

@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialectOf, isUniqueViolation, timestamp } from '../src/db/database.js';
+import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
+import { dialectOf, isUniqueViolation, PREPARED_STATEMENTS_KEPT, timestamp, withStatementCache } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import { migrations } from '../src/db/migrations/index.js';
 import { createTestDatabase, type TestDatabase, usingPostgres } from './helpers.js';
@@ -81,5 +83,48 @@ describe('the database', () => {
     expect(tokens).toEqual([]);
     const entry = await database.db.selectFrom('activity_log').selectAll().where('description', '=', 'kept').executeTakeFirstOrThrow();
     expect(entry.causer_id).toBeNull();
+  });
+});
+
+describe('prepared statements are reused', () => {
+  it('runs the same query text many times with different values', async () => {
+    const users = await Promise.all(['reuse-a@example.org', 'reuse-b@example.org', 'reuse-c@example.org'].map(insertUser));
+    for (let round = 0; round < 3; round += 1) {
+      for (const user of users) {
+        const found = await database.db.selectFrom('users').select(['id', 'email']).where('id', '=', user.id).executeTakeFirst();
+        expect(found).toEqual({ id: user.id, email: user.email });
+      }
+    }
+  });
+
+  it(`prepares a query once per ${usingPostgres() ? 'connection (PostgreSQL)' : 'database (SQLite)'}`, async () => {
+    const user = await insertUser('prepared-once@example.org');
+    const query = () => database.db.selectFrom('users').select('email').where('id', '=', user.id).where('email', 'like', 'prepared-once%').executeTakeFirstOrThrow();
+    if (usingPostgres()) {
+      // One connection (a transaction) so pg_prepared_statements shows that connection's.
+      await database.db.transaction().execute(async (trx) => {
+        for (let i = 0; i < 3; i += 1) await trx.selectFrom('users').select('email').where('id', '=', user.id).where('email', 'like', 'prepared-once%').executeTakeFirstOrThrow();
+        const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements where statement like ${'%prepared%'} or statement like ${'%"email" like $2%'}`.execute(trx);
+        expect(rows.filter((row) => row.statement.includes('"email" like $2'))).toHaveLength(1);
+      });
+    } else {
+      expect(await query()).toEqual({ email: 'prepared-once@example.org' });
+      const sqlite = withStatementCache(new SQLite(':memory:'));
+      sqlite.exec('create table t (n integer)');
+      sqlite.exec('insert into t values (1), (2)');
+      const first = sqlite.prepare('select n from t order by n');
+      expect(sqlite.prepare('select n from t order by n')).toBe(first);
+      // While `first` is iterated it is busy: the same text gets a statement of its own.
+      const iterator = first.iterate();
+      iterator.next();
+      const during = sqlite.prepare('select n from t order by n');
+      expect(during).not.toBe(first);
+      expect(during.all()).toEqual([{ n: 1 }, { n: 2 }]);
+      iterator.return?.();
+      // Bounded: past PREPARED_STATEMENTS_KEPT texts, the least recently used is forgotten.
+      for (let i = 0; i < PREPARED_STATEMENTS_KEPT; i += 1) sqlite.prepare(`select ${i} as n`);
+      expect(sqlite.prepare('select n from t order by n')).not.toBe(first);
+      sqlite.close();
+    }
   });
 });

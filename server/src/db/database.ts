@@ -49,7 +49,10 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Kyse
     // listening, which ends the process. So every connection gets a listener of its own. Nothing more to
     // do there: the connection is no longer queryable, so the next query on it fails (a 503,
     // logged with the request) and the pool drops it on release; idle ones are reported above.
-    pool.on('connect', (client) => client.on('error', () => undefined));
+    pool.on('connect', (client) => {
+      client.on('error', () => undefined);
+      reusePreparedStatements(client);
+    });
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
 
@@ -62,7 +65,66 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Kyse
   sqlite.pragma('foreign_keys = ON');
   // The CLI and a running server may share the file; wait for a lock instead of failing.
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+}
+
+/** Distinct statements kept prepared per SQLite database or PostgreSQL connection. */
+export const PREPARED_STATEMENTS_KEPT = 500;
+
+/**
+ * Kysely asks better-sqlite3 to prepare every query anew, which was a fifth of the CPU of a
+ * simple authenticated request. The same SQL text gets the same prepared statement back here
+ * (a bounded, least-recently-used cache). A statement still being iterated (a streamed export
+ * reading it) cannot run a second query, so that case gets a fresh one.
+ */
+export function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
+  const statements = new Map<string, SQLite.Statement>();
+  const prepare = sqlite.prepare.bind(sqlite);
+  return new Proxy(sqlite, {
+    get(target, property, receiver) {
+      if (property !== 'prepare') {
+        const value = Reflect.get(target, property, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return (source: string) => {
+        const cached = statements.get(source);
+        if (cached) {
+          if (cached.busy) return prepare(source);
+          // Re-inserted: Map keeps insertion order, so the first key is the least recently used.
+          statements.delete(source);
+          statements.set(source, cached);
+          return cached;
+        }
+        const statement = prepare(source);
+        statements.set(source, statement);
+        if (statements.size > PREPARED_STATEMENTS_KEPT) statements.delete(statements.keys().next().value!);
+        return statement;
+      };
+    },
+  });
+}
+
+/**
+ * pg sends every query unnamed, so PostgreSQL parses and plans it each time. Giving a query a
+ * name derived from its text makes pg prepare it once per connection and then only bind and
+ * execute it. PostgreSQL cannot forget a named statement cheaply, so each connection names at
+ * most PREPARED_STATEMENTS_KEPT distinct texts (queries built with a variable number of
+ * parameters, such as `in (…)` lists, can make many) and sends the rest unnamed as before.
+ */
+function reusePreparedStatements(client: pg.PoolClient): void {
+  const names = new Map<string, string>();
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (...args: unknown[]) => {
+    const [text, values] = args;
+    if (typeof text !== 'string' || !Array.isArray(values) || args.length !== 2) return query(...args);
+    let name = names.get(text);
+    if (name === undefined) {
+      if (names.size >= PREPARED_STATEMENTS_KEPT) return query(...args);
+      name = `kysely_${names.size}`;
+      names.set(text, name);
+    }
+    return query({ name, text, values });
+  };
 }
 
 export function dialectOf(db: Kysely<any>): DialectName {
