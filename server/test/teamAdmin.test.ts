@@ -324,6 +324,22 @@ describe('PATCH /api/tenants/{id}/users/{userId}', () => {
     expect(invalid.json().errors).toEqual({ role: ['The selected role is invalid.'] });
     expect((await patch(admin, outsider.user.id, 'member')).statusCode).toBe(404);
     expect((await inject('PATCH', `/api/tenants/999999/users/${member.user.id}`, admin.token, { role: 'member' })).statusCode).toBe(404);
+    for (const missing of [undefined, null]) {
+      expect((await patch(admin, member.user.id, missing)).json().errors).toEqual({ role: ['The role field is required.'] });
+    }
+  });
+
+  it.each([
+    ['admin', 'manager'],
+    ['collaborator', 'member'],
+    ['user', 'member'],
+    ['owner', 'owner'],
+  ] as const)('takes the Laravel-era role %s as %s, and answers ours', async (laravel, ours) => {
+    const { team, people } = await world({ workspaces: 0 });
+    const changed = await inject('PATCH', `/api/tenants/${team.id}/users/${people.other.user.id}`, people.owner.token, { role: laravel });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json()).toMatchObject({ role: ours, previous: 'member' });
+    expect(await teamRole(team.id, people.other.user.id)).toBe(ours);
   });
 });
 

@@ -1,15 +1,17 @@
 import { Chip } from '@mui/material';
 import { useTranslate } from 'react-admin';
+import { isManagerRole, ourRole } from '../utils/roles';
 
-/** A team or workspace role as a small badge (spec §6). */
-export const RoleChip = ({ role }: { role?: string | null }) => {
+/** A team or workspace role as a small badge (spec §6); Laravel-era names shown as ours. */
+export const RoleChip = ({ role: given }: { role?: string | null }) => {
   const translate = useTranslate();
+  const role = ourRole(given);
   if (!role) return null;
   return (
     <Chip
       size="small"
       variant="outlined"
-      color={role === 'owner' || role === 'manager' ? 'primary' : 'default'}
+      color={isManagerRole(role) ? 'primary' : 'default'}
       label={translate(`roles.${role}`, { _: role })}
     />
   );

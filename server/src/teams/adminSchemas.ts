@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { adminTeamsQuery } from '../admin/schemas.js';
 import { idField, lineText, MAX_ID, requiredText } from '../http/schemas.js';
+import { teamRoleField } from './roles.js';
 
 // Request and answer schemas of the team administration routes (adminRoutes.ts, memberRoutes.ts).
 
@@ -45,12 +46,8 @@ const queryFlag = (field: string) =>
 
 export const deleteTeamQuery = z.object({ cascade: queryFlag('cascade'), dry_run: queryFlag('dry_run') });
 
-export const roleBody = z.object({
-  role: z.enum(['owner', 'manager', 'member'], {
-    error: (issue) =>
-      issue.input === undefined || issue.input === null ? 'The role field is required.' : 'The selected role is invalid.',
-  }),
-});
+/** `role`: ours or the Laravel-era name (teams/roles.ts), as ours from here on. */
+export const roleBody = z.object({ role: teamRoleField() });
 
 /** At most this many people in one bulk call (each is its own transaction). */
 export const MAX_BULK_IDS = 1000;

@@ -19,6 +19,7 @@ import { Confirm, useNotify, useRefresh, useTranslate } from 'react-admin';
 import { EnabledChip } from '../../components/EnabledChip';
 import { errorMessage } from '../../httpClient';
 import { type TeamRole, useTeamCalls } from '../admin/teams/teamCalls';
+import { ourRole } from '../../utils/roles';
 
 // The member management of /teams/{id} for the team's owners and managers and platform admins
 // (PATCH/DELETE /api/tenants/{id}/users/{userId}, POST .../users/bulk): a role select per
@@ -36,7 +37,7 @@ export interface TeamMember {
   pivot?: { role?: string | null };
 }
 
-const roleOf = (member: TeamMember): TeamRole => (member.pivot?.role as TeamRole | undefined) ?? 'member';
+const roleOf = (member: TeamMember): TeamRole => (ourRole(member.pivot?.role) as TeamRole | null) ?? 'member';
 
 export const TeamMembers = ({ teamId, members, myRole, admin }: { teamId: number; members: TeamMember[]; myRole: string | null; admin: boolean }) => {
   const translate = useTranslate();
@@ -46,7 +47,7 @@ export const TeamMembers = ({ teamId, members, myRole, admin }: { teamId: number
   const [selected, setSelected] = useState<number[]>([]);
   const [removing, setRemoving] = useState<TeamMember | 'selected' | null>(null);
   const [busy, setBusy] = useState(false);
-  const ceiling = admin ? RANK.owner : RANK[(myRole as TeamRole | null) ?? 'member'];
+  const ceiling = admin ? RANK.owner : RANK[(ourRole(myRole) as TeamRole | null) ?? 'member'];
   const mayTouch = (member: TeamMember) => RANK[roleOf(member)] <= ceiling;
 
   const changeRole = async (member: TeamMember, role: TeamRole) => {

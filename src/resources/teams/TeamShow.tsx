@@ -28,6 +28,7 @@ import { useCurrentUser, useJoinRequest, useTestbedDataProvider } from '../../ho
 import { ResponsiveColumns } from '../../layout/ResponsiveColumns';
 import { WorkspaceCreateDialog } from '../workspaces/WorkspaceCreate';
 import { TeamMembers } from './TeamMembers';
+import { isManagerRole } from '../../utils/roles';
 
 export interface TeamRecord {
   id: number;
@@ -47,7 +48,7 @@ export interface TeamRecord {
   users?: { id: number; name: string; enabled?: boolean; pivot?: { role?: string | null } }[];
 }
 
-const isManager = (role?: string | null) => role === 'owner' || role === 'manager';
+const isManager = isManagerRole;
 
 /**
  * /teams/:id (id or name; the sidebar links use the name): the team, its workspaces with
