@@ -13,6 +13,7 @@ import { clusterRoutes } from './cluster/routes.js';
 import { createMetrics, type Metrics } from './health/metrics.js';
 import { healthRoutes } from './health/routes.js';
 import { invitationRoutes } from './invitations/routes.js';
+import { oidcRoutes } from './oidc/routes.js';
 import { agentRoutes } from './nodes/agentRoutes.js';
 import { adminNodeRoutes, nodeRoutes } from './nodes/routes.js';
 import type { Config } from './config.js';
@@ -78,6 +79,7 @@ export interface BuildAppOptions {
  */
 const domains = [
   authRoutes,
+  oidcRoutes,
   userRoutes,
   tokenRoutes,
   activityRoutes,

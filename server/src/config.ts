@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import dotenv from 'dotenv';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './http/clientAddress.js';
+import { type OidcProviderConfig, oidcProvidersFrom } from './oidc/settings.js';
 
 export const APP_NAME = 'Testbed Console';
 
@@ -110,6 +111,8 @@ export interface Config {
   databasePoolSize: number;
   /** GET /metrics asks for `Authorization: Bearer <this>`; null = open (METRICS_TOKEN unset). */
   metricsToken: string | null;
+  /** OpenID providers for institutional sign-in (OIDC_PROVIDERS or OIDC_ISSUER…, issue 16); none = off. */
+  oidcProviders: OidcProviderConfig[];
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -200,6 +203,12 @@ const environmentSchema = z.object({
   LOG_SLOW_REQUEST_MS: positive('LOG_SLOW_REQUEST_MS').default(1000),
   DATABASE_POOL_SIZE: positive('DATABASE_POOL_SIZE').default(10),
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters long').optional(),
+  OIDC_PROVIDERS: z.string().optional(),
+  OIDC_ISSUER: z.string().optional(),
+  OIDC_CLIENT_ID: z.string().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  OIDC_NAME: z.string().optional(),
+  OIDC_ID: z.string().optional(),
 });
 
 export interface LoadConfigOptions {
@@ -236,6 +245,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       throw new ConfigError(missing.map(([name, why]) => `${name} is required when NODE_ENV=production: ${why}`));
     }
   }
+
+  const oidc = oidcProvidersFrom(vars);
+  if ('problems' in oidc) throw new ConfigError(oidc.problems);
 
   const storageDir = resolve(vars.STORAGE_DIR);
   const appUrl = (vars.APP_URL ?? `http://localhost:${vars.PORT}`).replace(/\/+$/, '');
@@ -276,6 +288,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     slowRequestMs: vars.LOG_SLOW_REQUEST_MS,
     databasePoolSize: vars.DATABASE_POOL_SIZE,
     metricsToken: vars.METRICS_TOKEN ?? null,
+    oidcProviders: oidc.providers,
   };
 }
 

@@ -19,6 +19,7 @@ describe('GET /api/settings', () => {
       cluster: 'sandbox',
       realtime: { key: 'testbed', host: 'console.test', port: 8080, forceTLS: false },
       nodeInstall: { scriptUrl: `${ctx.config.appUrl}/agent/install`, imageUrl: `${ctx.config.appUrl}/agent/image` },
+      oidcProviders: [],
     });
   });
 

@@ -270,6 +270,48 @@ export interface InvitationsTable {
   updated_at: Timestamp;
 }
 
+/** An OpenID provider's account linked to a user (0014, issue 16); unique issuer + subject. */
+export interface IdentitiesTable {
+  id: Generated<number>;
+  user_id: number;
+  /** The configured provider's id at linking (OIDC_PROVIDERS). */
+  provider: string;
+  issuer: string;
+  subject: string;
+  /** The email the provider gave at linking; display only, never used to match. */
+  email: string | null;
+  linked_at: Timestamp;
+}
+
+export type OidcIntent = 'login' | 'link';
+
+/** A redirect to a provider in progress (0014). */
+export interface OidcStatesTable {
+  id: Generated<number>;
+  state_hash: string;
+  provider: string;
+  nonce: string;
+  code_verifier: string;
+  /** SHA-256 of the cookie of the browser that started it. */
+  browser_hash: string;
+  intent: OidcIntent;
+  /** Linking: who links. */
+  user_id: number | null;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+}
+
+/** The one-time code a sign-in hands to the console (0014). */
+export interface OidcCodesTable {
+  id: Generated<number>;
+  code_hash: string;
+  user_id: number;
+  provider: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   access_tokens: AccessTokensTable;
@@ -287,6 +329,9 @@ export interface Database {
   realtime_messages: RealtimeMessagesTable;
   mail_outbox: MailOutboxTable;
   invitations: InvitationsTable;
+  identities: IdentitiesTable;
+  oidc_states: OidcStatesTable;
+  oidc_codes: OidcCodesTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -298,4 +343,5 @@ export type Workspace = Selectable<WorkspacesTable>;
 export type WorkspaceMember = Selectable<WorkspaceMembersTable>;
 export type Request = Selectable<RequestsTable>;
 export type Invitation = Selectable<InvitationsTable>;
+export type Identity = Selectable<IdentitiesTable>;
 export type NodeRecord = Selectable<NodesTable>;

@@ -11,6 +11,8 @@ const settingsSchema = z.object({
   realtime: z.object({ key: z.string(), host: z.string(), port: z.number(), forceTLS: z.boolean() }),
   /** The generic (machine-first) installer: public, it carries no secret. */
   nodeInstall: z.object({ scriptUrl: z.string(), imageUrl: z.string() }),
+  /** Institutional sign-in (issue 16): a "Sign in with {name}" button each, leading to /auth/oidc/{id}. */
+  oidcProviders: z.array(z.object({ id: z.string(), name: z.string() })),
 });
 
 /** What the console needs at start (docs/api-contract.md, "Runtime settings"). */
@@ -23,6 +25,7 @@ export function runtimeSettings(config: Config): z.infer<typeof settingsSchema> 
     cluster: config.cluster,
     realtime: { key: config.realtime.key, host: config.realtime.host, port: config.realtime.publicPort, forceTLS: config.realtime.scheme === 'https' },
     nodeInstall: { scriptUrl: `${config.appUrl}/agent/install`, imageUrl: `${config.appUrl}/agent/image` },
+    oidcProviders: config.oidcProviders.map(({ id, name }) => ({ id, name })),
   };
 }
 

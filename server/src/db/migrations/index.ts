@@ -12,6 +12,7 @@ import * as search from './0010_search.js';
 import * as listCounts from './0011_list_counts.js';
 import * as replicas from './0012_replicas.js';
 import * as invitations from './0013_invitations.js';
+import * as identities from './0014_identities.js';
 
 /**
  * Every migration, by name; they run in name order. Add new ones at the end with the next
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0011_list_counts': listCounts,
   '0012_replicas': replicas,
   '0013_invitations': invitations,
+  '0014_identities': identities,
 };

@@ -1,0 +1,344 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import * as client from 'openid-client';
+import { recordActivity } from '../activity/log.js';
+import { ACCOUNT_DISABLED } from '../auth/login.js';
+import { queueVerificationMail } from '../auth/verification.js';
+import type { Config } from '../config.js';
+import { isUniqueViolation, timestamp } from '../db/database.js';
+import type { Database, Identity, OidcIntent, User } from '../db/schema.js';
+import { HttpError } from '../http/errors.js';
+import type { OutboxSender } from '../mail/outbox.js';
+import { issueSession } from '../tokens/tokens.js';
+import { normalizeEmail } from '../users/users.js';
+import type { OidcProviderConfig } from './settings.js';
+
+// Institutional sign-in (issue 16; docs/api-contract.md, "Institutional sign-in"). All the
+// protocol is openid-client's: discovery, the authorization code flow with PKCE, state and
+// nonce, the ID token's validation. This module keeps what is ours: the redirect's state in
+// the database bound to the browser that started it, the account made or found from the
+// claims (issuer + subject, never the email alone), linking, and the one-time code the console
+// exchanges for the same session token POST /login gives.
+
+export const STATE_MINUTES = 10;
+export const CODE_SECONDS = 60;
+/** The cookie that binds a redirect to the browser that started it. */
+export const BROWSER_COOKIE = 'oidc_browser';
+/** An account made by a sign-in has no password: this never matches (passwords.ts). */
+export const NO_PASSWORD = '';
+
+export const UNKNOWN_PROVIDER = 'This sign-in provider is not configured.';
+export const SIGN_IN_EXPIRED = 'This sign-in was not started in this browser or has expired. Please start again.';
+export const INVALID_CODE = 'This sign-in code is invalid or has expired. Please sign in again.';
+export const providerDown = (name: string) => `${name} cannot be reached right now. Try again later, or sign in with your email and password.`;
+export const consentDenied = (name: string) => `You did not allow ${name} to sign you in.`;
+export const signInFailed = (name: string) => `The sign-in with ${name} failed. Please try again.`;
+export const noEmail = (name: string) => `${name} did not give an email address, which an account needs.`;
+export const emailTaken = (email: string, name: string) =>
+  `An account with the email ${email} already exists. Sign in with your password, then link ${name} from your profile.`;
+export const linkedElsewhere = (name: string) => `This ${name} account is already linked to another account.`;
+
+/** How a callback ends, for the console's /oidc/callback page. */
+export type CallbackOutcome =
+  | { kind: 'code'; code: string }
+  | { kind: 'linked'; provider: string }
+  | { kind: 'error'; intent: OidcIntent; message: string };
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+const isLoopback = (url: URL) => ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+
+export interface OidcService {
+  providers: readonly OidcProviderConfig[];
+  provider(id: string): OidcProviderConfig | undefined;
+  /**
+   * A redirect to the provider: the URL to send the browser to and the cookie value binding it
+   * to this browser (a new one unless it already has one). Discovery failures are HttpError 502.
+   */
+  start(input: { provider: string; intent: OidcIntent; userId?: number; browser?: string }): Promise<{ url: string; browser: string }>;
+  /** The provider sent the browser back to APP_URL/auth/oidc/callback?{query}. Never throws. */
+  callback(query: string, browser: string | undefined): Promise<CallbackOutcome>;
+  /** The one-time code for a session token (POST /auth/oidc/exchange). */
+  exchange(code: string, ip: string): Promise<string>;
+}
+
+export const callbackUrl = (config: Pick<Config, 'appUrl'>) => `${config.appUrl}/auth/oidc/callback`;
+
+export function createOidcService(options: {
+  config: Config;
+  db: Kysely<Database>;
+  outbox: Pick<OutboxSender, 'kick'>;
+  log?: { warn: (object: unknown, message: string) => void };
+  /** Seconds a request to a provider may take (openid-client's timeout). */
+  timeoutSeconds?: number;
+}): OidcService {
+  const { config, db, outbox } = options;
+  const providers = config.oidcProviders;
+  const discovered = new Map<string, client.Configuration>();
+  const find = (id: string) => providers.find((provider) => provider.id === id);
+
+  async function configurationOf(provider: OidcProviderConfig): Promise<client.Configuration> {
+    const known = discovered.get(provider.id);
+    if (known) return known;
+    const issuer = new URL(provider.issuer);
+    // Plain http only for a provider on this machine (the test provider, npm run oidc:dev).
+    const insecure = issuer.protocol === 'http:' && isLoopback(issuer);
+    const configuration = await client.discovery(issuer, provider.clientId, provider.clientSecret, undefined, {
+      execute: insecure ? [client.allowInsecureRequests] : [],
+      timeout: options.timeoutSeconds ?? 10,
+    });
+    discovered.set(provider.id, configuration);
+    return configuration;
+  }
+
+  return {
+    providers,
+    provider: find,
+
+    async start({ provider: id, intent, userId, browser }) {
+      const provider = find(id);
+      if (!provider) throw new HttpError(404, UNKNOWN_PROVIDER);
+      let configuration: client.Configuration;
+      try {
+        configuration = await configurationOf(provider);
+      } catch (error) {
+        options.log?.warn({ err: error, provider: provider.id }, 'OpenID provider discovery failed');
+        throw new HttpError(502, providerDown(provider.name));
+      }
+      const state = client.randomState();
+      const nonce = client.randomNonce();
+      const verifier = client.randomPKCECodeVerifier();
+      const browserValue = browser && /^[A-Za-z0-9_-]{43}$/.test(browser) ? browser : randomBytes(32).toString('base64url');
+      const now = new Date();
+      await db.deleteFrom('oidc_states').where('expires_at', '<=', timestamp(now)).execute();
+      await db
+        .insertInto('oidc_states')
+        .values({
+          state_hash: sha256(state),
+          provider: provider.id,
+          nonce,
+          code_verifier: verifier,
+          browser_hash: sha256(browserValue),
+          intent,
+          user_id: userId ?? null,
+          expires_at: timestamp(new Date(now.getTime() + STATE_MINUTES * 60_000)),
+          created_at: timestamp(now),
+        })
+        .execute();
+      const url = client.buildAuthorizationUrl(configuration, {
+        redirect_uri: callbackUrl(config),
+        scope: 'openid email profile',
+        state,
+        nonce,
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      });
+      return { url: url.href, browser: browserValue };
+    },
+
+    async callback(query, browser) {
+      const params = new URLSearchParams(query);
+      const state = params.get('state') ?? '';
+      // The state is used once, whatever follows.
+      const pending = state
+        ? await db.deleteFrom('oidc_states').where('state_hash', '=', sha256(state)).returningAll().executeTakeFirst()
+        : undefined;
+      const intentGuess: OidcIntent = pending?.intent ?? 'login';
+      if (!pending || Date.parse(pending.expires_at) <= Date.now() || !browser || sha256(browser) !== pending.browser_hash) {
+        return { kind: 'error', intent: intentGuess, message: SIGN_IN_EXPIRED };
+      }
+      const provider = find(pending.provider);
+      if (!provider) return { kind: 'error', intent: pending.intent, message: UNKNOWN_PROVIDER };
+
+      let claims: client.IDToken;
+      try {
+        const configuration = await configurationOf(provider);
+        const tokens = await client.authorizationCodeGrant(configuration, new URL(`${callbackUrl(config)}?${params}`), {
+          pkceCodeVerifier: pending.code_verifier,
+          expectedState: state,
+          expectedNonce: pending.nonce,
+          idTokenExpected: true,
+        });
+        const idClaims = tokens.claims();
+        if (!idClaims) throw new Error('no ID token');
+        claims = idClaims;
+      } catch (error) {
+        return { kind: 'error', intent: pending.intent, message: grantErrorMessage(error, provider, options.log) };
+      }
+
+      try {
+        if (pending.intent === 'link') {
+          await linkIdentity(db, { userId: pending.user_id, provider, claims });
+          return { kind: 'linked', provider: provider.id };
+        }
+        const code = await signIn(db, config, { provider, claims });
+        outbox.kick();
+        return { kind: 'code', code };
+      } catch (error) {
+        if (error instanceof HttpError) return { kind: 'error', intent: pending.intent, message: error.message };
+        options.log?.warn({ err: error, provider: provider.id }, 'OpenID sign-in failed');
+        return { kind: 'error', intent: pending.intent, message: signInFailed(provider.name) };
+      }
+    },
+
+    async exchange(code, ip) {
+      const invalid = new HttpError(403, INVALID_CODE);
+      if (!/^[A-Za-z0-9_-]{43}$/.test(code)) throw invalid;
+      const now = timestamp();
+      const claimed = await db
+        .updateTable('oidc_codes')
+        .set({ used_at: now })
+        .where('code_hash', '=', sha256(code))
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now)
+        .returning(['user_id', 'provider'])
+        .executeTakeFirst();
+      if (!claimed) throw invalid;
+      const user = await db.selectFrom('users').selectAll().where('id', '=', claimed.user_id).executeTakeFirst();
+      if (!user) throw invalid;
+      if (!user.enabled) throw new HttpError(403, ACCOUNT_DISABLED);
+      const session = await issueSession(db, user.id);
+      await recordActivity(db, {
+        causerId: user.id,
+        description: 'logged in',
+        subject: { type: 'user', id: user.id },
+        properties: { ip, method: 'oidc', provider: claimed.provider },
+      });
+      return session.plainText;
+    },
+  };
+}
+
+/** The person's message for a failed code grant: denied, unreachable, or failed (logged). */
+function grantErrorMessage(error: unknown, provider: OidcProviderConfig, log?: { warn: (object: unknown, message: string) => void }): string {
+  if (error instanceof client.AuthorizationResponseError && error.error === 'access_denied') return consentDenied(provider.name);
+  const unreachable =
+    (error instanceof TypeError && /fetch failed/i.test(error.message)) ||
+    (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) ||
+    (error instanceof client.ClientError && error.code === 'OAUTH_TIMEOUT');
+  log?.warn({ err: error, provider: provider.id }, 'OpenID code grant failed');
+  return unreachable ? providerDown(provider.name) : signInFailed(provider.name);
+}
+
+const claimText = (claims: client.IDToken, name: string): string | null => {
+  const value = claims[name];
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+};
+
+function findIdentity(db: Kysely<Database>, issuer: string, subject: string): Promise<Identity | undefined> {
+  return db.selectFrom('identities').selectAll().where('issuer', '=', issuer).where('subject', '=', subject).executeTakeFirst();
+}
+
+/**
+ * The account of a sign-in and a one-time code for it. A known issuer + subject is its user's
+ * account; otherwise a new account from the claims, in one transaction with its identity, its
+ * activity and (unless the provider vouches for the email) its verification mail. An email
+ * another account already has is refused: nothing is created.
+ */
+async function signIn(db: Kysely<Database>, config: Config, input: { provider: OidcProviderConfig; claims: client.IDToken }): Promise<string> {
+  const { provider, claims } = input;
+  const code = randomBytes(32).toString('base64url');
+  const now = new Date();
+  const storeCode = (trx: Kysely<Database>, userId: number) =>
+    trx
+      .insertInto('oidc_codes')
+      .values({
+        code_hash: sha256(code),
+        user_id: userId,
+        provider: provider.id,
+        expires_at: timestamp(new Date(now.getTime() + CODE_SECONDS * 1000)),
+        used_at: null,
+        created_at: timestamp(now),
+      })
+      .execute();
+
+  const known = await findIdentity(db, claims.iss, claims.sub);
+  if (known) {
+    const user = await db.selectFrom('users').select(['id', 'enabled']).where('id', '=', known.user_id).executeTakeFirstOrThrow();
+    if (!user.enabled) throw new HttpError(403, ACCOUNT_DISABLED);
+    await storeCode(db, user.id);
+    return code;
+  }
+
+  const rawEmail = claimText(claims, 'email');
+  if (!rawEmail || !/^\S+@\S+$/.test(rawEmail) || rawEmail.length > 255) throw new HttpError(422, noEmail(provider.name));
+  const email = normalizeEmail(rawEmail);
+  const taken = () => new HttpError(409, emailTaken(email, provider.name));
+  if (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) throw taken();
+  const verified = claims.email_verified === true;
+  const firstname = (claimText(claims, 'given_name') ?? claimText(claims, 'name') ?? email.split('@')[0]).slice(0, 255);
+  const lastname = (claimText(claims, 'family_name') ?? '').slice(0, 255);
+  try {
+    await db.transaction().execute(async (trx) => {
+      const at = timestamp(now);
+      const user: User = await trx
+        .insertInto('users')
+        .values({
+          firstname,
+          lastname,
+          email,
+          password_hash: NO_PASSWORD,
+          email_verified_at: verified ? at : null,
+          aup_accepted_at: null,
+          admin: 0,
+          enabled: 1,
+          authority: null,
+          created_at: at,
+          updated_at: at,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('identities')
+        .values({ user_id: user.id, provider: provider.id, issuer: claims.iss, subject: claims.sub, email, linked_at: at })
+        .execute();
+      await recordActivity(trx, {
+        causerId: user.id,
+        description: 'registered',
+        subject: { type: 'user', id: user.id },
+        properties: { method: 'oidc', provider: provider.id, email_verified: verified },
+      });
+      if (!verified) await queueVerificationMail(trx, config, user, now);
+      await storeCode(trx, user.id);
+    });
+  } catch (error) {
+    // The same address (or the same identity) arrived between the check and the insert.
+    if (isUniqueViolation(error)) throw taken();
+    throw error;
+  }
+  return code;
+}
+
+async function linkIdentity(db: Kysely<Database>, input: { userId: number | null; provider: OidcProviderConfig; claims: client.IDToken }): Promise<void> {
+  const { userId, provider, claims } = input;
+  if (userId === null) throw new HttpError(403, SIGN_IN_EXPIRED);
+  const known = await findIdentity(db, claims.iss, claims.sub);
+  if (known) {
+    if (known.user_id === userId) return;
+    throw new HttpError(409, linkedElsewhere(provider.name));
+  }
+  const email = claimText(claims, 'email');
+  try {
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('identities')
+        .values({
+          user_id: userId,
+          provider: provider.id,
+          issuer: claims.iss,
+          subject: claims.sub,
+          email: email ? normalizeEmail(email).slice(0, 255) : null,
+          linked_at: timestamp(),
+        })
+        .execute();
+      await recordActivity(trx, {
+        causerId: userId,
+        description: 'identity linked',
+        subject: { type: 'user', id: userId },
+        properties: { provider: provider.id, issuer: claims.iss },
+      });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new HttpError(409, linkedElsewhere(provider.name));
+    throw error;
+  }
+}
