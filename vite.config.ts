@@ -1,6 +1,12 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type ProxyOptions } from 'vite';
+import { visualizer } from 'rollup-plugin-visualizer';
+import { defineConfig, type Plugin, type ProxyOptions } from 'vite';
 
 // The API server (server/, `npm start`) listens on 127.0.0.1:8000. In development the console
 // runs on Vite's dev server and these paths go to the API; everything else is the console.
@@ -19,8 +25,57 @@ const api = (options: Partial<ProxyOptions> = {}): ProxyOptions => ({
   ...options,
 });
 
-export default defineConfig({
-  plugins: [react()],
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|webmanifest|map)$/i;
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/**
+ * Precompressed copies of the built files (issue 14): file.br and file.gz beside each text file
+ * of 1 kB or more, when they are smaller. server/src/http/static.ts serves them to browsers that
+ * accept them (Content-Encoding, Vary: Accept-Encoding), the plain file to the others.
+ */
+const precompress = (): Plugin => {
+  let outDir = 'dist';
+  return {
+    name: 'testbed:precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    async closeBundle() {
+      const files = (await readdir(outDir, { recursive: true, withFileTypes: true }))
+        .filter((entry) => entry.isFile() && COMPRESSIBLE.test(entry.name))
+        .map((entry) => join(entry.parentPath, entry.name));
+      await Promise.all(
+        files.map(async (file) => {
+          const content = await readFile(file);
+          if (content.length < 1024) return;
+          const [br, gz] = await Promise.all([
+            brotli(content, {
+              params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: content.length },
+            }),
+            gzipAsync(content, { level: 9 }),
+          ]);
+          if (br.length < content.length) await writeFile(`${file}.br`, br);
+          if (gz.length < content.length) await writeFile(`${file}.gz`, gz);
+        }),
+      );
+    },
+  };
+};
+
+// ANALYZE=1 npm run build: the bundle report in stats/ (ignored by git).
+const analyze = process.env.ANALYZE ? [visualizer({ filename: 'stats/bundle.html', gzipSize: true, brotliSize: true })] : [];
+
+// react-router publishes its production build under dist/production without an export
+// condition for it: the console bundle takes that one (no dev warnings, smaller).
+const reactRouterProduction = fileURLToPath(new URL('node_modules/react-router/dist/production/index.mjs', import.meta.url));
+
+export default defineConfig(({ command }) => ({
+  plugins: [react(), precompress(), ...analyze],
+  resolve: {
+    alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -50,4 +105,4 @@ export default defineConfig({
     host: '127.0.0.1',
     port: 4173,
   },
-});
+}));

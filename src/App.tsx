@@ -1,41 +1,33 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { CssBaseline } from '@mui/material';
-import { useMemo } from 'react';
+import { Suspense, useMemo } from 'react';
 import {
   AdminContext,
-  AdminUI,
-  CustomRoutes,
   type DataProvider,
   type I18nProvider,
-  Resource,
+  Notification,
   type Store,
   localStorageStore,
 } from 'react-admin';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
 import { createAuthProvider, type TestbedAuthProvider } from './authProvider';
 import { createDataProvider } from './dataProvider';
-import { useCurrentUser, useSession } from './hooks';
+import { useSession } from './hooks';
 import { createHttpClient, type HttpClient } from './httpClient';
 import { i18nProvider as defaultI18nProvider } from './i18n';
-import { Layout } from './layout/Layout';
-import { ForgotPasswordPage } from './pages/auth/ForgotPasswordPage';
-import { RegistrationPage } from './pages/auth/RegistrationPage';
-import { ResetPasswordPage } from './pages/auth/ResetPasswordPage';
-import { VerifyEmailPage } from './pages/auth/VerifyEmailPage';
-import { HomePage } from './pages/home/HomePage';
-import { NotFound } from './pages/NotFound';
-import { ProfilePage } from './pages/profile/ProfilePage';
-import { TeamJoinPage } from './pages/teams/TeamJoinPage';
-import { TeamRegistrationPage } from './pages/teams/TeamRegistrationPage';
-import { adminResources } from './resources/admin';
-import nodes from './resources/nodes';
-import requests from './resources/requests';
-import { TeamShow } from './resources/teams';
-import tokens from './resources/tokens';
-import { WorkspaceShow } from './resources/workspaces';
+import { SessionLoading } from './SessionLoading';
+import { lazyNamed } from './utils/lazyNamed';
 import { SessionGate } from './SessionGate';
 import { type Settings, SettingsContext } from './settings';
 import { theme } from './theme';
+
+// Code splitting (issue 14): the login page is in the entry chunk; the other logged-out screens
+// and the console (react-admin's UI, resources, realtime) are chunks loaded when shown.
+const ConsoleUI = lazyNamed(() => import('./ConsoleUI'), 'ConsoleUI');
+const RegistrationPage = lazyNamed(() => import('./pages/auth/RegistrationPage'), 'RegistrationPage');
+const ForgotPasswordPage = lazyNamed(() => import('./pages/auth/ForgotPasswordPage'), 'ForgotPasswordPage');
+const ResetPasswordPage = lazyNamed(() => import('./pages/auth/ResetPasswordPage'), 'ResetPasswordPage');
+const VerifyEmailPage = lazyNamed(() => import('./pages/auth/VerifyEmailPage'), 'VerifyEmailPage');
 
 export interface Providers {
   http: HttpClient;
@@ -44,49 +36,31 @@ export interface Providers {
   i18nProvider: I18nProvider;
 }
 
-export const createProviders = (settings: Settings): Providers => {
-  const http = createHttpClient({ baseUrl: settings.apiUrl });
+export const createProviders = (
+  settings: Settings,
+  session?: { http: HttpClient; authProvider: TestbedAuthProvider },
+): Providers => {
+  const http = session?.http ?? createHttpClient({ baseUrl: settings.apiUrl });
   return {
     http,
-    authProvider: createAuthProvider(http),
+    authProvider: session?.authProvider ?? createAuthProvider(http),
     dataProvider: createDataProvider(http),
     i18nProvider: defaultI18nProvider,
   };
 };
 
+/** A logged-out screen in the console, with react-admin's notifications (the console's own). */
+const LoggedOutScreen = ({ children }: { children: React.ReactElement }) => (
+  <>
+    {children}
+    <Notification />
+  </>
+);
+
 /** Logged-out screens send a logged-in user to the console instead. */
 const LoggedOutOnly = ({ children }: { children: React.ReactElement }) => {
   const session = useSession();
-  return session.status === 'anonymous' ? children : <Navigate to="/" replace />;
-};
-
-/** The main console (react-admin's UI), for fully onboarded users. */
-const Console = ({ title }: { title: string }) => {
-  const user = useCurrentUser();
-  return (
-  <AdminUI
-    layout={Layout}
-    dashboard={HomePage}
-    catchAll={NotFound}
-    loginPage={false}
-    authCallbackPage={false}
-    title={title}
-    disableTelemetry
-  >
-    <Resource {...tokens} />
-    <Resource {...requests} />
-    {/* Admin lists exist only for platform admins: others get the catch-all. */}
-    {user?.admin && adminResources.map((resource) => <Resource key={resource.name} {...resource} />)}
-    <Resource {...nodes} />
-    <CustomRoutes>
-      <Route path="/profile" element={<ProfilePage />} />
-      <Route path="/teams/:id" element={<TeamShow />} />
-      <Route path="/workspaces/:id" element={<WorkspaceShow />} />
-      <Route path="/team/registration" element={<TeamRegistrationPage />} />
-      <Route path="/team/join" element={<TeamJoinPage />} />
-    </CustomRoutes>
-  </AdminUI>
-  );
+  return session.status === 'anonymous' ? <LoggedOutScreen>{children}</LoggedOutScreen> : <Navigate to="/" replace />;
 };
 
 export interface ConsoleAppProps {
@@ -112,28 +86,36 @@ export const ConsoleApp = ({ settings, providers, store, queryClient }: ConsoleA
       >
         {/* Base styles (font, background) for the logged-out area and the wizard too. */}
         <CssBaseline enableColorScheme />
+        <Suspense fallback={<SessionLoading />}>
         <Routes>
           <Route path="/registration" element={<LoggedOutOnly><RegistrationPage /></LoggedOutOnly>} />
           <Route path="/password" element={<LoggedOutOnly><ForgotPasswordPage /></LoggedOutOnly>} />
-          <Route path="/password/reset/:id/:signature" element={<ResetPasswordPage />} />
-          <Route path="/email/verify/:id/:hash" element={<VerifyEmailPage />} />
+          <Route path="/password/reset/:id/:signature" element={<LoggedOutScreen><ResetPasswordPage /></LoggedOutScreen>} />
+          <Route path="/email/verify/:id/:hash" element={<LoggedOutScreen><VerifyEmailPage /></LoggedOutScreen>} />
           <Route
             path="/*"
             element={
               <SessionGate>
-                <Console title={settings.appName} />
+                <ConsoleUI title={settings.appName} />
               </SessionGate>
             }
           />
         </Routes>
+        </Suspense>
       </AdminContext>
     </SettingsContext.Provider>
   );
 };
 
+export interface AppProps {
+  settings: Settings;
+  /** The session of the logged-out bundle (main.tsx), kept when the console takes over. */
+  session?: { http: HttpClient; authProvider: TestbedAuthProvider };
+}
+
 /** The console: the spec's paths are real URLs (BrowserRouter). */
-export const App = ({ settings }: { settings: Settings }) => {
-  const providers = useMemo(() => createProviders(settings), [settings]);
+export const App = ({ settings, session }: AppProps) => {
+  const providers = useMemo(() => createProviders(settings, session), [settings, session]);
   return (
     <BrowserRouter>
       <ConsoleApp settings={settings} providers={providers} />

@@ -1,12 +1,16 @@
 import { Alert, Box, Button } from '@mui/material';
-import { useEffect } from 'react';
-import { Loading, useTranslate } from 'react-admin';
+import { Suspense, useEffect } from 'react';
+import { Notification, useLogin, useTranslate } from 'react-admin';
 import { useSession, useTestbedAuth } from './hooks';
 import { LoginPage } from './pages/auth/LoginPage';
-import { OnboardingWizard } from './pages/onboarding/OnboardingWizard';
+import { SessionLoading } from './SessionLoading';
+import { lazyNamed } from './utils/lazyNamed';
 import type { ReactNode } from 'react';
 
 const UNREACHABLE_RETRY_MS = 5000;
+
+// A chunk of its own: most sessions are onboarded and never show it.
+const OnboardingWizard = lazyNamed(() => import('./pages/onboarding/OnboardingWizard'), 'OnboardingWizard');
 
 /**
  * Decides what a console path shows (spec §4): no token → the login page at that path (the
@@ -17,6 +21,7 @@ export const SessionGate = ({ children }: { children: ReactNode }) => {
   const auth = useTestbedAuth();
   const session = useSession();
   const translate = useTranslate();
+  const login = useLogin();
 
   useEffect(() => {
     if (session.status === 'loading') void auth.loadUser();
@@ -25,7 +30,14 @@ export const SessionGate = ({ children }: { children: ReactNode }) => {
     return () => clearTimeout(retry);
   }, [auth, session.status]);
 
-  if (session.status === 'anonymous') return <LoginPage />;
+  if (session.status === 'anonymous') {
+    return (
+      <>
+        <LoginPage login={login} />
+        <Notification />
+      </>
+    );
+  }
   if (session.status === 'unreachable') {
     return (
       <Box sx={{ maxWidth: 560, mx: 'auto', mt: 12, px: 2 }}>
@@ -43,12 +55,14 @@ export const SessionGate = ({ children }: { children: ReactNode }) => {
     );
   }
   if (session.status === 'loading') {
+    return <SessionLoading />;
+  }
+  if (session.step < 2) {
     return (
-      <div style={{ height: '100vh' }}>
-        <Loading loadingPrimary="app.loading" loadingSecondary="" />
-      </div>
+      <Suspense fallback={<SessionLoading />}>
+        <OnboardingWizard user={session.user} />
+      </Suspense>
     );
   }
-  if (session.step < 2) return <OnboardingWizard user={session.user} />;
   return <>{children}</>;
 };

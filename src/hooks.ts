@@ -1,32 +1,15 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState, useSyncExternalStore } from 'react';
-import { useAuthProvider, useDataProvider, useGetList, useNotify, useTranslate } from 'react-admin';
-import type { SessionState, TestbedAuthProvider } from './authProvider';
+import { useCallback, useState } from 'react';
+import { useDataProvider, useGetList, useNotify, useTranslate } from 'react-admin';
 import type { TestbedDataProvider } from './dataProvider';
 import { serverMessage } from './httpClient';
-import type { User, UserRequest } from './types';
+import { useCurrentUser, useTestbedAuth } from './session';
+import type { UserRequest } from './types';
 
 /** How often counts and lists of requests are refreshed until realtime arrives. */
 export const REQUESTS_REFRESH_MS = 30_000;
 
-/** The console's authProvider, with its session store and account calls. */
-export const useTestbedAuth = (): TestbedAuthProvider => {
-  const provider = useAuthProvider();
-  if (!provider) throw new Error('useTestbedAuth: no authProvider in the AdminContext');
-  return provider as TestbedAuthProvider;
-};
-
-/** The session, re-rendering on login, logout, verification and policy acceptance. */
-export const useSession = (): SessionState => {
-  const auth = useTestbedAuth();
-  return useSyncExternalStore(auth.subscribe, auth.getSession, auth.getSession);
-};
-
-/** The logged-in user, or null. */
-export const useCurrentUser = (): User | null => {
-  const session = useSession();
-  return session.status === 'authenticated' ? session.user : null;
-};
+export { useCurrentUser, useSession, useTestbedAuth } from './session';
 
 /** The data provider with the request calls (joinTeam, requestWorkspace…). */
 export const useTestbedDataProvider = (): TestbedDataProvider => useDataProvider<TestbedDataProvider>();

@@ -1,14 +1,51 @@
-import { StrictMode } from 'react';
+import { StrictMode, Suspense, lazy, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App';
-import { loadSettings } from './settings';
+import { createAuthProvider } from './authProvider';
+import { createHttpClient, tokenStore } from './httpClient';
+import { loadSettings, type Settings } from './settings';
+
+// Two bundles (issue 14). Without a token, the logged-out screens (login, registration,
+// password, email verification): plain MUI and react-router. With a token, or as soon as one
+// is stored (login), the console: react-admin, resources, realtime. Both share one session
+// (http client and authProvider), so the console starts with the user login just loaded.
+const loadConsole = () => import('./App');
+const loadLoggedOut = () => import('./pages/auth/LoggedOutApp');
+const Console = lazy(async () => ({ default: (await loadConsole()).App }));
+const LoggedOut = lazy(async () => ({ default: (await loadLoggedOut()).LoggedOutApp }));
+
+const loggedIn = Boolean(tokenStore.get());
+// Start the chunks of the first screen while the settings load.
+if (loggedIn) {
+  void loadConsole();
+  void import('./ConsoleUI');
+} else void loadLoggedOut();
+
+const Root = ({ settings }: { settings: Settings }) => {
+  const [session] = useState(() => {
+    const http = createHttpClient({ baseUrl: settings.apiUrl });
+    return { http, authProvider: createAuthProvider(http) };
+  });
+  const [consoleShown, setConsoleShown] = useState(loggedIn);
+  // Once the console is shown it stays (logging out there shows its own login page).
+  useEffect(() => {
+    if (consoleShown) return;
+    return tokenStore.subscribe((token) => {
+      if (token) setConsoleShown(true);
+    });
+  }, [consoleShown]);
+  return (
+    <Suspense fallback={null}>
+      {consoleShown ? <Console settings={settings} session={session} /> : <LoggedOut settings={settings} authProvider={session.authProvider} />}
+    </Suspense>
+  );
+};
 
 // Settings first (GET /api/settings, defaults if unavailable), then the console.
 void loadSettings().then((settings) => {
   document.title = settings.appName;
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <App settings={settings} />
+      <Root settings={settings} />
     </StrictMode>,
   );
 });

@@ -1,11 +1,8 @@
 import { regex, required, type Validator } from 'react-admin';
 
-/** Spec §5: non-space text, an @, then non-space text. */
-export const EMAIL_PATTERN = /^\S+@\S+$/;
-/** Spec §5: an http(s) address (team url; used by a later issue). */
-export const URL_PATTERN = /^https?:\/\/[^\s/$.?#].[^\s]*$/i;
-/** Spec §5 / design §5: workspace name. */
-export const WORKSPACE_NAME_PATTERN = /^[a-z0-9][a-z0-9-]*[a-z0-9]$/;
+import { EMAIL_PATTERN, URL_PATTERN, WORKSPACE_NAME_PATTERN } from './patterns';
+
+export { EMAIL_PATTERN, URL_PATTERN, WORKSPACE_NAME_PATTERN };
 
 const requiredValidator = required();
 

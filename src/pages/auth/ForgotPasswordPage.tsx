@@ -1,10 +1,11 @@
 import { Alert, Box, Typography } from '@mui/material';
 import { useState } from 'react';
-import { Form, TextInput, useTranslate } from 'react-admin';
+import { useTranslate } from 'react-admin';
 import { SubmitButton } from '../../components/SubmitButton';
-import { useTestbedAuth } from '../../hooks';
+import { useTestbedAuth } from '../../session';
 import { errorMessage, fieldErrors } from '../../httpClient';
-import { validateEmail } from '../../utils/validators';
+import { validateEmail } from './validation';
+import { AuthForm, AuthTextField } from './AuthForm';
 import { FormError } from './FormError';
 import { LoggedOutLayout } from './LoggedOutLayout';
 
@@ -48,12 +49,12 @@ export const ForgotPasswordPage = () => {
   return (
     <LoggedOutLayout title="auth.forgot.title" subtitle="auth.forgot.subtitle">
       <FormError message={error} />
-      <Form onSubmit={onSubmit} noValidate disableInvalidFormNotification>
-        <TextInput source="email" label="auth.fields.email" type="email" autoComplete="email" validate={validateEmail} autoFocus />
+      <AuthForm onSubmit={onSubmit}>
+        <AuthTextField source="email" label="auth.fields.email" type="email" autoComplete="email" validate={validateEmail} autoFocus />
         <Box sx={{ mt: 2 }}>
           <SubmitButton label="auth.forgot.submit" loading={submitting} fullWidth size="large" />
         </Box>
-      </Form>
+      </AuthForm>
     </LoggedOutLayout>
   );
 };

@@ -3,7 +3,7 @@ import HubIcon from '@mui/icons-material/Hub';
 import { Box, Link, Paper, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import { Notification, useTranslate } from 'react-admin';
+import { useTranslate } from 'react-admin';
 import illustration from '../../assets/testbed-illustration.svg';
 import { useSettings } from '../../settings';
 
@@ -87,7 +87,6 @@ export const LoggedOutLayout = ({ title, subtitle, children, backToLogin = true 
           sx={{ position: 'absolute', inset: 0, width: '100%', height: '100%', objectFit: 'cover' }}
         />
       </Box>
-      <Notification />
     </Box>
   );
 };

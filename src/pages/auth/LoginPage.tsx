@@ -1,21 +1,34 @@
 import { Alert, Box, Link, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
-import { Form, PasswordInput, TextInput, useLogin, useTranslate } from 'react-admin';
-import { Link as RouterLink, useLocation } from 'react-router-dom';
+import { useTranslate } from 'react-admin';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
 import { SubmitButton } from '../../components/SubmitButton';
+import { useTestbedAuth } from '../../session';
 import { errorMessage } from '../../httpClient';
-import { validateEmail, validateRequired } from '../../utils/validators';
+import { validateEmail, validateRequired } from './validation';
+import { AuthForm, AuthPasswordField, AuthTextField } from './AuthForm';
 import { FormError } from './FormError';
 import { takeLoggedOutNotice } from './loggedOutNotice';
 import { LoggedOutLayout } from './LoggedOutLayout';
 
+/** Logs in, then goes to `next`: react-admin's useLogin in the console. */
+export type LoginAction = (credentials: { email: string; password: string }, next: string) => Promise<unknown>;
+
 /**
  * Login form, shown at / and at any console path while logged out (spec §2). After login the
- * user stays on the path they asked for.
+ * user stays on the path they asked for. `login` is react-admin's useLogin() in the console
+ * (SessionGate); the logged-out bundle, which has no react-admin context, logs in itself.
  */
-export const LoginPage = () => {
+export const LoginPage = ({ login: consoleLogin }: { login?: LoginAction }) => {
   const translate = useTranslate();
-  const login = useLogin();
+  const auth = useTestbedAuth();
+  const navigate = useNavigate();
+  const login: LoginAction =
+    consoleLogin ??
+    (async (credentials, next) => {
+      await auth.login(credentials);
+      navigate(next);
+    });
   const location = useLocation();
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -43,8 +56,8 @@ export const LoginPage = () => {
         </Alert>
       )}
       <FormError message={error} />
-      <Form onSubmit={onSubmit} noValidate disableInvalidFormNotification>
-        <TextInput
+      <AuthForm onSubmit={onSubmit}>
+        <AuthTextField
           source="email"
           label="auth.fields.email"
           type="email"
@@ -52,14 +65,14 @@ export const LoginPage = () => {
           validate={validateEmail}
           autoFocus
         />
-        <PasswordInput source="password" label="auth.fields.password" autoComplete="current-password" validate={validateRequired} />
+        <AuthPasswordField source="password" label="auth.fields.password" autoComplete="current-password" validate={validateRequired} />
         <Box sx={{ textAlign: 'right', mt: 0.5, mb: 2 }}>
           <Link component={RouterLink} to="/password" variant="body2">
             {translate('auth.login.forgot')}
           </Link>
         </Box>
         <SubmitButton label="auth.login.submit" loading={submitting} fullWidth size="large" />
-      </Form>
+      </AuthForm>
       <Stack direction="row" spacing={1} sx={{ mt: 3, justifyContent: 'center' }}>
         <Typography variant="body2" color="text.secondary">
           {translate('auth.login.no_account')}

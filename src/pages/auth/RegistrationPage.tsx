@@ -1,14 +1,15 @@
 import MarkEmailReadOutlinedIcon from '@mui/icons-material/MarkEmailReadOutlined';
 import { Alert, Box, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
-import { Form, PasswordInput, TextInput, useTranslate } from 'react-admin';
+import { useTranslate } from 'react-admin';
 import type { Registration } from '../../authProvider';
 import { PasswordStrengthMeter } from '../../components/PasswordStrengthMeter';
 import { SubmitButton } from '../../components/SubmitButton';
-import { useTestbedAuth } from '../../hooks';
+import { useTestbedAuth } from '../../session';
 import { errorMessage, fieldErrors } from '../../httpClient';
 import { strongPassword } from '../../utils/passwordStrength';
-import { mandatory, validateEmail, validateRequired } from '../../utils/validators';
+import { mandatory, validateEmail, validateRequired } from './validation';
+import { AuthForm, AuthPasswordField, AuthTextField } from './AuthForm';
 import { FormError } from './FormError';
 import { LoggedOutLayout } from './LoggedOutLayout';
 
@@ -63,15 +64,15 @@ export const RegistrationPage = () => {
   return (
     <LoggedOutLayout title="auth.registration.title" subtitle="auth.registration.subtitle">
       <FormError message={error} />
-      <Form onSubmit={onSubmit} noValidate disableInvalidFormNotification>
+      <AuthForm onSubmit={onSubmit}>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 0, sm: 2 }}>
-          <TextInput source="firstname" label="auth.fields.firstname" autoComplete="given-name" validate={validateRequired} autoFocus />
-          <TextInput source="lastname" label="auth.fields.lastname" autoComplete="family-name" validate={validateRequired} />
+          <AuthTextField source="firstname" label="auth.fields.firstname" autoComplete="given-name" validate={validateRequired} autoFocus />
+          <AuthTextField source="lastname" label="auth.fields.lastname" autoComplete="family-name" validate={validateRequired} />
         </Stack>
-        <TextInput source="email" label="auth.fields.email" type="email" autoComplete="email" validate={validateEmail} />
-        <PasswordInput source="password" label="auth.fields.password" autoComplete="new-password" validate={[mandatory, strongPassword]} />
+        <AuthTextField source="email" label="auth.fields.email" type="email" autoComplete="email" validate={validateEmail} />
+        <AuthPasswordField source="password" label="auth.fields.password" autoComplete="new-password" validate={[mandatory, strongPassword]} />
         <PasswordStrengthMeter personFields={PERSON_FIELDS} />
-        <PasswordInput
+        <AuthPasswordField
           source="password_confirmation"
           label="auth.fields.password_confirmation"
           autoComplete="new-password"
@@ -80,7 +81,7 @@ export const RegistrationPage = () => {
         <Box sx={{ mt: 2 }}>
           <SubmitButton label="auth.registration.submit" loading={submitting} fullWidth size="large" />
         </Box>
-      </Form>
+      </AuthForm>
     </LoggedOutLayout>
   );
 };

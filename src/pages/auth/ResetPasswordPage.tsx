@@ -1,13 +1,14 @@
 import { Alert, AlertTitle, Box, Button, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
-import { Form, PasswordInput, useTranslate } from 'react-admin';
+import { useTranslate } from 'react-admin';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import { PasswordStrengthMeter } from '../../components/PasswordStrengthMeter';
 import { SubmitButton } from '../../components/SubmitButton';
-import { useTestbedAuth } from '../../hooks';
+import { useTestbedAuth } from '../../session';
 import { errorMessage, fieldErrors } from '../../httpClient';
 import { strongPassword } from '../../utils/passwordStrength';
-import { mandatory, validateRequired } from '../../utils/validators';
+import { mandatory, validateRequired } from './validation';
+import { AuthForm, AuthPasswordField } from './AuthForm';
 import { FormError } from './FormError';
 import { LoggedOutLayout } from './LoggedOutLayout';
 
@@ -82,8 +83,8 @@ export const ResetPasswordPage = () => {
   return (
     <LoggedOutLayout title="auth.reset.title" subtitle="auth.reset.subtitle">
       <FormError message={error} />
-      <Form onSubmit={onSubmit} noValidate disableInvalidFormNotification>
-        <PasswordInput
+      <AuthForm onSubmit={onSubmit}>
+        <AuthPasswordField
           source="password"
           label="auth.fields.password"
           autoComplete="new-password"
@@ -91,7 +92,7 @@ export const ResetPasswordPage = () => {
           autoFocus
         />
         <PasswordStrengthMeter />
-        <PasswordInput
+        <AuthPasswordField
           source="password_confirmation"
           label="auth.fields.password_confirmation"
           autoComplete="new-password"
@@ -100,7 +101,7 @@ export const ResetPasswordPage = () => {
         <Box sx={{ mt: 2 }}>
           <SubmitButton label="auth.reset.submit" loading={submitting} fullWidth size="large" />
         </Box>
-      </Form>
+      </AuthForm>
     </LoggedOutLayout>
   );
 };

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { SubmitButton } from '../../components/SubmitButton';
-import { useSession, useTestbedAuth } from '../../hooks';
+import { useSession, useTestbedAuth } from '../../session';
 import { errorMessage } from '../../httpClient';
 import { FormError } from './FormError';
 import { LoggedOutLayout } from './LoggedOutLayout';

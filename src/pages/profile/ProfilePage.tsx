@@ -6,7 +6,7 @@ import { Title, useLogout, useTranslate } from 'react-admin';
 import { fullName } from '../../authProvider';
 import { UserAvatar } from '../../components/UserAvatar';
 import { useCurrentUser } from '../../hooks';
-import { TokenList } from '../../resources/tokens';
+import { TokenList } from '../../resources/tokens/TokenList';
 import { ProfileEditDialog } from './ProfileEditDialog';
 import { UserRequests } from './UserRequests';
 

@@ -6,15 +6,18 @@ import WorkspacesOutlinedIcon from '@mui/icons-material/WorkspacesOutlined';
 import { createElement } from 'react';
 import type { ResourceProps } from 'react-admin';
 import { Route } from 'react-router-dom';
-import { AdminActivityList } from './activity/AdminActivityList';
-import { AdminNodeList } from './nodes/AdminNodeList';
-import { AdminNodeShow } from './nodes/AdminNodeShow';
-import { AdminTeamList } from './teams/AdminTeamList';
-import { AdminTeamShow } from './teams/AdminTeamShow';
-import { AdminUserList } from './users/AdminUserList';
-import { UserShow } from './users/UserShow';
-import { AdminWorkspaceList } from './workspaces/AdminWorkspaceList';
-import { AdminWorkspaceShow } from './workspaces/AdminWorkspaceShow';
+import { lazyNamed } from '../../utils/lazyNamed';
+
+// Pages load with their resource (issue 14: code splitting); non-admins never load them.
+const AdminActivityList = lazyNamed(() => import('./activity/AdminActivityList'), 'AdminActivityList');
+const AdminNodeList = lazyNamed(() => import('./nodes/AdminNodeList'), 'AdminNodeList');
+const AdminNodeShow = lazyNamed(() => import('./nodes/AdminNodeShow'), 'AdminNodeShow');
+const AdminTeamList = lazyNamed(() => import('./teams/AdminTeamList'), 'AdminTeamList');
+const AdminTeamShow = lazyNamed(() => import('./teams/AdminTeamShow'), 'AdminTeamShow');
+const AdminUserList = lazyNamed(() => import('./users/AdminUserList'), 'AdminUserList');
+const UserShow = lazyNamed(() => import('./users/UserShow'), 'UserShow');
+const AdminWorkspaceList = lazyNamed(() => import('./workspaces/AdminWorkspaceList'), 'AdminWorkspaceList');
+const AdminWorkspaceShow = lazyNamed(() => import('./workspaces/AdminWorkspaceShow'), 'AdminWorkspaceShow');
 
 /**
  * Platform admin lists (GET /api/admin/...; Laravel paginator). Named admin/... so that the

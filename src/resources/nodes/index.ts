@@ -2,9 +2,12 @@ import DevicesOtherOutlinedIcon from '@mui/icons-material/DevicesOtherOutlined';
 import { createElement } from 'react';
 import type { ResourceProps } from 'react-admin';
 import { Route } from 'react-router-dom';
-import { NodeCreate } from './NodeCreate';
-import { NodeList } from './NodeList';
-import { NodeShow } from './NodeShow';
+import { lazyNamed } from '../../utils/lazyNamed';
+
+// Pages load with their resource (issue 14: code splitting).
+const NodeList = lazyNamed(() => import('./NodeList'), 'NodeList');
+const NodeCreate = lazyNamed(() => import('./NodeCreate'), 'NodeCreate');
+const NodeShow = lazyNamed(() => import('./NodeShow'), 'NodeShow');
 
 /**
  * The user's nodes (docs/nodes-contract.md): /nodes (GET /api/nodes), /nodes/create
@@ -21,4 +24,3 @@ const nodes: ResourceProps = {
 };
 
 export default nodes;
-export { NodeCreate, NodeList, NodeShow };

@@ -1,6 +1,8 @@
 import AssignmentOutlinedIcon from '@mui/icons-material/AssignmentOutlined';
 import type { ResourceProps } from 'react-admin';
-import { RequestList } from './RequestList';
+import { lazyNamed } from '../../utils/lazyNamed';
+
+const RequestList = lazyNamed(() => import('./RequestList'), 'RequestList');
 
 /** Requests the user may decide: /requests (GET /api/requests, PATCH /api/requests/{id}). */
 const requests: ResourceProps = {
@@ -10,5 +12,3 @@ const requests: ResourceProps = {
 };
 
 export default requests;
-export { RequestList };
-export { ManageRequestDialog } from './ManageRequestDialog';

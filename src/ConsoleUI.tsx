@@ -1,0 +1,52 @@
+import { AdminUI, CustomRoutes, Resource } from 'react-admin';
+import { Route } from 'react-router-dom';
+import { useCurrentUser } from './hooks';
+import { Layout } from './layout/Layout';
+import { HomePage } from './pages/home/HomePage';
+import { NotFound } from './pages/NotFound';
+import { adminResources } from './resources/admin';
+import nodes from './resources/nodes';
+import requests from './resources/requests';
+import tokens from './resources/tokens';
+import { lazyNamed } from './utils/lazyNamed';
+
+// Every page but the home is a chunk of its own, loaded when it is opened.
+const ProfilePage = lazyNamed(() => import('./pages/profile/ProfilePage'), 'ProfilePage');
+const TeamShow = lazyNamed(() => import('./resources/teams/TeamShow'), 'TeamShow');
+const WorkspaceShow = lazyNamed(() => import('./resources/workspaces/WorkspaceShow'), 'WorkspaceShow');
+const TeamRegistrationPage = lazyNamed(() => import('./pages/teams/TeamRegistrationPage'), 'TeamRegistrationPage');
+const TeamJoinPage = lazyNamed(() => import('./pages/teams/TeamJoinPage'), 'TeamJoinPage');
+
+/**
+ * The main console (react-admin's UI), for fully onboarded users. A chunk of its own (App.tsx
+ * loads it lazily): the logged-out screens never load it.
+ */
+export const ConsoleUI = ({ title }: { title: string }) => {
+  const user = useCurrentUser();
+  return (
+    <AdminUI
+      layout={Layout}
+      dashboard={HomePage}
+      catchAll={NotFound}
+      loginPage={false}
+      authCallbackPage={false}
+      title={title}
+      disableTelemetry
+    >
+      <Resource {...tokens} />
+      <Resource {...requests} />
+      {/* Admin lists exist only for platform admins: others get the catch-all. */}
+      {user?.admin && adminResources.map((resource) => <Resource key={resource.name} {...resource} />)}
+      <Resource {...nodes} />
+      <CustomRoutes>
+        <Route path="/profile" element={<ProfilePage />} />
+        <Route path="/teams/:id" element={<TeamShow />} />
+        <Route path="/workspaces/:id" element={<WorkspaceShow />} />
+        <Route path="/team/registration" element={<TeamRegistrationPage />} />
+        <Route path="/team/join" element={<TeamJoinPage />} />
+      </CustomRoutes>
+    </AdminUI>
+  );
+};
+
+export default ConsoleUI;

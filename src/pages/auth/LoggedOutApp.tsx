@@ -1,0 +1,60 @@
+import { CssBaseline } from '@mui/material';
+import { createTheme, ThemeProvider } from '@mui/material/styles';
+import { AuthContext, I18nContext } from 'react-admin';
+import { Suspense } from 'react';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
+import type { TestbedAuthProvider } from '../../authProvider';
+import { useSession } from '../../session';
+import { i18nProvider } from '../../i18n';
+import { type Settings, SettingsContext } from '../../settings';
+import { theme } from '../../theme';
+import { lazyNamed } from '../../utils/lazyNamed';
+import { LoginPage } from './LoginPage';
+
+// The logged-out bundle (issue 14): what a visitor without a token loads. The same screens as
+// in the console (App.tsx) on plain MUI and react-router, with react-admin's translate and
+// auth contexts (two small contexts, not its Admin): no list machinery, no realtime. main.tsx
+// switches to the console once a token is stored (login).
+
+const RegistrationPage = lazyNamed(() => import('./RegistrationPage'), 'RegistrationPage');
+const ForgotPasswordPage = lazyNamed(() => import('./ForgotPasswordPage'), 'ForgotPasswordPage');
+const ResetPasswordPage = lazyNamed(() => import('./ResetPasswordPage'), 'ResetPasswordPage');
+const VerifyEmailPage = lazyNamed(() => import('./VerifyEmailPage'), 'VerifyEmailPage');
+
+const muiTheme = createTheme(theme);
+
+/** Logged-out screens send a logged-in user to the console instead (as App.tsx does). */
+const LoggedOutOnly = ({ children }: { children: React.ReactElement }) => {
+  const session = useSession();
+  return session.status === 'anonymous' ? children : <Navigate to="/" replace />;
+};
+
+export interface LoggedOutAppProps {
+  settings: Settings;
+  authProvider: TestbedAuthProvider;
+}
+
+export const LoggedOutApp = ({ settings, authProvider }: LoggedOutAppProps) => (
+  <SettingsContext.Provider value={settings}>
+    <AuthContext.Provider value={authProvider}>
+      <I18nContext.Provider value={i18nProvider}>
+        <ThemeProvider theme={muiTheme}>
+          <CssBaseline enableColorScheme />
+          <BrowserRouter>
+            <Suspense fallback={null}>
+              <Routes>
+                <Route path="/registration" element={<LoggedOutOnly><RegistrationPage /></LoggedOutOnly>} />
+                <Route path="/password" element={<LoggedOutOnly><ForgotPasswordPage /></LoggedOutOnly>} />
+                <Route path="/password/reset/:id/:signature" element={<ResetPasswordPage />} />
+                <Route path="/email/verify/:id/:hash" element={<VerifyEmailPage />} />
+                <Route path="*" element={<LoginPage />} />
+              </Routes>
+            </Suspense>
+          </BrowserRouter>
+        </ThemeProvider>
+      </I18nContext.Provider>
+    </AuthContext.Provider>
+  </SettingsContext.Provider>
+);
+
+export default LoggedOutApp;
