@@ -7,6 +7,9 @@ import { escapeHtml } from '../html.js';
 // Files that are requested as files; a missing one is a 404, not the console page.
 const ASSET_EXTENSION = /\.(js|mjs|css|map|json|png|jpe?g|gif|svg|ico|webp|avif|woff2?|ttf|otf|txt|wasm|webmanifest)$/i;
 
+// Files the build may precompress (vite.config.ts), with the compressed copies' own names.
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|webmanifest|map)(\.br|\.gz)?$/i;
+
 /** A browser asking for a console screen (/registration, /email/verify/1/abc, /profile…). */
 function isConsolePage(request: FastifyRequest): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
@@ -37,10 +40,16 @@ export async function installConsole(app: FastifyInstance, staticDir: string): P
     await app.register(fastifyStatic, {
       root: staticDir,
       cacheControl: false,
+      // The build writes file.br and file.gz beside each text file (vite.config.ts): a browser
+      // accepting br or gzip gets one with its Content-Encoding, others the plain file. The
+      // console page (index.html, sent by the not-found handler below) too.
+      preCompressed: true,
       setHeaders(response, path) {
         // Vite puts content-hashed files under assets/: they never change. Anything else may.
         const immutable = /[\\/]assets[\\/]/.test(path);
         response.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // The same URL answers compressed or not by Accept-Encoding: caches must keep both.
+        if (COMPRESSIBLE.test(path)) response.setHeader('Vary', 'Accept-Encoding');
       },
     });
   }
