@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { dialectOf, isUniqueViolation, PREPARED_STATEMENTS_KEPT, timestamp, withStatementCache } from '../src/db/database.js';
+import { preparedQuery } from '../src/db/prepared.js';
 import { migrate } from '../src/db/migrate.js';
 import { migrations } from '../src/db/migrations/index.js';
 import { createTestDatabase, type TestDatabase, usingPostgres } from './helpers.js';
@@ -126,5 +127,22 @@ describe('prepared statements are reused', () => {
       expect(sqlite.prepare('select n from t order by n')).not.toBe(first);
       sqlite.close();
     }
+  });
+});
+
+describe('preparedQuery', () => {
+  it('builds once and runs with each call’s values, constants kept', async () => {
+    const [a, b] = await Promise.all(['prepq-a@example.org', 'prepq-b@example.org'].map(insertUser));
+    const byIdAndPattern = preparedQuery((db, id: number, pattern: string) =>
+      db.selectFrom('users').select(['id', 'email']).where('id', '=', id).where('email', 'like', pattern).where('enabled', '=', 1),
+    );
+    expect(await byIdAndPattern.all(database.db, a.id, 'prepq-%')).toEqual([{ id: a.id, email: a.email }]);
+    expect(await byIdAndPattern.first(database.db, b.id, 'prepq-%')).toEqual({ id: b.id, email: b.email });
+    expect(await byIdAndPattern.first(database.db, b.id, 'nobody-%')).toBeUndefined();
+  });
+
+  it('refuses a builder that does not use an argument as a plain value', async () => {
+    const computed = preparedQuery((db, id: number) => db.selectFrom('users').select('id').where('id', '=', Number(id) + 1));
+    await expect(computed.all(database.db, 1)).rejects.toThrow(/not used as plain values/);
   });
 });

@@ -35,6 +35,20 @@ describe('the console (static files and SPA fallback)', () => {
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
     expect(response.headers['x-frame-options']).toBe('DENY');
+    expect(response.headers['strict-transport-security']).toBe('max-age=15552000');
+    expect(response.headers['cross-origin-opener-policy']).toBe('same-origin');
+    expect(response.headers['x-dns-prefetch-control']).toBe('off');
+  });
+
+  it('sends the same security headers on API answers, errors included', async () => {
+    const home = await ctx.app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html' } });
+    for (const [method, url] of [['GET', '/api/settings'], ['GET', '/user'], ['POST', '/login'], ['GET', '/api/nope']] as const) {
+      const response = await ctx.app.inject({ method, url, headers: { accept: 'application/json' } });
+      for (const name of ['content-security-policy', 'x-content-type-options', 'referrer-policy', 'x-frame-options', 'strict-transport-security', 'cross-origin-opener-policy']) {
+        expect(response.headers[name], `${method} ${url} ${name}`).toBe(home.headers[name]);
+      }
+      expect(response.headers['x-powered-by']).toBeUndefined();
+    }
   });
 
   it.each(['/registration', '/email/verify/1/abc?expires=1&signature=x', '/password/reset/1/x', '/profile', '/tokens', '/anything/at/all', '/admin/nodes/rpi.lab'])(

@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { recordActivity } from '../activity/log.js';
 import { isUniqueViolation, timestamp } from '../db/database.js';
+import { preparedQuery } from '../db/prepared.js';
 import type { AccessToken, Database, TokenKind, User } from '../db/schema.js';
 import { fieldError } from '../http/errors.js';
 import { MAX_ID } from '../http/schemas.js';
@@ -60,6 +61,25 @@ export function issueSession(db: Kysely<Database>, userId: number): Promise<Issu
   return issueToken(db, { userId, kind: 'session', name: 'login', expiresAt: daysFromNow(SESSION_LIFETIME_DAYS) });
 }
 
+/** The token and its user in one query: this runs before every authenticated request. */
+const tokenWithUser = preparedQuery((db, id: number) =>
+  db
+    .selectFrom('access_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .selectAll('u')
+    .select([
+      't.id as token_id',
+      't.kind as token_kind',
+      't.name as token_name',
+      't.token_hash',
+      't.abilities as token_abilities',
+      't.last_used_at as token_last_used_at',
+      't.expires_at as token_expires_at',
+      't.created_at as token_created_at',
+    ])
+    .where('t.id', '=', id),
+);
+
 /**
  * The user and token behind `ID|SECRET`, or null when the token is malformed, unknown,
  * revoked, expired, or belongs to a disabled user.
@@ -75,12 +95,22 @@ export async function authenticateToken(
   // Ids are PostgreSQL integers: a larger one names no token (and would fail the query there).
   if (Number(id) > MAX_ID) return null;
 
-  const token = await db.selectFrom('access_tokens').selectAll().where('id', '=', Number(id)).executeTakeFirst();
-  if (!token || !sameHash(token.token_hash, sha256(secret))) return null;
-  if (token.expires_at !== null && token.expires_at <= timestamp(now)) return null;
-
-  const user = await db.selectFrom('users').selectAll().where('id', '=', token.user_id).executeTakeFirst();
-  if (!user || !user.enabled) return null;
+  const row = await tokenWithUser.first(db, Number(id));
+  if (!row || !sameHash(row.token_hash, sha256(secret))) return null;
+  if (row.token_expires_at !== null && row.token_expires_at <= timestamp(now)) return null;
+  if (!row.enabled) return null;
+  const { token_id, token_kind, token_name, token_hash, token_abilities, token_last_used_at, token_expires_at, token_created_at, ...user } = row;
+  const token: AccessToken = {
+    id: token_id,
+    user_id: user.id,
+    kind: token_kind,
+    name: token_name,
+    token_hash,
+    abilities: token_abilities,
+    last_used_at: token_last_used_at,
+    expires_at: token_expires_at,
+    created_at: token_created_at,
+  };
 
   if (token.last_used_at === null || Date.parse(token.last_used_at) <= now.getTime() - LAST_USED_RESOLUTION_MS) {
     token.last_used_at = timestamp(now);
