@@ -36,13 +36,13 @@ const postgresUrl = () => (/^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?
 export const usingPostgres = () => postgresUrl() !== undefined;
 
 /** An empty, migrated database that `drop()` removes again. */
-export async function createTestDatabase(workDir: string): Promise<TestDatabase> {
+export async function createTestDatabase(workDir: string, options: { onQuery?: (sql: string) => void } = {}): Promise<TestDatabase> {
   const pgUrl = postgresUrl();
   if (pgUrl) {
     const schema = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
     const admin = createDatabase(pgUrl);
     await sql`create schema ${sql.id(schema)}`.execute(admin);
-    const db = createDatabase(pgUrl, { searchPath: schema });
+    const db = createDatabase(pgUrl, { searchPath: schema, onQuery: options.onQuery });
     const drop = async () => {
       await db.destroy();
       await sql`drop schema ${sql.id(schema)} cascade`.execute(admin);
@@ -57,7 +57,7 @@ export async function createTestDatabase(workDir: string): Promise<TestDatabase>
     return { url: pgUrl, db, drop };
   }
   const url = `sqlite:${join(workDir, 'test.sqlite')}`;
-  const db = createDatabase(url);
+  const db = createDatabase(url, { onQuery: options.onQuery });
   await migrate(db);
   return { url, db, drop: () => db.destroy() };
 }
@@ -188,6 +188,8 @@ export interface TestContextOverrides {
   logger?: FastifyBaseLogger;
   /** Sees every route as it is registered (buildApp's `onRoute`). */
   onRoute?: BuildAppOptions['onRoute'];
+  /** Told of every query the database runs (server/test/queryCounts.test.ts). */
+  onQuery?: (sql: string) => void;
 }
 
 let uniqueCounter = 0;
@@ -209,7 +211,7 @@ export async function createTestContext(overrides: TestContextOverrides = {}): P
   writeFakeConsole(staticDir);
 
   const mailbox = await startMailbox();
-  const database = await createTestDatabase(workDir);
+  const database = await createTestDatabase(workDir, { onQuery: overrides.onQuery });
   const config: Config = {
     ...loadConfig(
       {

@@ -187,9 +187,28 @@ describe('GET /user teams, workspaces and requests', () => {
     const second = (await submit(ctx, world, 'CreateWorkspace', person.token)).json();
 
     const user = (await ctx.inject('GET', '/user', { token: person.token })).json();
+    const teamWorkspaces = [
+      { id: world.workspace.id, name: world.workspace.name, label: world.workspace.label, namespace: world.workspace.namespace, role: 'member' },
+      expect.objectContaining({ id: second.object.id, role: 'manager' }),
+    ];
     expect(user.teams).toEqual([
-      { id: world.team.id, name: world.team.name, fullname: world.team.fullname, shortname: world.team.shortname, role: 'manager' },
+      {
+        id: world.team.id,
+        name: world.team.name,
+        fullname: world.team.fullname,
+        shortname: world.team.shortname,
+        city: world.team.city,
+        country: world.team.country,
+        url: world.team.url,
+        role: 'manager',
+        // Spec §3: the team's workspaces (the user's, with their role), under its three names.
+        workspaces: expect.arrayContaining(teamWorkspaces),
+        sub_namespaces: expect.arrayContaining(teamWorkspaces),
+        subnamespaces: expect.arrayContaining(teamWorkspaces),
+      },
     ]);
+    expect(user.teams[0].workspaces).toHaveLength(2);
+    expect(user.tenants).toEqual(user.teams);
     // The workspace created at once (manager of the team) and the one joined; not the one of the disabled team.
     expect(user.workspaces).toEqual(
       expect.arrayContaining([
@@ -199,6 +218,7 @@ describe('GET /user teams, workspaces and requests', () => {
           label: world.workspace.label,
           namespace: world.workspace.namespace,
           team: { id: world.team.id, name: world.team.name },
+          tenant: { id: world.team.id, name: world.team.name },
           role: 'member',
         },
         expect.objectContaining({ id: second.object.id, role: 'manager', team: { id: world.team.id, name: world.team.name } }),

@@ -25,6 +25,7 @@ describe('GET /user', () => {
       authority: null,
       created_at: user.created_at,
       teams: [],
+      tenants: [],
       workspaces: [],
       suspended_teams: [],
       requests: [],

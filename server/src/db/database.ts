@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, type LogEvent, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 
@@ -21,6 +21,8 @@ export interface DatabaseOptions {
    * a listener, pg's 'error' event would end the process.
    */
   onPoolError?: (error: Error) => void;
+  /** Told of every query run (its SQL), for tests that count the queries an endpoint makes. */
+  onQuery?: (sql: string) => void;
 }
 
 /**
@@ -53,7 +55,7 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Kyse
       client.on('error', () => undefined);
       reusePreparedStatements(client);
     });
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: queryListener(options) });
   }
 
   const sqliteMatch = /^sqlite:(.+)$/.exec(url);
@@ -65,7 +67,11 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Kyse
   sqlite.pragma('foreign_keys = ON');
   // The CLI and a running server may share the file; wait for a lock instead of failing.
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), log: queryListener(options) });
+}
+
+function queryListener({ onQuery }: DatabaseOptions): ((event: LogEvent) => void) | undefined {
+  return onQuery ? (event) => onQuery(event.query.sql) : undefined;
 }
 
 /** Distinct statements kept prepared per SQLite database or PostgreSQL connection. */

@@ -34,6 +34,13 @@ export type PresentedRequest = z.infer<typeof requestSchema>;
 const byId = <T extends { id: number }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
 const unique = (values: (number | null)[]) => [...new Set(values.filter((value): value is number => value !== null))];
 
+/** What presenting requests needs besides the rows: the people, teams and workspaces they name. */
+export interface RequestRelations {
+  users: Map<number, { id: number; firstname: string; lastname: string; email: string }>;
+  teams: Map<number, { id: number; name: string; fullname: string; shortname: string }>;
+  workspaces: Map<number, { id: number; name: string; label: string }>;
+}
+
 /**
  * Presents requests with their requester, decider, team and workspace: one query per kind of
  * relation, whatever the number of requests. `access` (the viewer) fills `can_decide`.
@@ -52,9 +59,12 @@ export async function presentRequests(db: Kysely<Database>, requests: Request[],
       ? db.selectFrom('workspaces').select(['id', 'name', 'label']).where('id', 'in', workspaceIds).execute()
       : Promise.resolve([]),
   ]);
-  const usersById = byId(users);
-  const teamsById = byId(teams);
-  const workspacesById = byId(workspaces);
+  return presentRequestsWith(requests, { users: byId(users), teams: byId(teams), workspaces: byId(workspaces) }, access);
+}
+
+/** presentRequests for a caller that has the relations already (GET /user loads them in its one query). */
+export function presentRequestsWith(requests: Request[], relations: RequestRelations, access: Access | null): PresentedRequest[] {
+  const { users: usersById, teams: teamsById, workspaces: workspacesById } = relations;
   const fullName = (user: { firstname: string; lastname: string }) => `${user.firstname} ${user.lastname}`;
 
   return requests.map((request) => {

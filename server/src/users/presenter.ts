@@ -1,16 +1,34 @@
 import type { Kysely } from 'kysely';
+import { jsonArrayFrom as postgresJsonArrayFrom } from 'kysely/helpers/postgres';
+import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import { z } from 'zod';
-import type { Database, User } from '../db/schema.js';
-import { presentRequests, requestSchema } from '../requests/presenter.js';
-import { requestsOf } from '../requests/requests.js';
-import { loadAccess } from '../teams/access.js';
+import { dialectOf } from '../db/database.js';
+import { preparedQuery } from '../db/prepared.js';
+import type { Database, Request, User } from '../db/schema.js';
+import { presentRequestsWith, type RequestRelations, requestSchema } from '../requests/presenter.js';
+import type { Access } from '../teams/access.js';
+
+/** A workspace of the user's in one of their teams (spec §3: a team's workspaces, alias sub_namespaces). */
+const teamWorkspaceSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  label: z.string(),
+  namespace: z.string(),
+  role: z.enum(['manager', 'member']),
+});
 
 const userTeamSchema = z.object({
   id: z.number(),
   name: z.string(),
   fullname: z.string(),
   shortname: z.string(),
+  city: z.string().nullable(),
+  country: z.string().nullable(),
+  url: z.string().nullable(),
   role: z.enum(['owner', 'manager', 'member']),
+  workspaces: z.array(teamWorkspaceSchema),
+  sub_namespaces: z.array(teamWorkspaceSchema),
+  subnamespaces: z.array(teamWorkspaceSchema),
 });
 
 const userWorkspaceSchema = z.object({
@@ -19,6 +37,8 @@ const userWorkspaceSchema = z.object({
   label: z.string(),
   namespace: z.string(),
   team: z.object({ id: z.number(), name: z.string() }),
+  /** Spec §3's name for `team`. */
+  tenant: z.object({ id: z.number(), name: z.string() }),
   role: z.enum(['manager', 'member']),
 });
 
@@ -51,6 +71,8 @@ export const userSchema = z.object({
   authority: z.string().nullable(),
   created_at: z.string(),
   teams: z.array(userTeamSchema),
+  /** Spec §3's name for `teams`. */
+  tenants: z.array(userTeamSchema),
   workspaces: z.array(userWorkspaceSchema),
   suspended_teams: z.array(suspendedTeamSchema),
   requests: z.array(requestSchema),
@@ -58,85 +80,232 @@ export const userSchema = z.object({
 
 export type PresentedUser = z.infer<typeof userSchema>;
 
-export type UserRelations = Pick<PresentedUser, 'teams' | 'workspaces' | 'suspended_teams' | 'requests'>;
+export type UserRelations = Pick<PresentedUser, 'teams' | 'tenants' | 'workspaces' | 'suspended_teams' | 'requests'>;
 
-const noRelations: UserRelations = { teams: [], workspaces: [], suspended_teams: [], requests: [] };
+const noRelations: UserRelations = { teams: [], tenants: [], workspaces: [], suspended_teams: [], requests: [] };
 
-/**
- * The user's suspended teams (enabled memberships only) and their workspaces in them (where the
- * team membership, if any, is enabled), grouped by team, by name. Two small queries by user.
- */
-async function loadSuspendedTeams(db: Kysely<Database>, userId: number): Promise<PresentedUser['suspended_teams']> {
-  const [teams, workspaces] = await Promise.all([
-    db
-      .selectFrom('team_members as tm')
-      .innerJoin('teams as t', 't.id', 'tm.team_id')
-      .select(['t.id', 't.name', 't.fullname', 't.shortname', 'tm.role'])
-      .where('tm.user_id', '=', userId)
-      .where('tm.enabled', '=', 1)
-      .where('t.enabled', '=', 0)
-      .execute(),
-    db
-      .selectFrom('workspace_members as wm')
-      .innerJoin('workspaces as w', 'w.id', 'wm.workspace_id')
-      .innerJoin('teams as t', 't.id', 'w.team_id')
-      .leftJoin('team_members as tm', (join) => join.onRef('tm.team_id', '=', 'w.team_id').onRef('tm.user_id', '=', 'wm.user_id'))
-      .select(['w.id', 'w.name', 'w.label', 'w.namespace', 't.id as team_id', 't.name as team_name', 't.fullname as team_fullname', 't.shortname as team_shortname'])
-      .where('wm.user_id', '=', userId)
-      .where('t.enabled', '=', 0)
-      .where((eb) => eb.or([eb('tm.enabled', 'is', null), eb('tm.enabled', '=', 1)]))
-      .execute(),
-  ]);
-  const byId = new Map<number, PresentedUser['suspended_teams'][number]>();
-  for (const team of teams) byId.set(team.id, { ...team, workspaces: [] });
-  for (const workspace of workspaces) {
-    if (!byId.has(workspace.team_id)) {
-      byId.set(workspace.team_id, { id: workspace.team_id, name: workspace.team_name, fullname: workspace.team_fullname, shortname: workspace.team_shortname, role: null, workspaces: [] });
-    }
-    byId.get(workspace.team_id)!.workspaces.push({ id: workspace.id, name: workspace.name, label: workspace.label, namespace: workspace.namespace });
-  }
-  const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  return [...byId.values()].sort(byName).map((team) => ({ ...team, workspaces: team.workspaces.sort(byName) }));
+type TeamRole = 'owner' | 'manager' | 'member';
+type WorkspaceRole = 'manager' | 'member';
+
+interface TeamRow {
+  id: number;
+  name: string;
+  fullname: string;
+  shortname: string;
+  city: string | null;
+  country: string | null;
+  url: string | null;
+  team_enabled: number;
+  role: TeamRole;
+}
+interface WorkspaceRow {
+  id: number;
+  name: string;
+  label: string;
+  namespace: string;
+  team_id: number;
+  team_name: string;
+  team_fullname: string;
+  team_shortname: string;
+  team_city: string | null;
+  team_country: string | null;
+  team_url: string | null;
+  team_enabled: number;
+  role: WorkspaceRole;
+}
+interface RequestRow extends Request {
+  decider_firstname: string | null;
+  decider_lastname: string | null;
+  decider_email: string | null;
+  team_name: string | null;
+  team_fullname: string | null;
+  team_shortname: string | null;
+  workspace_name: string | null;
+  workspace_label: string | null;
 }
 
 /**
- * The user's teams and workspaces (enabled memberships only, as in `loadAccess`), their
- * suspended teams apart, and own requests, newest first: a fixed handful of queries whatever
- * the numbers.
+ * Everything GET /user shows besides the user, in one query (built once, db/prepared.ts): the
+ * enabled team memberships (teams suspended or not), the workspace memberships whose team
+ * membership, if any, is enabled, and the user's requests with the people, teams and
+ * workspaces they name. Each comes back as a JSON array (json_group_array on SQLite, json_agg
+ * on PostgreSQL).
+ */
+const userRelationsQuery = preparedQuery((db, userId: number) => {
+  const jsonArrayFrom = dialectOf(db) === 'postgres' ? postgresJsonArrayFrom : sqliteJsonArrayFrom;
+  return db.selectNoFrom([
+    jsonArrayFrom(
+      db
+        .selectFrom('team_members as tm')
+        .innerJoin('teams as t', 't.id', 'tm.team_id')
+        .select(['t.id', 't.name', 't.fullname', 't.shortname', 't.city', 't.country', 't.url', 't.enabled as team_enabled', 'tm.role'])
+        .where('tm.user_id', '=', userId)
+        .where('tm.enabled', '=', 1),
+    ).as('teams'),
+    jsonArrayFrom(
+      db
+        .selectFrom('workspace_members as wm')
+        .innerJoin('workspaces as w', 'w.id', 'wm.workspace_id')
+        .innerJoin('teams as t', 't.id', 'w.team_id')
+        .leftJoin('team_members as tm', (join) => join.onRef('tm.team_id', '=', 'w.team_id').onRef('tm.user_id', '=', 'wm.user_id'))
+        .select([
+          'w.id',
+          'w.name',
+          'w.label',
+          'w.namespace',
+          't.id as team_id',
+          't.name as team_name',
+          't.fullname as team_fullname',
+          't.shortname as team_shortname',
+          't.city as team_city',
+          't.country as team_country',
+          't.url as team_url',
+          't.enabled as team_enabled',
+          'wm.role',
+        ])
+        .where('wm.user_id', '=', userId)
+        .where((eb) => eb.or([eb('tm.enabled', 'is', null), eb('tm.enabled', '=', 1)])),
+    ).as('workspaces'),
+    jsonArrayFrom(
+      db
+        .selectFrom('requests as r')
+        .leftJoin('users as d', 'd.id', 'r.decided_by')
+        .leftJoin('teams as t', 't.id', 'r.team_id')
+        .leftJoin('workspaces as w', 'w.id', 'r.workspace_id')
+        .select([
+          // Every column of requests, named (SQLite's json_object needs explicit selections).
+          'r.id',
+          'r.type',
+          'r.status',
+          'r.user_id',
+          'r.team_id',
+          'r.workspace_id',
+          'r.object_name',
+          'r.dedupe_key',
+          'r.data',
+          'r.message',
+          'r.decision_message',
+          'r.decided_by',
+          'r.decided_at',
+          'r.created_at',
+          'r.updated_at',
+          'd.firstname as decider_firstname',
+          'd.lastname as decider_lastname',
+          'd.email as decider_email',
+          't.name as team_name',
+          't.fullname as team_fullname',
+          't.shortname as team_shortname',
+          'w.name as workspace_name',
+          'w.label as workspace_label',
+        ])
+        .where('r.user_id', '=', userId),
+    ).as('requests'),
+  ]);
+});
+
+/** SQLite answers the JSON arrays as text; pg parses PostgreSQL's json itself. */
+const jsonRows = <T>(value: unknown): T[] => (typeof value === 'string' ? (JSON.parse(value) as T[]) : ((value as T[] | null) ?? []));
+
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const newestFirst = (a: Request, b: Request) =>
+  a.created_at !== b.created_at ? (a.created_at < b.created_at ? 1 : -1) : b.id - a.id;
+
+/**
+ * The user's teams and workspaces (enabled memberships of enabled teams, as in `loadAccess`),
+ * their suspended teams apart, and their own requests, newest first: one query whatever the
+ * numbers.
  */
 export async function loadUserRelations(db: Kysely<Database>, user: User): Promise<UserRelations> {
-  const access = await loadAccess(db, user);
-  const teamIds = [...access.teamRoles.keys()];
-  const workspaceIds = [...access.workspaceRoles.keys()];
-  const [teams, workspaces, suspended, requests] = await Promise.all([
-    teamIds.length
-      ? db.selectFrom('teams').select(['id', 'name', 'fullname', 'shortname']).where('id', 'in', teamIds).orderBy('name').execute()
-      : Promise.resolve([]),
-    workspaceIds.length
-      ? db
-          .selectFrom('workspaces as w')
-          .innerJoin('teams as t', 't.id', 'w.team_id')
-          .select(['w.id', 'w.name', 'w.label', 'w.namespace', 't.id as team_id', 't.name as team_name'])
-          .where('w.id', 'in', workspaceIds)
-          .orderBy('t.name')
-          .orderBy('w.name')
-          .execute()
-      : Promise.resolve([]),
-    loadSuspendedTeams(db, user.id),
-    requestsOf(db, user.id),
-  ]);
+  const row = (await userRelationsQuery.first(db, user.id))!;
+  const teamRows = jsonRows<TeamRow>(row.teams);
+  const workspaceRows = jsonRows<WorkspaceRow>(row.workspaces);
+  const requestRows = jsonRows<RequestRow>(row.requests);
+
+  const access: Access = {
+    userId: user.id,
+    admin: user.admin === 1,
+    teamRoles: new Map(teamRows.filter((team) => team.team_enabled === 1).map((team) => [team.id, team.role])),
+    workspaceRoles: new Map(workspaceRows.filter((workspace) => workspace.team_enabled === 1).map((workspace) => [workspace.id, workspace.role])),
+  };
+
+  const workspaces = workspaceRows
+    .filter((workspace) => workspace.team_enabled === 1)
+    .sort((a, b) => byName({ name: a.team_name }, { name: b.team_name }) || byName(a, b));
+  const workspacesOfTeam = new Map<number, PresentedUser['teams'][number]['workspaces']>();
+  for (const workspace of workspaces) {
+    const entry = { id: workspace.id, name: workspace.name, label: workspace.label, namespace: workspace.namespace, role: workspace.role };
+    workspacesOfTeam.set(workspace.team_id, [...(workspacesOfTeam.get(workspace.team_id) ?? []), entry]);
+  }
+  const teams = teamRows
+    .filter((team) => team.team_enabled === 1)
+    .sort(byName)
+    .map((team) => {
+      const inTeam = workspacesOfTeam.get(team.id) ?? [];
+      return {
+        id: team.id,
+        name: team.name,
+        fullname: team.fullname,
+        shortname: team.shortname,
+        city: team.city,
+        country: team.country,
+        url: team.url,
+        role: team.role,
+        workspaces: inTeam,
+        sub_namespaces: inTeam,
+        subnamespaces: inTeam,
+      };
+    });
+
+  // Suspended teams: those the user is an enabled member of, and those they only have
+  // workspaces in.
+  const suspended = new Map<number, PresentedUser['suspended_teams'][number]>();
+  for (const team of teamRows.filter((team) => team.team_enabled === 0)) {
+    suspended.set(team.id, { id: team.id, name: team.name, fullname: team.fullname, shortname: team.shortname, role: team.role, workspaces: [] });
+  }
+  for (const workspace of workspaceRows.filter((workspace) => workspace.team_enabled === 0)) {
+    if (!suspended.has(workspace.team_id)) {
+      suspended.set(workspace.team_id, {
+        id: workspace.team_id,
+        name: workspace.team_name,
+        fullname: workspace.team_fullname,
+        shortname: workspace.team_shortname,
+        role: null,
+        workspaces: [],
+      });
+    }
+    suspended.get(workspace.team_id)!.workspaces.push({ id: workspace.id, name: workspace.name, label: workspace.label, namespace: workspace.namespace });
+  }
+
+  const relations: RequestRelations = { users: new Map(), teams: new Map(), workspaces: new Map() };
+  relations.users.set(user.id, { id: user.id, firstname: user.firstname, lastname: user.lastname, email: user.email });
+  const requests: Request[] = [];
+  for (const { decider_firstname, decider_lastname, decider_email, team_name, team_fullname, team_shortname, workspace_name, workspace_label, ...request } of requestRows) {
+    requests.push(request);
+    if (request.decided_by !== null && decider_firstname !== null) {
+      relations.users.set(request.decided_by, { id: request.decided_by, firstname: decider_firstname, lastname: decider_lastname!, email: decider_email! });
+    }
+    if (request.team_id !== null && team_name !== null) {
+      relations.teams.set(request.team_id, { id: request.team_id, name: team_name, fullname: team_fullname!, shortname: team_shortname! });
+    }
+    if (request.workspace_id !== null && workspace_name !== null) {
+      relations.workspaces.set(request.workspace_id, { id: request.workspace_id, name: workspace_name, label: workspace_label! });
+    }
+  }
+
   return {
-    teams: teams.map((team) => ({ ...team, role: access.teamRoles.get(team.id)! })),
+    teams,
+    tenants: teams,
     workspaces: workspaces.map((workspace) => ({
       id: workspace.id,
       name: workspace.name,
       label: workspace.label,
       namespace: workspace.namespace,
       team: { id: workspace.team_id, name: workspace.team_name },
-      role: access.workspaceRoles.get(workspace.id)!,
+      tenant: { id: workspace.team_id, name: workspace.team_name },
+      role: workspace.role,
     })),
-    suspended_teams: suspended,
-    requests: await presentRequests(db, requests, access),
+    suspended_teams: [...suspended.values()].sort(byName).map((team) => ({ ...team, workspaces: team.workspaces.sort(byName) })),
+    requests: presentRequestsWith(requests.sort(newestFirst), relations, access),
   };
 }
 
