@@ -74,7 +74,15 @@ const reactRouterProduction = fileURLToPath(new URL('node_modules/react-router/d
 export default defineConfig(({ command }) => ({
   plugins: [react(), precompress(), ...analyze],
   resolve: {
-    alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
+    alias:
+      command === 'build'
+        ? [
+            { find: /^react-router$/, replacement: reactRouterProduction },
+            // react-admin imports lodash/get.js and the like (CommonJS: each brings lodash's
+            // internals with interop wrappers); the same functions from lodash-es are ES modules.
+            { find: /^lodash\/(\w+)(\.js)?$/, replacement: 'lodash-es/$1.js' },
+          ]
+        : [],
   },
   build: {
     outDir: 'dist',

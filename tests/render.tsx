@@ -5,7 +5,12 @@ import { MemoryRouter, useLocation } from 'react-router-dom';
 import { ConsoleApp, createProviders } from '../src/App';
 import { tokenStore } from '../src/httpClient';
 import { defaultSettings, type Settings } from '../src/settings';
+import { preloadLazyComponents } from '../src/utils/lazyNamed';
 import { SESSION_TOKEN } from './mocks/fixtures';
+
+// The console's screens are lazy chunks (issue 14): load them all with this module, as the
+// static imports of the unsplit console did, so no test's first render waits for them.
+await preloadLazyComponents();
 
 let currentPath = '';
 const LocationSpy = () => {

@@ -23,7 +23,7 @@ import { RoleChip } from '../../components/RoleChip';
 import { useCurrentUser, usePendingRequestsCount } from '../../hooks';
 import { ResponsiveColumns } from '../../layout/ResponsiveColumns';
 import { HomeNodes } from '../../resources/nodes/HomeNodes';
-import { AddNodeButton } from '../../resources/nodes/NodeList';
+import { AddNodeButton } from '../../resources/nodes/nodeParts';
 import { PendingRequestsAlert } from './PendingRequestsAlert';
 
 const HomeCard = ({

@@ -2,7 +2,7 @@ import { Box, CircularProgress, List, ListItem, ListItemButton, ListItemText, Ty
 import { useGetList, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { EmptyState } from '../../components/EmptyState';
-import { NodeName, useNodeTypeLabel } from './NodeList';
+import { NodeName, useNodeTypeLabel } from './nodeParts';
 import { NodeStatusBadge } from './NodeStatusBadge';
 import type { NodeRecord } from './types';
 import { useNodeEvents } from './useNodeEvents';

@@ -1,6 +1,5 @@
-import AddIcon from '@mui/icons-material/Add';
 import DevicesOtherOutlinedIcon from '@mui/icons-material/DevicesOtherOutlined';
-import { Box, Button, Link as MuiLink, Typography } from '@mui/material';
+import { Box, Link as MuiLink, Typography } from '@mui/material';
 import type { Query } from '@tanstack/react-query';
 import { DataTable, type GetListResult, List, TopToolbar, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
@@ -10,33 +9,9 @@ import { NodeStatusBadge } from './NodeStatusBadge';
 import { isInstalling, NODE_REFRESH_MS, type NodeRecord } from './types';
 import { useNodeEvents } from './useNodeEvents';
 
-/** 'Add a Node' → /nodes/create. */
-export const AddNodeButton = ({ variant = 'contained' }: { variant?: 'contained' | 'outlined' | 'text' }) => {
-  const translate = useTranslate();
-  return (
-    <Button component={Link} to="/nodes/create" variant={variant} startIcon={<AddIcon />} size="small">
-      {translate('nodes.add')}
-    </Button>
-  );
-};
-
-/** The readable label of a node type ('raspberry-pi' → 'Raspberry Pi'); unknown types as they are. */
-export const useNodeTypeLabel = () => {
-  const translate = useTranslate();
-  return (type: string | null | undefined) => (type ? translate(`nodes.types.${type}`, { _: type }) : '');
-};
-
-/** The node's name, or 'awaiting installation' while the cluster has not named it yet. */
-export const NodeName = ({ node }: { node: Pick<NodeRecord, 'name'> }) => {
-  const translate = useTranslate();
-  return node.name ? (
-    <>{node.name}</>
-  ) : (
-    <Box component="span" sx={{ fontStyle: 'italic', color: 'text.secondary' }}>
-      {translate('nodes.awaiting_installation')}
-    </Box>
-  );
-};
+// Shared with the home page and the node page (nodeParts.tsx: without this page's list machinery).
+export { AddNodeButton, NodeName, useNodeTypeLabel } from './nodeParts';
+import { AddNodeButton, NodeName, useNodeTypeLabel } from './nodeParts';
 
 const Empty = () => {
   const translate = useTranslate();

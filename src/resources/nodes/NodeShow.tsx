@@ -3,7 +3,7 @@ import { Loading, Title, useGetList, useGetOne, useTranslate } from 'react-admin
 import { useParams } from 'react-router-dom';
 import { InstallationPanel } from './InstallationPanel';
 import { NodeActivity } from './NodeActivity';
-import { NodeName, useNodeTypeLabel } from './NodeList';
+import { NodeName, useNodeTypeLabel } from './nodeParts';
 import { NodeStatusBadge } from './NodeStatusBadge';
 import { isAwaitingInstall, isInstalling, NODE_REFRESH_MS, type NodeRecord } from './types';
 import { useNodeEvents } from './useNodeEvents';

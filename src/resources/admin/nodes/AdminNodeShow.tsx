@@ -25,7 +25,7 @@ import { errorMessage } from '../../../httpClient';
 import { ResponsiveColumns } from '../../../layout/ResponsiveColumns';
 import { formatDateTime } from '../../../utils/dates';
 import { NodeActivityCard, NodeActivityTable } from '../../nodes/NodeActivity';
-import { useNodeTypeLabel } from '../../nodes/NodeList';
+import { useNodeTypeLabel } from '../../nodes/nodeParts';
 import { NodeStatusBadge } from '../../nodes/NodeStatusBadge';
 import type { AdminNodeRecord } from '../../nodes/types';
 import { Addresses, Capacity, ClusterError, SystemInfo } from './parts';
