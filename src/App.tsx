@@ -28,6 +28,8 @@ const RegistrationPage = lazyNamed(() => import('./pages/auth/RegistrationPage')
 const ForgotPasswordPage = lazyNamed(() => import('./pages/auth/ForgotPasswordPage'), 'ForgotPasswordPage');
 const ResetPasswordPage = lazyNamed(() => import('./pages/auth/ResetPasswordPage'), 'ResetPasswordPage');
 const VerifyEmailPage = lazyNamed(() => import('./pages/auth/VerifyEmailPage'), 'VerifyEmailPage');
+const InvitationPage = lazyNamed(() => import('./pages/invitations/InvitationPage'), 'InvitationPage');
+const OidcCallbackPage = lazyNamed(() => import('./pages/oidc/OidcCallbackPage'), 'OidcCallbackPage');
 
 export interface Providers {
   http: HttpClient;
@@ -92,6 +94,8 @@ export const ConsoleApp = ({ settings, providers, store, queryClient }: ConsoleA
           <Route path="/password" element={<LoggedOutOnly><ForgotPasswordPage /></LoggedOutOnly>} />
           <Route path="/password/reset/:id/:signature" element={<LoggedOutScreen><ResetPasswordPage /></LoggedOutScreen>} />
           <Route path="/email/verify/:id/:hash" element={<LoggedOutScreen><VerifyEmailPage /></LoggedOutScreen>} />
+          <Route path="/invitations/:id/:token" element={<LoggedOutScreen><InvitationPage /></LoggedOutScreen>} />
+          <Route path="/oidc/callback" element={<LoggedOutScreen><OidcCallbackPage /></LoggedOutScreen>} />
           <Route
             path="/*"
             element={

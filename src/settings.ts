@@ -18,6 +18,8 @@ export interface Settings {
   realtime: RealtimeSettings;
   /** The generic (machine-first) installer's script and USB image; absent from older servers. */
   nodeInstall?: { scriptUrl: string; imageUrl: string };
+  /** Institutional sign-in providers (issue 16): a "Sign in with {name}" button each. */
+  oidcProviders?: { id: string; name: string }[];
 }
 
 export const defaultSettings = (): Settings => ({
@@ -56,6 +58,11 @@ export const mergeSettings = (raw: unknown): Settings => {
       typeof nodeInstall.scriptUrl === 'string' && typeof nodeInstall.imageUrl === 'string'
         ? { scriptUrl: nodeInstall.scriptUrl, imageUrl: nodeInstall.imageUrl }
         : undefined,
+    oidcProviders: Array.isArray(raw.oidcProviders)
+      ? raw.oidcProviders.filter(
+          (provider): provider is { id: string; name: string } => isObject(provider) && typeof provider.id === 'string' && typeof provider.name === 'string',
+        )
+      : [],
   };
 };
 

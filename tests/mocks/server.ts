@@ -1,6 +1,7 @@
 import { setupServer } from 'msw/node';
 import { adminUserHandlers } from './adminUsers';
 import { handlers } from './handlers';
+import { invitationHandlers } from './invitations';
 import { nodeHandlers } from './nodes';
 import { requestHandlers } from './requests';
 
@@ -8,4 +9,5 @@ import { requestHandlers } from './requests';
 // The nodes handlers come first: /api/admin/nodes is more specific than /api/admin/:list.
 // The requests handlers too: their GET /api/requests (filters, sort) replaces the plain one.
 // The admin user handlers too: /api/admin/users/{id} and /bulk.
-export const server = setupServer(...adminUserHandlers, ...nodeHandlers, ...requestHandlers, ...handlers);
+// The invitation and identity handlers too: /api/admin/users/{id}/identities before /api/admin/users/{id}.
+export const server = setupServer(...invitationHandlers, ...adminUserHandlers, ...nodeHandlers, ...requestHandlers, ...handlers);

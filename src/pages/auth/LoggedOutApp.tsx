@@ -20,6 +20,8 @@ const RegistrationPage = lazyNamed(() => import('./RegistrationPage'), 'Registra
 const ForgotPasswordPage = lazyNamed(() => import('./ForgotPasswordPage'), 'ForgotPasswordPage');
 const ResetPasswordPage = lazyNamed(() => import('./ResetPasswordPage'), 'ResetPasswordPage');
 const VerifyEmailPage = lazyNamed(() => import('./VerifyEmailPage'), 'VerifyEmailPage');
+const InvitationPage = lazyNamed(() => import('../invitations/InvitationPage'), 'InvitationPage');
+const OidcCallbackPage = lazyNamed(() => import('../oidc/OidcCallbackPage'), 'OidcCallbackPage');
 
 const muiTheme = createTheme(theme);
 
@@ -47,6 +49,8 @@ export const LoggedOutApp = ({ settings, authProvider }: LoggedOutAppProps) => (
                 <Route path="/password" element={<LoggedOutOnly><ForgotPasswordPage /></LoggedOutOnly>} />
                 <Route path="/password/reset/:id/:signature" element={<ResetPasswordPage />} />
                 <Route path="/email/verify/:id/:hash" element={<VerifyEmailPage />} />
+                <Route path="/invitations/:id/:token" element={<InvitationPage />} />
+                <Route path="/oidc/callback" element={<OidcCallbackPage />} />
                 <Route path="*" element={<LoginPage />} />
               </Routes>
             </Suspense>

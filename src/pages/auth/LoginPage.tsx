@@ -8,6 +8,7 @@ import { errorMessage } from '../../httpClient';
 import { validateEmail, validateRequired } from './validation';
 import { AuthForm, AuthPasswordField, AuthTextField } from './AuthForm';
 import { FormError } from './FormError';
+import { InstitutionSignIn } from './InstitutionSignIn';
 import { takeLoggedOutNotice } from './loggedOutNotice';
 import { LoggedOutLayout } from './LoggedOutLayout';
 
@@ -56,6 +57,7 @@ export const LoginPage = ({ login: consoleLogin }: { login?: LoginAction }) => {
         </Alert>
       )}
       <FormError message={error} />
+      <InstitutionSignIn translate={translate} />
       <AuthForm onSubmit={onSubmit}>
         <AuthTextField
           source="email"

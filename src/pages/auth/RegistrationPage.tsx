@@ -11,6 +11,7 @@ import { strongPassword } from '../../utils/passwordStrength';
 import { mandatory, validateEmail, validateRequired } from './validation';
 import { AuthForm, AuthPasswordField, AuthTextField } from './AuthForm';
 import { FormError } from './FormError';
+import { InstitutionSignIn } from './InstitutionSignIn';
 import { LoggedOutLayout } from './LoggedOutLayout';
 
 /** What a password should not be made of: zxcvbn scores the person's own words low. */
@@ -64,6 +65,7 @@ export const RegistrationPage = () => {
   return (
     <LoggedOutLayout title="auth.registration.title" subtitle="auth.registration.subtitle">
       <FormError message={error} />
+      <InstitutionSignIn translate={translate} />
       <AuthForm onSubmit={onSubmit}>
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 0, sm: 2 }}>
           <AuthTextField source="firstname" label="auth.fields.firstname" autoComplete="given-name" validate={validateRequired} autoFocus />

@@ -7,6 +7,7 @@ import { fullName } from '../../authProvider';
 import { UserAvatar } from '../../components/UserAvatar';
 import { useCurrentUser } from '../../hooks';
 import { TokenList } from '../../resources/tokens/TokenList';
+import { LinkedIdentities } from './LinkedIdentities';
 import { ProfileEditDialog } from './ProfileEditDialog';
 import { UserRequests } from './UserRequests';
 
@@ -54,6 +55,8 @@ export const ProfilePage = () => {
         </CardContent>
       </Card>
       {editing && <ProfileEditDialog user={user} open={editing} onClose={() => setEditing(false)} />}
+
+      <LinkedIdentities />
 
       <Card component="section" aria-labelledby="profile-requests-title">
         <CardContent>

@@ -27,6 +27,7 @@ import { RoleChip } from '../../components/RoleChip';
 import { useCurrentUser, useJoinRequest, useTestbedDataProvider } from '../../hooks';
 import { ResponsiveColumns } from '../../layout/ResponsiveColumns';
 import { WorkspaceCreateDialog } from '../workspaces/WorkspaceCreate';
+import { TeamInvitations } from './TeamInvitations';
 import { TeamMembers } from './TeamMembers';
 import { isManagerRole } from '../../utils/roles';
 
@@ -222,6 +223,14 @@ export const TeamShow = () => {
                 ))}
               </List>
               )}
+            </CardContent>
+          </Card>
+        )}
+
+        {canManageMembers && !suspended && (
+          <Card>
+            <CardContent>
+              <TeamInvitations team={team} myRole={role} admin={admin} />
             </CardContent>
           </Card>
         )}

@@ -6,6 +6,7 @@ import { Link, useParams } from 'react-router-dom';
 import { RoleChip } from '../../../components/RoleChip';
 import { useCurrentUser, useTestbedDataProvider } from '../../../hooks';
 import { errorMessage } from '../../../httpClient';
+import { AdminUserIdentities } from '../../../pages/profile/LinkedIdentities';
 import { formatDateTime } from '../../../utils/dates';
 import { NodeStatusBadge } from '../../nodes/NodeStatusBadge';
 import { ActivityRow, CompactTabs, DetailField, DetailTable } from '../DetailParts';
@@ -45,6 +46,7 @@ const Summary = () => {
         </Tooltip>
       </DetailField>
       <DetailField label="adminUsers.fields.sessions">{record.counts.sessions}</DetailField>
+      <AdminUserIdentities userId={record.id} />
     </Box>
   );
 };

@@ -1,0 +1,77 @@
+import { Alert, Button, Divider, Stack } from '@mui/material';
+import { useContext, useEffect, useState } from 'react';
+import { SettingsContext } from '../../settings';
+
+// "Sign in with {provider}" (issue 16): one button per configured OpenID provider, each a plain
+// navigation to the server's /auth/oidc/{id}, which redirects to the provider. Self-contained
+// (MUI and fetch, no react-admin) so that both the logged-out bundle and the console can show
+// it: the providers come from the settings (GET /api/settings), fetched here when the settings
+// in context have none; the strings come from the caller's translate (keys under `oidc`).
+// An error of a sign-in that failed (the server's /oidc/callback?error=…, handed on as
+// ?oidc_error=… by the callback page) is shown above the buttons.
+
+export interface InstitutionProvider {
+  id: string;
+  name: string;
+}
+
+export interface InstitutionSignInProps {
+  translate: (key: string, options?: Record<string, unknown>) => string;
+  /** Where the server's /auth/oidc paths are ('' = this origin). */
+  apiUrl?: string;
+  /** The providers, when the caller has them; else from the settings. */
+  providers?: InstitutionProvider[];
+  /** Before leaving for the provider (the invitation page remembers itself). */
+  onStart?: (provider: InstitutionProvider) => void;
+}
+
+const errorInLocation = (): string | null => {
+  if (typeof window === 'undefined') return null;
+  return new URLSearchParams(window.location.search).get('oidc_error');
+};
+
+export const InstitutionSignIn = ({ translate, apiUrl, providers: given, onStart }: InstitutionSignInProps) => {
+  const settings = useContext(SettingsContext);
+  const [providers, setProviders] = useState<InstitutionProvider[]>(given ?? settings.oidcProviders ?? []);
+  const [error] = useState(errorInLocation);
+  const base = apiUrl ?? settings.apiUrl ?? '';
+
+  useEffect(() => {
+    if (given || settings.oidcProviders !== undefined) return;
+    // Settings loaded by an older console shape: ask the server.
+    const controller = new AbortController();
+    fetch(`${base}/api/settings`, { headers: { Accept: 'application/json' }, signal: controller.signal })
+      .then((response) => (response.ok ? response.json() : null))
+      .then((body: { oidcProviders?: InstitutionProvider[] } | null) => {
+        if (Array.isArray(body?.oidcProviders)) setProviders(body.oidcProviders);
+      })
+      .catch(() => {});
+    return () => controller.abort();
+  }, [base, given, settings.oidcProviders]);
+
+  if (providers.length === 0 && !error) return null;
+  return (
+    <Stack spacing={1.5} sx={{ mb: 2 }} data-testid="institution-sign-in">
+      {error && (
+        <Alert severity="error" role="alert">
+          {error}
+        </Alert>
+      )}
+      {providers.map((provider) => (
+        <Button
+          key={provider.id}
+          variant="outlined"
+          size="large"
+          fullWidth
+          href={`${base}/auth/oidc/${encodeURIComponent(provider.id)}`}
+          onClick={() => onStart?.(provider)}
+        >
+          {translate('oidc.sign_in_with', { name: provider.name })}
+        </Button>
+      ))}
+      {providers.length > 0 && <Divider>{translate('oidc.or')}</Divider>}
+    </Stack>
+  );
+};
+
+export default InstitutionSignIn;

@@ -1,0 +1,258 @@
+import { Alert, Box, Button, CircularProgress, Stack, Tab, Tabs, TextField, Typography } from '@mui/material';
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslate } from 'react-admin';
+import { useLocation, useParams } from 'react-router-dom';
+import { tokenStore } from '../../httpClient';
+import { useSettings } from '../../settings';
+import { InstitutionSignIn } from '../auth/InstitutionSignIn';
+import { LoggedOutLayout } from '../auth/LoggedOutLayout';
+import { AFTER_SIGN_IN_KEY } from '../oidc/OidcCallbackPage';
+import { browserNavigation } from '../../utils/browserNavigation';
+
+// /invitations/{id}/{token} (issue 16), in both bundles. The mailed link: shows the invitation
+// (GET /api/invitations/{id}/{token}); a person signed in with the invited address joins at once
+// (POST …/accept) and goes to the team; one signed in with another address is told and may
+// sign out; anyone else logs in, registers (the invited address, fixed) or signs in with their
+// institution, then joins. Joining through the link also verifies the address.
+
+interface Preview {
+  id: number;
+  email: string;
+  role: string;
+  team: { id: number; name: string; fullname: string };
+  workspaces: { id: number; name: string; label: string }[];
+  invited_by: string | null;
+}
+
+interface Me {
+  email: string;
+}
+
+type Fields = Record<string, string>;
+
+class CallError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly errors: Fields = {},
+  ) {
+    super(message);
+  }
+}
+
+export const InvitationPage = () => {
+  const translate = useTranslate();
+  const { apiUrl } = useSettings();
+  const { id = '', token: secret = '' } = useParams();
+  const { pathname } = useLocation();
+  const linkPath = `/api/invitations/${encodeURIComponent(id)}/${encodeURIComponent(secret)}`;
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [me, setMe] = useState<Me | null | undefined>(undefined);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [joining, setJoining] = useState(false);
+  const [tab, setTab] = useState<'login' | 'register'>('login');
+  const [values, setValues] = useState<Fields>({});
+  const [fieldErrors, setFieldErrors] = useState<Fields>({});
+  const [formError, setFormError] = useState<string | null>(null);
+
+  const call = useCallback(
+    async <T,>(path: string, options: { method?: string; body?: unknown; token?: string | null } = {}): Promise<T> => {
+      const response = await fetch(`${apiUrl}${path}`, {
+        method: options.method ?? 'GET',
+        headers: {
+          Accept: 'application/json',
+          ...(options.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+          ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
+        },
+        body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
+      });
+      const body = (await response.json().catch(() => ({}))) as { message?: string; errors?: Record<string, string[]> };
+      if (!response.ok) {
+        const errors = Object.fromEntries(Object.entries(body.errors ?? {}).map(([field, messages]) => [field, messages.join(' ')]));
+        throw new CallError(body.message || translate('ra.notification.http_error'), response.status, errors);
+      }
+      return body as T;
+    },
+    [apiUrl, translate],
+  );
+
+  /** Joins with `token`, stores it as the session and goes to the team (a full load: the console starts with the new membership). */
+  const accept = useCallback(
+    async (token: string) => {
+      setJoining(true);
+      try {
+        const joined = await call<{ team: { id: number } }>(`${linkPath}/accept`, { method: 'POST', token });
+        if (tokenStore.get() !== token) tokenStore.set(token);
+        browserNavigation.assign(`/teams/${joined.team.id}`);
+      } catch (error) {
+        setJoining(false);
+        throw error;
+      }
+    },
+    [call, linkPath],
+  );
+
+  // Once per page: joining works once (and strict mode runs effects twice in development).
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    const token = tokenStore.get();
+    void (async () => {
+      try {
+        const invitation = await call<Preview>(linkPath);
+        setPreview(invitation);
+        let user: Me | null = null;
+        if (token) {
+          try {
+            user = await call<Me>('/user', { token });
+          } catch {
+            user = null;
+          }
+        }
+        setMe(user);
+        if (user && token && user.email === invitation.email) await accept(token);
+      } catch (error) {
+        setProblem(error instanceof Error ? error.message : String(error));
+      }
+    })();
+  }, [call, linkPath, accept]);
+
+  const signOut = async () => {
+    const token = tokenStore.get();
+    if (token) await call('/logout', { method: 'POST', token }).catch(() => undefined);
+    tokenStore.clear();
+    browserNavigation.reload();
+  };
+
+  const set = (field: string) => (event: React.ChangeEvent<HTMLInputElement>) => setValues((old) => ({ ...old, [field]: event.target.value }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!preview) return;
+    setFormError(null);
+    setFieldErrors({});
+    setJoining(true);
+    try {
+      if (tab === 'register') {
+        await call('/register', {
+          method: 'POST',
+          body: {
+            firstname: values.firstname ?? '',
+            lastname: values.lastname ?? '',
+            email: preview.email,
+            password: values.password ?? '',
+            password_confirmation: values.password_confirmation ?? '',
+          },
+        });
+      }
+      const { token } = await call<{ token: string }>('/login', { method: 'POST', body: { email: preview.email, password: values.password ?? '' } });
+      await accept(token);
+    } catch (error) {
+      setJoining(false);
+      if (error instanceof CallError && Object.keys(error.errors).length > 0) setFieldErrors(error.errors);
+      else setFormError(error instanceof Error ? error.message : String(error));
+    }
+  };
+
+  const role = preview ? translate(`roles.${preview.role}`, { _: preview.role }) : '';
+  const field = (name: string, label: string, type = 'text', autoComplete?: string) => (
+    <TextField
+      key={name}
+      name={name}
+      label={translate(label)}
+      type={type}
+      autoComplete={autoComplete}
+      value={values[name] ?? ''}
+      onChange={set(name)}
+      error={!!fieldErrors[name]}
+      helperText={fieldErrors[name]}
+      fullWidth
+      required
+      margin="dense"
+    />
+  );
+
+  return (
+    <LoggedOutLayout title="invitations.landing.title" subtitle="invitations.landing.subtitle">
+      {problem ? (
+        <Alert severity="error" role="alert">
+          <Typography sx={{ fontWeight: 600 }}>{translate('invitations.landing.invalid_title')}</Typography>
+          {problem}
+        </Alert>
+      ) : !preview || me === undefined ? (
+        <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+          <CircularProgress size={24} />
+          <Typography>{translate('invitations.landing.loading')}</Typography>
+        </Stack>
+      ) : (
+        <Stack spacing={2}>
+          <Alert severity="info" icon={false}>
+            <Typography>
+              {translate(preview.invited_by ? 'invitations.landing.offer' : 'invitations.landing.offer_anonymous', {
+                inviter: preview.invited_by,
+                email: preview.email,
+                team: preview.team.fullname,
+                role,
+              })}
+            </Typography>
+            {preview.workspaces.length > 0 && (
+              <Typography variant="body2" sx={{ mt: 1 }}>
+                {translate('invitations.landing.workspaces', { names: preview.workspaces.map((workspace) => workspace.label).join(', ') })}
+              </Typography>
+            )}
+          </Alert>
+          {joining && me ? (
+            <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+              <CircularProgress size={24} />
+              <Typography>{translate('invitations.landing.joining', { team: preview.team.fullname })}</Typography>
+            </Stack>
+          ) : me ? (
+            <Stack spacing={2}>
+              {formError && <Alert severity="error">{formError}</Alert>}
+              <Alert severity="warning">{translate('invitations.landing.other_account', { email: preview.email, current: me.email })}</Alert>
+              <Button variant="contained" onClick={() => void signOut()}>
+                {translate('invitations.landing.switch', { email: preview.email })}
+              </Button>
+            </Stack>
+          ) : (
+            <Box>
+              <InstitutionSignIn
+                translate={translate}
+                apiUrl={apiUrl}
+                onStart={() => {
+                  try {
+                    window.sessionStorage.setItem(AFTER_SIGN_IN_KEY, pathname);
+                  } catch {
+                    // No session storage: the person follows the mailed link again.
+                  }
+                }}
+              />
+              <Tabs value={tab} onChange={(_event, value: 'login' | 'register') => setTab(value)} variant="fullWidth" sx={{ mb: 1 }}>
+                <Tab value="login" label={translate('invitations.landing.have_account')} />
+                <Tab value="register" label={translate('invitations.landing.new_account')} />
+              </Tabs>
+              <Box component="form" onSubmit={(event) => void submit(event)} noValidate>
+                {formError && (
+                  <Alert severity="error" sx={{ mb: 1 }}>
+                    {formError}
+                  </Alert>
+                )}
+                <TextField label={translate('auth.fields.email')} value={preview.email} fullWidth margin="dense" slotProps={{ input: { readOnly: true } }} />
+                {tab === 'register' && [field('firstname', 'invitations.landing.firstname', 'text', 'given-name'), field('lastname', 'invitations.landing.lastname', 'text', 'family-name')]}
+                {field('password', 'invitations.landing.password', 'password', tab === 'login' ? 'current-password' : 'new-password')}
+                {tab === 'register' && field('password_confirmation', 'invitations.landing.password_confirmation', 'password', 'new-password')}
+                {fieldErrors.email && <Alert severity="error">{fieldErrors.email}</Alert>}
+                <Button type="submit" variant="contained" size="large" fullWidth disabled={joining} sx={{ mt: 2 }}>
+                  {translate(tab === 'login' ? 'invitations.landing.log_in' : 'invitations.landing.register')}
+                </Button>
+              </Box>
+            </Box>
+          )}
+        </Stack>
+      )}
+    </LoggedOutLayout>
+  );
+};
+
+export default InvitationPage;
