@@ -1,6 +1,7 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database, Request, RequestStatus, RequestType } from '../db/schema.js';
 import { type Access, managesTeam } from '../teams/access.js';
+import type { RequestRelations } from './presenter.js';
 
 export interface RequestListOptions {
   status?: RequestStatus;
@@ -60,28 +61,101 @@ export function matchingRequests(db: Kysely<Database>, access: Access, filters: 
   return query;
 }
 
-/** GET /api/requests: the requests the viewer may decide (matchingRequests), sorted by date and paged in SQL. */
+/**
+ * GET /api/requests: the requests the viewer may decide (matchingRequests), sorted by date and
+ * paged in SQL, with the requester, decider, team and workspace each names joined into the same
+ * query (what presentRequestsWith needs), so a page costs one query (and one count).
+ */
 export async function requestsToDecide(
   db: Kysely<Database>,
   access: Access,
   options: RequestListOptions,
-): Promise<{ rows: Request[]; total: number }> {
+): Promise<{ rows: Request[]; total: number; relations: RequestRelations }> {
   const query = matchingRequests(db, access, options);
-  if (!query) return { rows: [], total: 0 };
+  if (!query) return { rows: [], total: 0, relations: { users: new Map(), teams: new Map(), workspaces: new Map() } };
 
   const order = options.order ?? 'desc';
   // id breaks ties between requests made in the same millisecond, so pages never overlap.
-  const ordered = query.selectAll('r').orderBy('r.created_at', order).orderBy('r.id', order);
+  const ordered = query
+    .leftJoin('users as requester', 'requester.id', 'r.user_id')
+    .leftJoin('users as decider', 'decider.id', 'r.decided_by')
+    .leftJoin('teams as request_team', 'request_team.id', 'r.team_id')
+    .leftJoin('workspaces as request_workspace', 'request_workspace.id', 'r.workspace_id')
+    .selectAll('r')
+    .select([
+      'requester.firstname as requester_firstname',
+      'requester.lastname as requester_lastname',
+      'requester.email as requester_email',
+      'decider.firstname as decider_firstname',
+      'decider.lastname as decider_lastname',
+      'decider.email as decider_email',
+      'request_team.name as team_name',
+      'request_team.fullname as team_fullname',
+      'request_team.shortname as team_shortname',
+      'request_workspace.name as workspace_name',
+      'request_workspace.label as workspace_label',
+    ])
+    .orderBy('r.created_at', order)
+    .orderBy('r.id', order);
   if (options.page === undefined) {
-    const rows = await ordered.execute();
-    return { rows, total: rows.length };
+    const joined = await ordered.execute();
+    return { ...splitRelations(joined), total: joined.length };
   }
-  const [rows, count] = await Promise.all([
+  const [joined, count] = await Promise.all([
     ordered
       .limit(options.perPage)
       .offset((options.page - 1) * options.perPage)
       .execute(),
     query.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
   ]);
-  return { rows, total: Number(count.total) };
+  return { ...splitRelations(joined), total: Number(count.total) };
+}
+
+interface JoinedRequest extends Request {
+  requester_firstname: string | null;
+  requester_lastname: string | null;
+  requester_email: string | null;
+  decider_firstname: string | null;
+  decider_lastname: string | null;
+  decider_email: string | null;
+  team_name: string | null;
+  team_fullname: string | null;
+  team_shortname: string | null;
+  workspace_name: string | null;
+  workspace_label: string | null;
+}
+
+function splitRelations(joined: JoinedRequest[]): { rows: Request[]; relations: RequestRelations } {
+  const relations: RequestRelations = { users: new Map(), teams: new Map(), workspaces: new Map() };
+  const rows: Request[] = [];
+  for (const row of joined) {
+    const {
+      requester_firstname,
+      requester_lastname,
+      requester_email,
+      decider_firstname,
+      decider_lastname,
+      decider_email,
+      team_name,
+      team_fullname,
+      team_shortname,
+      workspace_name,
+      workspace_label,
+      ...request
+    } = row;
+    rows.push(request);
+    if (requester_firstname !== null) {
+      relations.users.set(request.user_id, { id: request.user_id, firstname: requester_firstname, lastname: requester_lastname!, email: requester_email! });
+    }
+    if (request.decided_by !== null && decider_firstname !== null) {
+      relations.users.set(request.decided_by, { id: request.decided_by, firstname: decider_firstname, lastname: decider_lastname!, email: decider_email! });
+    }
+    if (request.team_id !== null && team_name !== null) {
+      relations.teams.set(request.team_id, { id: request.team_id, name: team_name, fullname: team_fullname!, shortname: team_shortname! });
+    }
+    if (request.workspace_id !== null && workspace_name !== null) {
+      relations.workspaces.set(request.workspace_id, { id: request.workspace_id, name: workspace_name, label: workspace_label! });
+    }
+  }
+  return { rows, relations };
 }

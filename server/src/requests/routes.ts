@@ -6,7 +6,7 @@ import { bearerAuth } from '../http/schemas.js';
 import { loadAccess } from '../teams/access.js';
 import { broadcastRequestDecided } from './broadcasts.js';
 import { notifyRequester } from './notifications.js';
-import { presentRequests, requestSchema } from './presenter.js';
+import { presentRequests, presentRequestsWith, requestSchema } from './presenter.js';
 import { decideRequests } from './bulk.js';
 import { requestsToDecide } from './list.js';
 import {
@@ -117,7 +117,7 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
         const access = await loadAccess(db, currentUser(request));
         const { query } = request;
         const { page, per_page } = query;
-        const { rows, total } = await requestsToDecide(db, access, {
+        const { rows, total, relations } = await requestsToDecide(db, access, {
           status: query['filter[status]'] ?? query.status,
           type: query['filter[type]'],
           teamId: query['filter[team_id]'],
@@ -126,7 +126,7 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
           page,
           perPage: per_page,
         });
-        const data = await presentRequests(db, rows, access);
+        const data = presentRequestsWith(rows, relations, access);
         return page === undefined ? data : paginated(data, total, { page, perPage: per_page });
       },
     );

@@ -1,8 +1,9 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import { preparedQuery } from '../db/prepared.js';
 import type { Database, TeamRole, User, WorkspaceRole } from '../db/schema.js';
 
 /**
- * What a user may do in teams and workspaces, loaded once per request (two queries) and then
+ * What a user may do in teams and workspaces, loaded once per request (one query) and then
  * consulted by the plain permission functions. Only enabled team memberships count; a
  * disabled team membership also voids the user's workspace roles in that team's workspaces.
  * A suspended team (teams.enabled = 0) gives none of its members any role, in it or in its
@@ -17,33 +18,40 @@ export interface Access {
 }
 
 export async function loadAccess(db: Kysely<Database>, user: Pick<User, 'id' | 'admin'>): Promise<Access> {
-  const [teams, workspaces] = await Promise.all([
-    db
-      .selectFrom('team_members as tm')
-      .innerJoin('teams as t', 't.id', 'tm.team_id')
-      .select(['tm.team_id', 'tm.role'])
-      .where('tm.user_id', '=', user.id)
-      .where('tm.enabled', '=', 1)
-      .where('t.enabled', '=', 1)
-      .execute(),
-    db
-      .selectFrom('workspace_members as wm')
-      .innerJoin('workspaces as w', 'w.id', 'wm.workspace_id')
-      .innerJoin('teams as t', 't.id', 'w.team_id')
-      .leftJoin('team_members as tm', (join) => join.onRef('tm.team_id', '=', 'w.team_id').onRef('tm.user_id', '=', 'wm.user_id'))
-      .select(['wm.workspace_id', 'wm.role'])
-      .where('wm.user_id', '=', user.id)
-      .where('t.enabled', '=', 1)
-      .where((eb) => eb.or([eb('tm.enabled', 'is', null), eb('tm.enabled', '=', 1)]))
-      .execute(),
-  ]);
-  return {
-    userId: user.id,
-    admin: user.admin === 1,
-    teamRoles: new Map(teams.map((row) => [row.team_id, row.role])),
-    workspaceRoles: new Map(workspaces.map((row) => [row.workspace_id, row.role])),
-  };
+  const rows = await rolesOfUser.all(db, user.id);
+  const teamRoles = new Map<number, TeamRole>();
+  const workspaceRoles = new Map<number, WorkspaceRole>();
+  for (const row of rows) {
+    if (row.kind === 'team') teamRoles.set(row.id, row.role as TeamRole);
+    else workspaceRoles.set(row.id, row.role as WorkspaceRole);
+  }
+  return { userId: user.id, admin: user.admin === 1, teamRoles, workspaceRoles };
 }
+
+/**
+ * The user's team roles and workspace roles in one query (most API requests load them), built
+ * once per database (db/prepared.ts).
+ */
+const rolesOfUser = preparedQuery((db, userId: number) =>
+  db
+    .selectFrom('team_members as tm')
+    .innerJoin('teams as t', 't.id', 'tm.team_id')
+    .select([sql<'team' | 'workspace'>`'team'`.as('kind'), 'tm.team_id as id', 'tm.role'])
+    .where('tm.user_id', '=', userId)
+    .where('tm.enabled', '=', 1)
+    .where('t.enabled', '=', 1)
+    .unionAll(
+      db
+        .selectFrom('workspace_members as wm')
+        .innerJoin('workspaces as w', 'w.id', 'wm.workspace_id')
+        .innerJoin('teams as t', 't.id', 'w.team_id')
+        .leftJoin('team_members as tm', (join) => join.onRef('tm.team_id', '=', 'w.team_id').onRef('tm.user_id', '=', 'wm.user_id'))
+        .select([sql<'team' | 'workspace'>`'workspace'`.as('kind'), 'wm.workspace_id as id', 'wm.role'])
+        .where('wm.user_id', '=', userId)
+        .where('t.enabled', '=', 1)
+        .where((eb) => eb.or([eb('tm.enabled', 'is', null), eb('tm.enabled', '=', 1)])),
+    ),
+);
 
 /**
  * loadAccess for many users at once (two queries per call, whatever the number of users), for
