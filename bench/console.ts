@@ -10,7 +10,8 @@
 // runs (3) per page and preset (mobile, desktop); the median is reported. Prints the scores,
 // LCP and TBT, the JavaScript each page loaded (raw, gzip as served to a gzip-only client,
 // and the transfer Chromium saw), then each goal of issue 14 as PASS or FAIL.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { lookup } from 'node:dns/promises';
 import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -91,7 +92,23 @@ interface NetworkItem {
 }
 
 /** Lighthouse now and then fails to record the trace (NO_NAVSTART on a busy machine): retried. */
-async function measure(baseUrl: string, page: PageName, preset: Preset, token: string): Promise<Measure> {
+/**
+ * Avatars come from www.gravatar.com (the only third-party request). On a machine without
+ * Internet access the request fails, which Chromium logs as a console error; Lighthouse then
+ * blocks it instead (its own blockedUrlPatterns, whose errors it does not count).
+ */
+let offline = false;
+export async function checkGravatar(): Promise<boolean> {
+  try {
+    await lookup('www.gravatar.com');
+    offline = false;
+  } catch {
+    offline = true;
+  }
+  return !offline;
+}
+
+export async function measure(baseUrl: string, page: PageName, preset: Preset, token: string): Promise<Measure> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await measureOnce(baseUrl, page, preset, token);
@@ -110,6 +127,7 @@ async function measureOnce(baseUrl: string, page: PageName, preset: Preset, toke
       output: 'json',
       logLevel: 'error',
       onlyCategories: ['performance', 'accessibility', 'best-practices'],
+      blockedUrlPatterns: offline ? ['*://www.gravatar.com/*'] : [],
     };
     if (page === 'home') {
       // Put the token in before the navigation, from a same-origin URL that loads no script.
@@ -128,6 +146,11 @@ async function measureOnce(baseUrl: string, page: PageName, preset: Preset, toke
     const result = await lighthouse(url, flags, config);
     if (!result) throw new Error('Lighthouse returned nothing');
     const lhr: Result = result.lhr;
+    // BENCH_LIGHTHOUSE_REPORTS=dir: each run's full report, to see what an audit found.
+    if (process.env.BENCH_LIGHTHOUSE_REPORTS) {
+      mkdirSync(process.env.BENCH_LIGHTHOUSE_REPORTS, { recursive: true });
+      writeFileSync(join(process.env.BENCH_LIGHTHOUSE_REPORTS, `${page}-${preset}-${Date.now()}.json`), JSON.stringify(lhr));
+    }
     if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     const items = ((lhr.audits['network-requests']?.details as { items?: NetworkItem[] } | undefined)?.items ?? []) as NetworkItem[];
     const scripts = items
@@ -146,6 +169,7 @@ async function measureOnce(baseUrl: string, page: PageName, preset: Preset, toke
     const failing = Object.values(lhr.categories)
       .filter((category) => category.id !== 'performance')
       .flatMap((category) => category.auditRefs)
+      .filter((ref) => ref.weight > 0)
       .map((ref) => lhr.audits[ref.id])
       .filter((audit) => audit && audit.score !== null && audit.score < 1 && audit.scoreDisplayMode === 'binary')
       .map((audit) => `${audit!.id}: ${audit!.title}`);
@@ -201,7 +225,9 @@ export async function runConsoleBench(): Promise<void> {
     const password = 'bench console correct horse battery';
     await cli(['user:create', '--email', email, '--password', password, '--firstname', 'Bench', '--lastname', 'User', '--verified'], databaseUrl, workDir);
     const token = await logIn(app.url, email, password);
-    console.log(`Server ${app.url} (SQLite in ${workDir}); Lighthouse ${RUNS} run(s) per page and preset, ${CHROMIUM}\n`);
+    console.log(`Server ${app.url} (SQLite in ${workDir}); Lighthouse ${RUNS} run(s) per page and preset, ${CHROMIUM}`);
+    if (!(await checkGravatar())) console.log('www.gravatar.com does not resolve from here: Lighthouse blocks the avatar request (blockedUrlPatterns)');
+    console.log('');
 
     const summaries: Summary[] = [];
     for (const preset of ['mobile', 'desktop'] as const) {

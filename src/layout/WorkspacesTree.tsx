@@ -72,7 +72,7 @@ export const WorkspacesTree = () => {
   const setAll = (value: boolean) => setClosed(Object.fromEntries(groups.map((group) => [String(group.id), value])));
 
   return (
-    <Box component="nav" aria-labelledby="sidebar-workspaces-title" sx={{ mt: 1 }}>
+    <Box role="group" aria-labelledby="sidebar-workspaces-title" sx={{ mt: 1 }}>
       <Stack direction="row" sx={{ alignItems: 'center', px: 2 }}>
         <Typography id="sidebar-workspaces-title" variant="overline" sx={{ flexGrow: 1, color: 'text.secondary' }}>
           {translate('app.menu.workspaces')}
