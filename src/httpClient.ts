@@ -1,4 +1,5 @@
 import { HttpError } from 'react-admin';
+import { acceptLanguage } from './i18n/locale';
 import type { LaravelErrors } from './types';
 
 /** Local storage key of the bearer token (spec §7, §9). */
@@ -110,7 +111,9 @@ export interface HttpClientOptions {
 export const createHttpClient = ({ baseUrl = '', fetch: fetchImpl }: HttpClientOptions = {}): HttpClient => {
   const base = baseUrl.replace(/\/+$/, '');
   return async <T = any>(path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> => {
-    const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+    // Accept-Language: the server answers its messages (and the user's mails, at registration)
+    // in the console's language.
+    const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': acceptLanguage(), ...options.headers };
     // The stored token, unless the caller sends its own (login checks a new token first).
     const token = headers.Authorization ? null : tokenStore.get();
     if (token) headers.Authorization = `Bearer ${token}`;

@@ -1,0 +1,158 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import englishTranslation from '../src/i18n/en';
+import frenchTranslation from '../src/i18n/fr';
+import { createI18nProvider } from '../src/i18n';
+import { LOCALE_KEY, acceptLanguage, browserLocale, currentLocale, matchLocale, preferredLocale, setCurrentLocale } from '../src/i18n/locale';
+import { createHttpClient } from '../src/httpClient';
+
+type Tree = { [key: string]: unknown };
+
+/** Every leaf of a messages tree as 'a.b.c' → value. */
+const flatten = (tree: Tree, prefix = ''): Map<string, unknown> => {
+  const leaves = new Map<string, unknown>();
+  for (const [key, value] of Object.entries(tree)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      for (const [leaf, leafValue] of flatten(value as Tree, path)) leaves.set(leaf, leafValue);
+    } else leaves.set(path, value);
+  }
+  return leaves;
+};
+
+const english = flatten(englishTranslation as Tree);
+const french = flatten(frenchTranslation as Tree);
+
+// Values that are the same in both languages: names, units, technical terms and words that
+// French spells as English does.
+const SAME_IN_BOTH = new Set([
+  'Testbed Console',
+  'Raspberry Pi',
+  'NVIDIA Jetson',
+  'CPU',
+  'DHCP',
+  'Pods',
+  'Kubeconfig',
+  '1 kubeconfig |||| %{smart_count} kubeconfigs',
+  '1 session |||| %{smart_count} sessions',
+  'privileged',
+  'baseline',
+  'restricted',
+  'enforce %{enforce}, warn %{warn}, audit %{audit} (%{version})',
+  'Version 1.0',
+  '11. Sanctions',
+  '13. Contact',
+  'Type',
+  'Description',
+  'Message',
+  'Actions',
+  'Notes',
+  'Date',
+  'Phase',
+  'Pause',
+  'Architecture',
+  'Conditions',
+  'Affiliation',
+  'Badges',
+  'Invitation',
+  'Invitations',
+  'Cluster',
+  'Quota',
+  'Admin',
+  'Active',
+  'info',
+  '—',
+  '',
+]);
+
+describe('translations', () => {
+  it('has every key in both languages (deep comparison)', () => {
+    const onlyEnglish = [...english.keys()].filter((key) => !french.has(key));
+    const onlyFrench = [...french.keys()].filter((key) => !english.has(key));
+    expect({ onlyEnglish, onlyFrench }).toEqual({ onlyEnglish: [], onlyFrench: [] });
+  });
+
+  it('translates every value (identical only for the allow-list)', () => {
+    const untranslated = [...english]
+      // react-admin's own strings are ra-language-french's.
+      .filter(([key]) => !key.startsWith('ra.'))
+      .filter(([key, value]) => french.get(key) === value && !SAME_IN_BOTH.has(String(value)))
+      .map(([key, value]) => `${key}: ${String(value)}`);
+    expect(untranslated).toEqual([]);
+  });
+
+  // French may give a plural to what English leaves invariant ('%{smart_count} approved').
+  it('keeps the placeholders and the plural forms of each message', () => {
+    const placeholders = (value: unknown) => [...String(value).matchAll(/%\{(\w+)\}/g)].map((match) => match[1]).sort();
+    const forms = (value: unknown) => String(value).split('||||').length;
+    const mismatches = [...english]
+      .filter(([key]) => french.has(key) && !key.startsWith('ra.'))
+      .filter(([key, value]) => {
+        const other = french.get(key);
+        return JSON.stringify([...new Set(placeholders(value))]) !== JSON.stringify([...new Set(placeholders(other))]) || !(forms(value) === forms(other) || (forms(value) === 1 && forms(other) === 2 && /smart_count/.test(String(value))));
+      })
+      .map(([key]) => key);
+    expect(mismatches).toEqual([]);
+  });
+});
+
+describe('the i18n provider', () => {
+  afterEach(() => setCurrentLocale('en'));
+
+  it('starts in English and loads French when asked, with French plurals', async () => {
+    const provider = createI18nProvider();
+    expect(provider.getLocale()).toBe('en');
+    expect(provider.translate('auth.login.submit')).toBe('Login');
+    await provider.changeLocale('fr');
+    expect(provider.getLocale()).toBe('fr');
+    expect(currentLocale()).toBe('fr');
+    expect(document.documentElement.lang).toBe('fr');
+    expect(provider.translate('auth.login.submit')).toBe('Se connecter');
+    expect(provider.translate('ra.action.save')).toBe('Enregistrer');
+    // French: 0 and 1 take the singular.
+    expect(provider.translate('app.menu.pending_requests', { smart_count: 0 })).toBe('0 demande en attente');
+    expect(provider.translate('app.menu.pending_requests', { smart_count: 1 })).toBe('1 demande en attente');
+    expect(provider.translate('app.menu.pending_requests', { smart_count: 3 })).toBe('3 demandes en attente');
+    expect(provider.getLocales?.().map((locale) => locale.locale)).toEqual(['en', 'fr']);
+  });
+});
+
+describe('the language to start in', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    localStorage.removeItem(LOCALE_KEY);
+    setCurrentLocale('en');
+  });
+
+  it('matches language tags', () => {
+    expect(matchLocale('fr-CA')).toBe('fr');
+    expect(matchLocale('en_GB')).toBe('en');
+    expect(matchLocale('de')).toBeUndefined();
+  });
+
+  it('is English in the tests (jsdom is en-US)', () => {
+    expect(preferredLocale()).toBe('en');
+  });
+
+  it("follows the browser's first language the console speaks", () => {
+    vi.stubGlobal('navigator', { ...navigator, languages: ['de-DE', 'fr-FR', 'en'], language: 'de-DE' });
+    expect(browserLocale()).toBe('fr');
+    expect(preferredLocale()).toBe('fr');
+  });
+
+  it("prefers the user's choice to the browser's language", () => {
+    vi.stubGlobal('navigator', { ...navigator, languages: ['fr-FR'], language: 'fr-FR' });
+    localStorage.setItem(LOCALE_KEY, 'en');
+    expect(preferredLocale()).toBe('en');
+  });
+
+  it('sends Accept-Language with the current language', async () => {
+    const fetchMock = vi.fn(async () => new Response('{}', { status: 200 }));
+    const http = createHttpClient({ fetch: fetchMock as unknown as typeof fetch });
+    await http('/user');
+    setCurrentLocale('fr');
+    expect(acceptLanguage()).toBe('fr, en;q=0.5');
+    await http('/user');
+    const sent = fetchMock.mock.calls.map((call) => ((call as unknown[])[1] as RequestInit).headers as Record<string, string>);
+    expect(sent.map((headers) => headers['Accept-Language'])).toEqual(['en', 'fr, en;q=0.5']);
+  });
+});
