@@ -45,6 +45,15 @@ const smtp = new SMTPServer({
   },
 });
 
+// A real OpenID provider for institutional sign-in (issue 16): the one `npm run oidc:dev` starts
+// (oidc-provider with a page to choose an account or refuse), on the port after the realtime
+// one, and the console configured with it.
+const oidcPort = String(Number(port) + 2);
+const oidcProvider = spawn(process.execPath, ['--import', 'tsx', 'scripts/oidc-dev.ts'], {
+  stdio: 'ignore',
+  env: { ...process.env, OIDC_DEV_PORT: oidcPort, APP_URL: `http://127.0.0.1:${port}` },
+});
+
 smtp.listen(0, '127.0.0.1', () => {
   const smtpPort = smtp.server.address().port;
   const app = spawn(process.execPath, ['scripts/start.mjs'], {
@@ -60,15 +69,21 @@ smtp.listen(0, '127.0.0.1', () => {
       STORAGE_DIR: join(runtimeDir, 'storage'),
       MAIL_URL: `smtp://127.0.0.1:${smtpPort}`,
       MAIL_FROM: 'console@testbed.test',
+      OIDC_ISSUER: `http://127.0.0.1:${oidcPort}`,
+      OIDC_CLIENT_ID: 'testbed-console',
+      OIDC_CLIENT_SECRET: 'testbed-console-secret-0123456789',
+      OIDC_NAME: 'Test University',
     },
   });
   const stop = (signal) => {
     app.kill(signal);
+    oidcProvider.kill(signal);
     smtp.close();
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   app.on('exit', (code) => {
+    oidcProvider.kill('SIGTERM');
     smtp.close();
     process.exit(code ?? 0);
   });
