@@ -85,11 +85,11 @@ describe('sign in with an institution', () => {
 
 describe('linked identities on the profile', () => {
   it('lists them, links another after the password, unlinks after confirming', async () => {
-    invitationDb.identities = [identity()];
+    invitationDb.identities = [identity({ provider: 'lab', provider_name: 'Lab' })];
     const { user } = renderApp({ path: '/profile?identity_linked=uni', loggedIn: true, settings: { oidcProviders: providers } });
     expect(await screen.findByText('University of X is now linked to your account.')).toBeInTheDocument();
     const list = await screen.findByRole('list', { name: 'Institutional sign-in' }, { timeout: 10_000 });
-    expect(within(list).getByText('University of X · ada@uni.example')).toBeInTheDocument();
+    expect(within(list).getByText('Lab · ada@uni.example')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Link University of X' }));
     const dialog = await screen.findByRole('dialog', { name: 'Link University of X' });
@@ -105,7 +105,7 @@ describe('linked identities on the profile', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
 
     await user.click(within(list).getByRole('button', { name: 'Unlink' }));
-    const confirm = await screen.findByRole('dialog', { name: 'Unlink University of X?' });
+    const confirm = await screen.findByRole('dialog', { name: 'Unlink Lab?' });
     await user.click(within(confirm).getByRole('button', { name: 'Unlink' }));
     await waitFor(() => expect(requestsTo('DELETE', '/api/identities/9')).toHaveLength(1));
     expect(await screen.findByText('No institutional account is linked.')).toBeInTheDocument();
@@ -117,6 +117,8 @@ describe('linked identities on the profile', () => {
     expect(await screen.findByText('This account is linked elsewhere.')).toBeInTheDocument();
     expect(await screen.findByText('This is your only way to sign in: set a password first.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Unlink' })).toBeDisabled();
+    // Already linked: not offered again.
+    expect(screen.queryByRole('button', { name: 'Link University of X' })).not.toBeInTheDocument();
   });
 });
 

@@ -51,6 +51,8 @@ export const LinkedIdentities = () => {
   const calls = useIdentityCalls();
   const providers = settings.oidcProviders ?? [];
   const { data: identities = [], error } = useQuery({ queryKey: ['identities'], queryFn: calls.mine });
+  // A provider already linked is not offered again.
+  const linkable = providers.filter((provider) => !identities.some((identity) => identity.provider === provider.id));
   const { search } = useLocation();
   const [outcome] = useState(() => outcomeIn(search));
   const [linking, setLinking] = useState<{ id: string; name: string } | null>(null);
@@ -110,7 +112,7 @@ export const LinkedIdentities = () => {
                 }
               >
                 <ListItemText
-                  sx={{ pr: 12, wordBreak: 'break-all' }}
+                  sx={{ pr: 12, overflowWrap: 'anywhere' }}
                   primary={`${identity.provider_name}${identity.email ? ` · ${identity.email}` : ''}`}
                   secondary={identity.can_unlink ? translate('identities.linked_at', { date: formatDateTime(identity.linked_at) }) : translate('identities.only_way_in')}
                 />
@@ -118,9 +120,9 @@ export const LinkedIdentities = () => {
             ))}
           </List>
         )}
-        {providers.length > 0 && (
+        {linkable.length > 0 && (
           <Stack direction="row" spacing={1} sx={{ mt: 2, flexWrap: 'wrap' }} useFlexGap>
-            {providers.map((provider) => (
+            {linkable.map((provider) => (
               <Button key={provider.id} variant="outlined" onClick={() => setLinking(provider)}>
                 {translate('identities.link', { name: provider.name })}
               </Button>
@@ -221,7 +223,7 @@ export const AdminUserIdentities = ({ userId }: { userId: number | string }) => 
           {identities.map((identity) => (
             <ListItem key={identity.id} disableGutters>
               <ListItemText
-                sx={{ wordBreak: 'break-all' }}
+                sx={{ overflowWrap: 'anywhere' }}
                 primary={`${identity.provider_name}${identity.email ? ` · ${identity.email}` : ''}`}
                 secondary={`${identity.issuer} · ${translate('identities.linked_at', { date: formatDateTime(identity.linked_at) })}`}
               />

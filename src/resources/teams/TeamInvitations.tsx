@@ -132,7 +132,7 @@ export const TeamInvitations = ({
           {invitations.map((invitation) => (
             <ListItem key={invitation.id} disableGutters sx={{ flexWrap: 'wrap', gap: 1 }}>
               <ListItemText
-                sx={{ minWidth: 200, flex: '1 1 200px', wordBreak: 'break-all' }}
+                sx={{ minWidth: 200, flex: '1 1 200px', overflowWrap: 'anywhere' }}
                 primary={invitation.email}
                 secondary={[
                   translate(`roles.${invitation.role}`, { _: invitation.role }),
