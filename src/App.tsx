@@ -15,6 +15,7 @@ import { createDataProvider } from './dataProvider';
 import { useSession } from './hooks';
 import { createHttpClient, type HttpClient } from './httpClient';
 import { i18nProvider as defaultI18nProvider } from './i18n';
+import { ConsoleLocale } from './i18n/ConsoleLocale';
 import { SessionLoading } from './SessionLoading';
 import { lazyNamed } from './utils/lazyNamed';
 import { SessionGate } from './SessionGate';
@@ -88,6 +89,7 @@ export const ConsoleApp = ({ settings, providers, store, queryClient }: ConsoleA
       >
         {/* Base styles (font, background) for the logged-out area and the wizard too. */}
         <CssBaseline enableColorScheme />
+        <ConsoleLocale>
         <Suspense fallback={<SessionLoading />}>
         <Routes>
           <Route path="/registration" element={<LoggedOutOnly><RegistrationPage /></LoggedOutOnly>} />
@@ -106,6 +108,7 @@ export const ConsoleApp = ({ settings, providers, store, queryClient }: ConsoleA
           />
         </Routes>
         </Suspense>
+        </ConsoleLocale>
       </AdminContext>
     </SettingsContext.Provider>
   );

@@ -68,7 +68,8 @@ export interface TestbedAuthProvider extends AuthProvider {
   requestPasswordReset(email: string): Promise<MessageAnswer>;
   resetPassword(id: string, signature: string, data: { password: string; password_confirmation: string }): Promise<MessageAnswer>;
   acceptPolicy(): Promise<User>;
-  updateProfile(data: { firstname: string; lastname: string }): Promise<User>;
+  /** PATCH /user: the names (profile form), the language (locale), or both. */
+  updateProfile(data: { firstname?: string; lastname?: string; locale?: 'en' | 'fr' }): Promise<User>;
 }
 
 export const fullName = (user: Pick<User, 'firstname' | 'lastname' | 'name'>): string =>

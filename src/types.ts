@@ -55,6 +55,8 @@ export interface User {
   admin: boolean;
   enabled: boolean;
   authority?: unknown;
+  /** The language the user chose (PATCH /user {locale}); null: not chosen yet. */
+  locale?: 'en' | 'fr' | null;
   created_at?: string;
   teams?: UserTeam[];
   workspaces?: UserWorkspace[];

@@ -14,6 +14,8 @@ export const appMessages = {
     sandbox_hint: 'This console is connected to the built-in sandbox cluster: workloads are simulated.',
     loading: 'Loading…',
     skip_to_content: 'Skip to content',
+    // The language menu (each language is named in its own language).
+    language: 'Language',
     realtime: {
       request_created: 'A new request is waiting for your decision.',
       request_decided: 'One of your requests has been decided.',

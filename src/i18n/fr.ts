@@ -15,6 +15,7 @@ export const frenchAppMessages: typeof appMessages = {
     sandbox_hint: 'Cette console est reliée au cluster bac à sable intégré : les charges de travail sont simulées.',
     loading: 'Chargement…',
     skip_to_content: 'Aller au contenu',
+    language: 'Langue',
     realtime: {
       request_created: 'Une nouvelle demande attend votre décision.',
       request_decided: 'Une de vos demandes a reçu une décision.',

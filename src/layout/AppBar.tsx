@@ -1,10 +1,11 @@
 import ScienceOutlinedIcon from '@mui/icons-material/ScienceOutlined';
 import { Box, Chip, Tooltip, Typography } from '@mui/material';
 import { AppBar as RaAppBar, TitlePortal, useTranslate } from 'react-admin';
+import { LanguageMenu } from '../components/LanguageMenu';
 import { useSettings } from '../settings';
 import { UserMenu } from './UserMenu';
 
-/** App name, page title, a discreet 'Sandbox cluster' chip in sandbox mode, the user menu. */
+/** App name, page title, a discreet 'Sandbox cluster' chip in sandbox mode, the language menu, the user menu. */
 export const AppBar = () => {
   const translate = useTranslate();
   const { appName, sandbox } = useSettings();
@@ -29,6 +30,7 @@ export const AppBar = () => {
           />
         </Tooltip>
       )}
+      <LanguageMenu />
     </RaAppBar>
   );
 };

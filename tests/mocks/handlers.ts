@@ -124,10 +124,14 @@ export const handlers = [
   http.patch('/user', async ({ request }) => {
     const body = await record(request);
     if (!authorized(request)) return unauthenticated();
-    const errors = required(body, ['firstname', 'lastname']);
+    // The names (profile form), the language (locale), or both.
+    const namesSent = body?.firstname !== undefined || body?.lastname !== undefined || body?.locale === undefined;
+    const errors = namesSent ? required(body, ['firstname', 'lastname']) : {};
     if (String(body?.lastname ?? '').length > 255) errors.lastname = ['The lastname field must not be greater than 255 characters.'];
+    if (body?.locale !== undefined && body.locale !== 'en' && body.locale !== 'fr') errors.locale = ['The selected locale is invalid.'];
     if (Object.keys(errors).length) return invalid(errors);
-    db.user = { ...db.user, firstname: body!.firstname, lastname: body!.lastname, name: `${body!.firstname} ${body!.lastname}` };
+    if (namesSent) db.user = { ...db.user, firstname: body!.firstname, lastname: body!.lastname, name: `${body!.firstname} ${body!.lastname}` };
+    if (body?.locale !== undefined) db.user = { ...db.user, locale: body.locale };
     return HttpResponse.json(db.user as unknown as JsonBodyType);
   }),
 

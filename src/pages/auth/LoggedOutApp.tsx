@@ -1,11 +1,11 @@
 import { CssBaseline } from '@mui/material';
 import { createTheme, ThemeProvider } from '@mui/material/styles';
-import { AuthContext, I18nContext } from 'react-admin';
+import { AuthContext } from 'react-admin';
 import { Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
 import type { TestbedAuthProvider } from '../../authProvider';
 import { useSession } from '../../session';
-import { i18nProvider } from '../../i18n';
+import { LoggedOutLocale } from '../../i18n/LoggedOutLocale';
 import { type Settings, SettingsContext } from '../../settings';
 import { theme } from '../../theme';
 import { lazyNamed } from '../../utils/lazyNamed';
@@ -39,7 +39,7 @@ export interface LoggedOutAppProps {
 export const LoggedOutApp = ({ settings, authProvider }: LoggedOutAppProps) => (
   <SettingsContext.Provider value={settings}>
     <AuthContext.Provider value={authProvider}>
-      <I18nContext.Provider value={i18nProvider}>
+      <LoggedOutLocale>
         <ThemeProvider theme={muiTheme}>
           <CssBaseline enableColorScheme />
           <BrowserRouter>
@@ -56,7 +56,7 @@ export const LoggedOutApp = ({ settings, authProvider }: LoggedOutAppProps) => (
             </Suspense>
           </BrowserRouter>
         </ThemeProvider>
-      </I18nContext.Provider>
+      </LoggedOutLocale>
     </AuthContext.Provider>
   </SettingsContext.Provider>
 );

@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { useTranslate } from 'react-admin';
 import illustration from '../../assets/testbed-illustration.svg';
+import { LanguageMenu } from '../../components/LanguageMenu';
 import { useSettings } from '../../settings';
 
 export interface LoggedOutLayoutProps {
@@ -50,6 +51,8 @@ export const LoggedOutLayout = ({ title, subtitle, children, backToLogin = true 
               {translate('auth.tagline')}
             </Typography>
           </Box>
+          <Box sx={{ flexGrow: 1 }} />
+          <LanguageMenu color="primary" />
         </Stack>
         <Paper elevation={0} sx={{ width: '100%', maxWidth: 420, mx: { xs: 'auto', md: 0 } }}>
           <Typography variant="h4" component="h1" gutterBottom>
