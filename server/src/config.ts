@@ -35,6 +35,8 @@ export interface RateLimits {
   invitationTeam: RateLimit;
   /** Invitations mailed (sent and resent) by one person, whatever the teams (issue 16). */
   invitationInviter: RateLimit;
+  /** Institutional sign-ins started (GET /auth/oidc/{provider}), keyed by client address (issue 16). */
+  oidcStart: RateLimit;
 }
 
 /** The limits of docs/api-contract.md ("Rate limits"). */
@@ -48,6 +50,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   agentRegister: { max: 60, windowSeconds: 3600 },
   invitationTeam: { max: 50, windowSeconds: 86400 },
   invitationInviter: { max: 20, windowSeconds: 3600 },
+  oidcStart: { max: 30, windowSeconds: 600 },
 };
 
 export interface Config {

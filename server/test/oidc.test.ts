@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, DEFAULT_RATE_LIMITS, loadConfig } from '../src/config.js';
 import {
   consentDenied,
   emailTaken,
@@ -278,6 +278,26 @@ describe('signing in', () => {
     await ctx.db.updateTable('users').set({ enabled: 0 }).where('id', '=', id).execute();
     const result = await roundTrip();
     expect(result.get('error')).toBe('This account is disabled.');
+  });
+});
+
+describe('throttling', () => {
+  it('limits the sign-ins started from one address', async () => {
+    const limited = await createTestContext({
+      config: {
+        rateLimits: { ...DEFAULT_RATE_LIMITS, oidcStart: { max: 2, windowSeconds: 600 } },
+        oidcProviders: [{ id: 'test', name: NAME, issuer: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret }],
+      },
+    });
+    try {
+      expect((await limited.inject('GET', '/auth/oidc/test')).statusCode).toBe(302);
+      expect((await limited.inject('GET', '/auth/oidc/test')).statusCode).toBe(302);
+      const refused = await limited.inject('GET', '/auth/oidc/test');
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
   });
 });
 

@@ -9,6 +9,7 @@ import type { Database } from '../db/schema.js';
 import { currentUser, requireAdmin } from '../http/authenticate.js';
 import { fieldError, HttpError, notFound } from '../http/errors.js';
 import { bearerAuth, idParam, MAX_PASSWORD_LENGTH, requiredText } from '../http/schemas.js';
+import { routeRateLimit } from '../http/rateLimit.js';
 import { reserveEach, Throttle } from '../http/throttle.js';
 import { BROWSER_COOKIE, type CallbackOutcome, createOidcService, NO_PASSWORD, type OidcService, STATE_MINUTES } from './oidc.js';
 
@@ -88,6 +89,8 @@ export function oidcRoutes(context: AppContext): FastifyPluginAsyncZod {
           summary: 'Start a sign-in with an institution: redirects to the provider (or to /oidc/callback with the error when it cannot be reached)',
           params: z.object({ provider: z.string().max(40) }),
         },
+        // Each start stores a state row: a per-address limit keeps one client from filling the table.
+        config: { rateLimit: routeRateLimit(config.rateLimits?.oidcStart, (request) => request.ip) },
       },
       async (request, reply) => {
         try {
