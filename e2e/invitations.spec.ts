@@ -119,3 +119,22 @@ test('a person signed in with another address is told and can switch', async ({ 
   await expect(page.getByRole('tab', { name: 'I have an account' })).toBeVisible();
   await page.context().close();
 });
+
+test('a colleague signs in with their institution from the link and joins', async ({ browser }) => {
+  // ada@uni.example is an account of the test provider (scripts/oidc-dev.ts), verified there.
+  const session = await login(apiContext, owner);
+  await api(apiContext, 'POST', `/api/tenants/${team.id}/invitations`, session, { email: 'ada@uni.example', role: 'member' });
+  const link = linkIn(await waitForMail('ada@uni.example', /invites you/), '/invitations/');
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(link);
+  await page.getByRole('link', { name: 'Sign in with Test University' }).click();
+  await page.getByRole('button', { name: /Ada Lovelace/ }).click();
+  // Back on the invitation, signed in with the invited address: joined at once.
+  await expect(page).toHaveURL(new RegExp(`/teams/${team.id}$`));
+  await page.getByLabel(/I have read and agree/i).check();
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByRole('heading', { name: 'Invitations Laboratory', level: 1 })).toBeVisible();
+  await expect(page.getByText('Member', { exact: true }).first()).toBeVisible();
+  await context.close();
+});
