@@ -1,4 +1,4 @@
-import { type ComponentType, lazy, type LazyExoticComponent } from 'react';
+import { type ComponentType, createElement, lazy, useState } from 'react';
 
 /** Every lazy component's loader, for preloadLazyComponents. */
 const loaders = new Set<() => Promise<unknown>>();
@@ -6,14 +6,29 @@ const loaders = new Set<() => Promise<unknown>>();
 /**
  * React.lazy for a named export: `lazyNamed(() => import('./TokenList'), 'TokenList')`. The
  * module becomes a chunk of its own, loaded the first time the component renders (inside a
- * Suspense boundary: react-admin's Layout has one around its content).
+ * Suspense boundary: react-admin's Layout has one around its content). Once the module is
+ * loaded (shown before, or preloaded), an instance renders it at once instead of suspending:
+ * React reveals suspended content in 300 ms steps, which nested lazy screens would add up.
  */
 export function lazyNamed<M extends Record<string, unknown>, K extends keyof M & string>(
   load: () => Promise<M>,
   name: K,
-): LazyExoticComponent<M[K] extends ComponentType<any> ? M[K] : never> {
-  loaders.add(load);
-  return lazy(async () => ({ default: (await load())[name] as any }));
+): ComponentType<M[K] extends ComponentType<infer P> ? P : never> {
+  let loaded: ComponentType<any> | undefined;
+  const track = async () => {
+    const component = (await load())[name] as ComponentType<any>;
+    loaded = component;
+    return component;
+  };
+  loaders.add(track);
+  const Lazy = lazy(async () => ({ default: await track() }));
+  const LazyNamed = (props: any) => {
+    // Decided once per instance, so that an instance never switches (and remounts) mid-life.
+    const [component] = useState(() => loaded);
+    return createElement(component ?? Lazy, props);
+  };
+  LazyNamed.displayName = `Lazy(${name})`;
+  return LazyNamed;
 }
 
 /**
