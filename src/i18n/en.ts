@@ -20,6 +20,7 @@ export const appMessages = {
       request_created: 'A new request is waiting for your decision.',
       request_decided: 'One of your requests has been decided.',
       workspace_deleted: 'Workspace %{name} was deleted by a platform admin.',
+      invitation_accepted: '%{email} accepted your invitation.',
       // Why the server ended a live subscription (its SubscriptionEnded event).
       session_ended: 'Your session has ended. Sign in again.',
       account_disabled: 'This account is disabled.',

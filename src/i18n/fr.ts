@@ -20,6 +20,7 @@ export const frenchAppMessages: typeof appMessages = {
       request_created: 'Une nouvelle demande attend votre décision.',
       request_decided: 'Une de vos demandes a reçu une décision.',
       workspace_deleted: 'L’espace de travail %{name} a été supprimé par un administrateur de la plateforme.',
+      invitation_accepted: '%{email} a accepté votre invitation.',
       session_ended: 'Votre session a pris fin. Reconnectez-vous.',
       account_disabled: 'Ce compte est désactivé.',
     },

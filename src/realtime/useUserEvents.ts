@@ -42,6 +42,12 @@ export const useUserEvents = () => {
   useUserChannelEvent('RequestCreated', onEvent('RequestCreated'));
   useUserChannelEvent('RequestDecided', onEvent('RequestDecided'));
   useUserChannelEvent('RequestClosed', () => void refresh());
+  // An invitation of the user's was accepted (issue 16): the team's members and invitations change.
+  useUserChannelEvent('InvitationAccepted', (payload) => {
+    const accepted = (payload ?? {}) as { email?: string };
+    void Promise.all([queryClient.invalidateQueries({ queryKey: ['invitations'] }), queryClient.invalidateQueries({ queryKey: ['tenants'] })]);
+    notify('app.realtime.invitation_accepted', { type: 'info', messageArgs: { email: accepted.email ?? '' } });
+  });
   useUserChannelEvent('WorkspaceDeleted', (payload) => {
     const workspace = (payload ?? {}) as DeletedWorkspace;
     if (typeof workspace.id === 'number') markWorkspaceDeleted(workspace.id);
