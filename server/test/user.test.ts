@@ -23,6 +23,7 @@ describe('GET /user', () => {
       admin: true,
       enabled: true,
       authority: null,
+      locale: null,
       created_at: user.created_at,
       teams: [],
       tenants: [],

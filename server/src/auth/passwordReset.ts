@@ -7,6 +7,7 @@ import type { Database } from '../db/schema.js';
 import { fieldError, HttpError } from '../http/errors.js';
 import { MAX_ID } from '../http/schemas.js';
 import { enqueueMail } from '../mail/outbox.js';
+import { type Locale, mailLocale } from '../i18n/messages.js';
 import { passwordChangedMail, passwordResetMail } from '../mail/templates.js';
 import { revokeAllTokens } from '../tokens/tokens.js';
 import { findUserByEmail, setPasswordHash } from '../users/users.js';
@@ -27,7 +28,7 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('hex
  * otherwise; the caller answers the same either way. The mail is an outbox row written in the
  * transaction that stores the link, sent once it committed.
  */
-export async function sendPasswordResetLink(context: AppContext, email: string, now = new Date()): Promise<void> {
+export async function sendPasswordResetLink(context: AppContext, email: string, now = new Date(), locale: Locale = 'en'): Promise<void> {
   const { db, config, outbox } = context;
   const user = await findUserByEmail(db, email);
   if (!user || !user.enabled) return;
@@ -51,6 +52,7 @@ export async function sendPasswordResetLink(context: AppContext, email: string, 
       subject: { type: 'user', id: user.id },
     });
     const mail = passwordResetMail({
+      locale: mailLocale(user, locale),
       firstname: user.firstname,
       link: `${config.appUrl}/password/reset/${user.id}/${token}`,
       validMinutes: PASSWORD_RESET_MINUTES,
@@ -72,6 +74,8 @@ export async function resetPassword(
   link: { userId: string; token: string },
   password: string,
   now = new Date(),
+  /** The mail's language when the user chose none (the request's). */
+  locale: Locale = 'en',
 ): Promise<void> {
   const { db, config, outbox, broadcaster } = context;
   const invalid = new HttpError(403, INVALID_RESET_LINK);
@@ -81,7 +85,7 @@ export async function resetPassword(
   const user = await db
     .selectFrom('password_resets')
     .innerJoin('users', 'users.id', 'password_resets.user_id')
-    .select(['users.email', 'users.firstname', 'users.lastname'])
+    .select(['users.email', 'users.firstname', 'users.lastname', 'users.locale'])
     .where('password_resets.user_id', '=', userId)
     .where('password_resets.token_hash', '=', sha256(link.token))
     .where('password_resets.used_at', 'is', null)
@@ -121,7 +125,7 @@ export async function resetPassword(
     // The mail to the owner, an outbox row of this transaction: sent once it committed.
     await enqueueMail(trx, {
       to: user.email,
-      ...passwordChangedMail({ firstname: user.firstname, link: config.appUrl, revokedTokens: tokens.personal }),
+      ...passwordChangedMail({ firstname: user.firstname, link: config.appUrl, revokedTokens: tokens.personal, locale: mailLocale(user, locale) }),
     });
   });
 

@@ -1,6 +1,7 @@
 import { recordActivity } from '../activity/log.js';
 import type { AppContext } from '../context.js';
 import type { User } from '../db/schema.js';
+import type { Locale } from '../i18n/messages.js';
 import { createUser } from '../users/users.js';
 import { queueVerificationMail } from './verification.js';
 
@@ -13,6 +14,8 @@ export const ALREADY_VERIFIED = 'Your email address is already verified.';
 export async function registerUser(
   context: AppContext,
   input: { firstname: string; lastname: string; email: string; password: string },
+  /** The request's language: the verification mail's (a new account has chosen none). */
+  locale: Locale = 'en',
 ): Promise<User> {
   // createUser hashes the password before its insert, so it does not run inside a transaction
   // (on SQLite one would hold the only connection meanwhile). The activity entry and the
@@ -21,14 +24,14 @@ export async function registerUser(
   const user = await createUser(context.db, input);
   await context.db.transaction().execute(async (trx) => {
     await recordActivity(trx, { causerId: user.id, description: 'registered', subject: { type: 'user', id: user.id } });
-    await queueVerificationMail(trx, context.config, user);
+    await queueVerificationMail(trx, context.config, user, new Date(), locale);
   });
   context.outbox.kick();
   return user;
 }
 
 /** Mails a fresh verification link; false (and no mail) when the address is already verified. */
-export async function resendVerificationLink(context: AppContext, user: User): Promise<boolean> {
+export async function resendVerificationLink(context: AppContext, user: User, locale: Locale = 'en'): Promise<boolean> {
   if (user.email_verified_at) return false;
   // The activity entry and the mail (an outbox row) in one transaction; sent once committed.
   await context.db.transaction().execute(async (trx) => {
@@ -37,7 +40,7 @@ export async function resendVerificationLink(context: AppContext, user: User): P
       description: 'verification resent',
       subject: { type: 'user', id: user.id },
     });
-    await queueVerificationMail(trx, context.config, user);
+    await queueVerificationMail(trx, context.config, user, new Date(), locale);
   });
   context.outbox.kick();
   return true;

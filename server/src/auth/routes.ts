@@ -21,6 +21,7 @@ import {
   verificationLinkQuery,
 } from './schemas.js';
 import { verifyEmailLink } from './verification.js';
+import { requestLocale } from '../i18n/messages.js';
 
 export const PASSWORD_LINK_SENT = 'If an account exists for this address, we have emailed a password reset link.';
 export const PASSWORD_UPDATED =
@@ -59,7 +60,7 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
           const errors = await registrationErrors(db, body as Record<string, unknown>);
           throw Object.keys(errors).length > 0 ? validationError(errors) : request.validationError;
         }
-        const user = await registerUser(context, request.body);
+        const user = await registerUser(context, request.body, requestLocale(request));
         return reply.code(201).send({ message: REGISTERED, user: presentUser(user) });
       },
     );
@@ -104,7 +105,7 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const sent = await resendVerificationLink(context, currentUser(request));
+        const sent = await resendVerificationLink(context, currentUser(request), requestLocale(request));
         return sent ? reply.code(202).send({ message: VERIFICATION_SENT }) : { message: ALREADY_VERIFIED };
       },
     );
@@ -147,7 +148,8 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
         // The lookup and the mail happen after the answer, so its timing says nothing about
         // whether the address has an account.
         const { email } = request.body;
-        tasks.run('password reset mail', () => sendPasswordResetLink(context, email));
+        const locale = requestLocale(request);
+        tasks.run('password reset mail', () => sendPasswordResetLink(context, email, new Date(), locale));
         return { message: PASSWORD_LINK_SENT };
       },
     );
@@ -165,7 +167,7 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { id, signature } = request.params;
-        await resetPassword(context, { userId: id, token: signature }, request.body.password);
+        await resetPassword(context, { userId: id, token: signature }, request.body.password, new Date(), requestLocale(request));
         return { message: PASSWORD_UPDATED };
       },
     );

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Database, User } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { enqueueMail } from '../mail/outbox.js';
+import { type Locale, mailLocale } from '../i18n/messages.js';
 import { verificationMail } from '../mail/templates.js';
 import { findUserById, markEmailVerified } from '../users/users.js';
 
@@ -41,9 +42,12 @@ export async function queueVerificationMail(
   config: Pick<Config, 'appUrl' | 'appKey'>,
   user: User,
   now = new Date(),
+  /** The mail's language when the user chose none (the request's, at registration). */
+  fallbackLocale: Locale = 'en',
 ): Promise<void> {
   const expiresAt = new Date(now.getTime() + VERIFICATION_LINK_MINUTES * 60_000);
   const mail = verificationMail({
+    locale: mailLocale(user, fallbackLocale),
     firstname: user.firstname,
     link: verificationLink(config, user, expiresAt),
     validMinutes: VERIFICATION_LINK_MINUTES,

@@ -23,6 +23,8 @@ export interface UsersTable {
   enabled: Flag;
   /** The organisation that vouches for the user; reserved, null for now. */
   authority: string | null;
+  /** The language the user chose ('en' | 'fr'), null until they choose (migration 0015). */
+  locale: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

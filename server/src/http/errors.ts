@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
+import { requestLocale, translateAnswer } from '../i18n/messages.js';
 
 /** Laravel's validation error bag: field name (as sent) → messages. */
 export type FieldErrors = Record<string, string[]>;
@@ -85,6 +86,15 @@ const clientErrorMessages: Record<string, string> = {
  * internals in the answer.
  */
 export function installErrorHandler(app: FastifyInstance): void {
+  // Messages in the request's language (Accept-Language, else the user's saved one): every
+  // error answer's `message` and field `errors`, and the `message` of success answers (i18n/messages.ts).
+  app.addHook('preSerialization', async (request, reply, payload: unknown) => {
+    if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return payload;
+    // Success answers: their `message` ({message}, {message, user}), never an entity's (a request's message is someone's text).
+    if (reply.statusCode < 400 && (typeof (payload as { message?: unknown }).message !== 'string' || 'id' in payload)) return payload;
+    const locale = requestLocale(request);
+    return locale === 'en' ? payload : translateAnswer(payload, locale);
+  });
   app.setErrorHandler((error: FastifyError | HttpError | ZodError, request, reply) => {
     // Every answer from here is JSON, also when the route had set another type (a CSV export
     // or a download failing before its first byte): else Fastify refuses the object payload

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database, Request } from '../db/schema.js';
+import { type Locale, mailLocale } from '../i18n/messages.js';
 import { enqueueMail, enqueueMails } from '../mail/outbox.js';
 import { requestCreatedMail, requestDecidedMail } from '../mail/templates.js';
 import { findUserById } from '../users/users.js';
@@ -11,9 +12,22 @@ import { whoMayDecide } from './routing.js';
 // request or its decision (`trx`), so that a change that rolls back mails nobody and one that
 // commits always mails; the caller kicks the outbox after the commit.
 
-/** "join the team “Edge Computing Lab”", from the presented request. */
-export function describeRequest(request: PresentedRequest): string {
+/** "join the team “Edge Computing Lab”" ("rejoindre l’équipe « Edge Computing Lab »"), from the presented request. */
+export function describeRequest(request: PresentedRequest, locale: Locale = 'en'): string {
   const object = request.object;
+  if (locale === 'fr') {
+    const team = request.team ? ` dans l’équipe « ${request.team.fullname} »` : '';
+    switch (request.type) {
+      case 'CreateTeam':
+        return `créer l’équipe « ${object.fullname ?? object.name} » (${object.name})`;
+      case 'JoinTeam':
+        return `rejoindre l’équipe « ${object.fullname ?? object.name} »`;
+      case 'CreateWorkspace':
+        return `créer l’espace de travail « ${object.label ?? object.name} » (${object.name})${team}`;
+      case 'JoinWorkspace':
+        return `rejoindre l’espace de travail « ${object.label ?? object.name} »${team}`;
+    }
+  }
   const team = request.team ? ` in the team “${request.team.fullname}”` : '';
   switch (request.type) {
     case 'CreateTeam':
@@ -40,19 +54,23 @@ export function decisionLink(appUrl: string, request: Request): string {
 export async function notifyDeciders(trx: Kysely<Database>, config: Pick<Config, 'appUrl'>, request: Request): Promise<void> {
   const [presented] = await presentRequests(trx, [request], null);
   const deciders = await whoMayDecide(trx, request);
-  const what = describeRequest(presented);
   await enqueueMails(
     trx,
-    deciders.map((decider) => ({
-      to: decider.email,
-      ...requestCreatedMail({
-        firstname: decider.firstname,
-        requesterName: presented.user?.name ?? 'A user',
-        what,
-        message: request.message,
-        link: `${config.appUrl}/requests`,
-      }),
-    })),
+    deciders.map((decider) => {
+      // Each decider in their own language.
+      const locale = mailLocale(decider);
+      return {
+        to: decider.email,
+        ...requestCreatedMail({
+          firstname: decider.firstname,
+          requesterName: presented.user?.name ?? (locale === 'fr' ? 'Un utilisateur' : 'A user'),
+          what: describeRequest(presented, locale),
+          message: request.message,
+          link: `${config.appUrl}/requests`,
+          locale,
+        }),
+      };
+    }),
   );
 }
 
@@ -61,9 +79,11 @@ export async function notifyRequester(trx: Kysely<Database>, config: Pick<Config
   const requester = await findUserById(trx, request.user_id);
   if (!requester || requester.enabled !== 1) return;
   const [presented] = await presentRequests(trx, [request], null);
+  const locale = mailLocale(requester);
   const mail = requestDecidedMail({
+    locale,
     firstname: requester.firstname,
-    what: describeRequest(presented),
+    what: describeRequest(presented, locale),
     approved: request.status === 'Approved',
     deciderName: presented.decided_by?.name ?? null,
     decisionMessage: request.decision_message,

@@ -52,6 +52,8 @@ export interface Decider {
   id: number;
   email: string;
   firstname: string;
+  /** Their mails' language (users.locale; null: English). */
+  locale: string | null;
 }
 
 /**
@@ -63,14 +65,14 @@ export async function whoMayDecide(db: Kysely<Database>, request: Routed & Pick<
   const found: Decider[] = [];
   if (request.type === 'CreateTeam') {
     found.push(
-      ...(await db.selectFrom('users').select(['id', 'email', 'firstname']).where('admin', '=', 1).where('enabled', '=', 1).execute()),
+      ...(await db.selectFrom('users').select(['id', 'email', 'firstname', 'locale']).where('admin', '=', 1).where('enabled', '=', 1).execute()),
     );
   } else if (request.team_id !== null) {
     found.push(
       ...(await db
         .selectFrom('team_members as tm')
         .innerJoin('users as u', 'u.id', 'tm.user_id')
-        .select(['u.id', 'u.email', 'u.firstname'])
+        .select(['u.id', 'u.email', 'u.firstname', 'u.locale'])
         .where('tm.team_id', '=', request.team_id)
         .where('tm.role', 'in', ['owner', 'manager'])
         .where('tm.enabled', '=', 1)
@@ -85,7 +87,7 @@ export async function whoMayDecide(db: Kysely<Database>, request: Routed & Pick<
         .innerJoin('users as u', 'u.id', 'wm.user_id')
         .innerJoin('workspaces as w', 'w.id', 'wm.workspace_id')
         .leftJoin('team_members as tm', (join) => join.onRef('tm.team_id', '=', 'w.team_id').onRef('tm.user_id', '=', 'wm.user_id'))
-        .select(['u.id', 'u.email', 'u.firstname'])
+        .select(['u.id', 'u.email', 'u.firstname', 'u.locale'])
         .where('wm.workspace_id', '=', request.workspace_id)
         .where('wm.role', '=', 'manager')
         .where('u.enabled', '=', 1)

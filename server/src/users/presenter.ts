@@ -7,6 +7,7 @@ import { preparedQuery } from '../db/prepared.js';
 import type { Database, Request, User } from '../db/schema.js';
 import { presentRequestsWith, type RequestRelations, requestSchema } from '../requests/presenter.js';
 import type { Access } from '../teams/access.js';
+import { isLocale } from '../i18n/messages.js';
 
 /** A workspace of the user's in one of their teams (spec §3: a team's workspaces, alias sub_namespaces). */
 const teamWorkspaceSchema = z.object({
@@ -69,6 +70,8 @@ export const userSchema = z.object({
   admin: z.boolean(),
   enabled: z.boolean(),
   authority: z.string().nullable(),
+  /** The language the user chose for the console and their mails; null: not chosen. */
+  locale: z.enum(['en', 'fr']).nullable(),
   created_at: z.string(),
   teams: z.array(userTeamSchema),
   /** Spec §3's name for `teams`. */
@@ -326,6 +329,7 @@ export function presentUser(user: User, relations: UserRelations = noRelations):
     admin: user.admin === 1,
     enabled: user.enabled === 1,
     authority: user.authority,
+    locale: isLocale(user.locale) ? user.locale : null,
     created_at: user.created_at,
     ...relations,
   };

@@ -3,13 +3,14 @@ import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { currentUser, requireUser } from '../http/authenticate.js';
 import { bearerAuth, requiredText } from '../http/schemas.js';
+import { LOCALES } from '../i18n/messages.js';
 import { presentUserWithRelations, userSchema } from './presenter.js';
 import { acceptPolicy, updateProfile } from './users.js';
 
 const tags = ['accounts'];
 const security = bearerAuth;
 
-/** The signed-in user's own account: read it, edit the names, accept the policy. */
+/** The signed-in user's own account: read it, edit the names or the language, accept the policy. */
 export function userRoutes({ db }: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
@@ -23,9 +24,22 @@ export function userRoutes({ db }: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          summary: 'Edit the first and last name',
+          summary: 'Edit the first and last name, or the language (locale: en or fr)',
           security,
-          body: z.object({ firstname: requiredText('firstname'), lastname: requiredText('lastname') }),
+          // The names (the profile form: both required) or the language alone (the language
+          // menu), or both.
+          body: z
+            .object({
+              firstname: requiredText('firstname').optional(),
+              lastname: requiredText('lastname').optional(),
+              locale: z.enum(LOCALES, { error: 'The selected locale is invalid.' }).optional(),
+            })
+            .superRefine((body, context) => {
+              if (body.locale !== undefined) return;
+              for (const field of ['firstname', 'lastname'] as const) {
+                if (body[field] === undefined) context.addIssue({ code: 'custom', path: [field], message: `The ${field} field is required.` });
+              }
+            }),
           response: { 200: userSchema },
         },
         onRequest: requireUser,

@@ -70,7 +70,7 @@ async function updateUser(db: Kysely<Database>, id: number, changes: Partial<Omi
 export async function updateProfile(
   db: Kysely<Database>,
   user: User,
-  profile: { firstname: string; lastname: string },
+  profile: { firstname?: string; lastname?: string; locale?: string },
 ): Promise<User> {
   const updated = await updateUser(db, user.id, profile);
   await recordActivity(db, {

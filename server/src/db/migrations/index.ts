@@ -13,6 +13,7 @@ import * as listCounts from './0011_list_counts.js';
 import * as replicas from './0012_replicas.js';
 import * as invitations from './0013_invitations.js';
 import * as identities from './0014_identities.js';
+import * as userLocale from './0015_user_locale.js';
 
 /**
  * Every migration, by name; they run in name order. Add new ones at the end with the next
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '0012_replicas': replicas,
   '0013_invitations': invitations,
   '0014_identities': identities,
+  '0015_user_locale': userLocale,
 };
