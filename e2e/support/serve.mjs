@@ -47,8 +47,8 @@ const smtp = new SMTPServer({
 
 // A real OpenID provider for institutional sign-in (issue 16): the one `npm run oidc:dev` starts
 // (oidc-provider with a page to choose an account or refuse), on the port after the realtime
-// one, and the console configured with it.
-const oidcPort = String(Number(port) + 2);
+// one (E2E_OIDC_PORT to choose another), and the console configured with it.
+const oidcPort = process.env.E2E_OIDC_PORT ?? String(Number(port) + 2);
 const oidcProvider = spawn(process.execPath, ['--import', 'tsx', 'scripts/oidc-dev.ts'], {
   stdio: 'ignore',
   env: { ...process.env, OIDC_DEV_PORT: oidcPort, APP_URL: `http://127.0.0.1:${port}` },
