@@ -116,7 +116,7 @@ export interface Facts {
 }
 
 /** What the scenarios need from the database, read before the server starts. */
-export async function readFacts(url: string, bulkCount: number): Promise<Facts> {
+export async function readFacts(url: string, bulkCount: number, spared: number[] = []): Promise<Facts> {
   const db = createDatabase(url);
   try {
     const count = async (table: 'users' | 'activity_log') =>
@@ -135,6 +135,7 @@ export async function readFacts(url: string, bulkCount: number): Promise<Facts> 
       .select('id')
       .where('admin', '=', 0)
       .where('enabled', '=', 1)
+      .$if(spared.length > 0, (qb) => qb.where('id', 'not in', spared))
       .orderBy('id', 'desc')
       .limit(bulkCount)
       .execute();

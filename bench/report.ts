@@ -29,6 +29,8 @@ export function table(header: string[], rows: string[][]): string {
 }
 
 export interface Goal {
+  /** The issue that set it (the API bench groups its goals by issue). */
+  issue?: 12 | 14;
   label: string;
   target: string;
   measured: string;

@@ -22,6 +22,10 @@ export async function buildServer(outdir = serverBuildDir) {
     format: 'esm',
     target: 'node20',
     packages: 'external',
+    // Modules imported with import() (the Kubernetes gateway and the sandbox cluster, with
+    // @kubernetes/client-node) go into chunks of their own, loaded only when a cluster is used.
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
     sourcemap: 'linked',
     logLevel: 'warning',
   });

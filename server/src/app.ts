@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { activityRoutes } from './activity/routes.js';
@@ -118,7 +118,7 @@ export async function buildApp({
     loggerInstance: logger,
     // Fastify's own request logging writes two lines per request; http/requestLog.ts writes at
     // most one, and in production only for errors and slow requests.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
     // Token names (up to 255 characters) travel in the path of DELETE /api/tokens/{name}.
     routerOptions: { maxParamLength: 1024 },

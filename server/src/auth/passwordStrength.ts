@@ -1,6 +1,5 @@
+import { createRequire } from 'node:module';
 import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import * as common from '@zxcvbn-ts/language-common';
-import * as en from '@zxcvbn-ts/language-en';
 
 // Password strength as zxcvbn judges it: an estimate of how many guesses an attacker with
 // the common password lists, English dictionaries, keyboard patterns and the person's own
@@ -20,11 +19,18 @@ export const WEAK_PASSWORD = 'The password is too easy to guess.';
  */
 export const ZXCVBN_LIMITS = { maxLength: 32, l33tMaxSubstitutions: 8 };
 
-// Building the ranked dictionaries takes a few hundred milliseconds and tens of megabytes, so
-// it happens once per process, on first use (the CLI's migrate command never pays for it).
+// The dictionaries take some 40 MB once loaded and building the ranked dictionaries a few
+// hundred milliseconds, so both happen once per process, on first use: a server nobody has
+// registered with or reset a password on since it started does not hold them (issue 14's idle
+// memory), nor does the CLI. They are loaded synchronously (their CommonJS builds) because zod's
+// refinements, which judge passwords, are synchronous.
+const require = createRequire(import.meta.url);
 let factory: ZxcvbnFactory | undefined;
 function zxcvbn(): ZxcvbnFactory {
-  factory ??= new ZxcvbnFactory({
+  if (factory) return factory;
+  const common = require('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common');
+  const en = require('@zxcvbn-ts/language-en') as typeof import('@zxcvbn-ts/language-en');
+  factory = new ZxcvbnFactory({
     translations: en.translations,
     graphs: common.adjacencyGraphs,
     dictionary: { ...common.dictionary, ...en.dictionary },

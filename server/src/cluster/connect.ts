@@ -1,9 +1,7 @@
 import { join } from 'node:path';
 import type { Config } from '../config.js';
 import type { ClusterGateway } from './gateway.js';
-import { kubeConfigFor, kubernetesGateway, loadKubeConfig } from './kubernetesGateway.js';
 import { noneGateway } from './noneGateway.js';
-import { startSandboxCluster } from './sandbox/server.js';
 
 export interface ConnectedCluster {
   gateway: ClusterGateway;
@@ -19,6 +17,10 @@ export interface ConnectedCluster {
  */
 export async function connectCluster(config: Config): Promise<ConnectedCluster> {
   const options = { publicServer: config.clusterServerUrl };
+  // Loaded only for a cluster: @kubernetes/client-node alone adds some 70 MB to the process
+  // (the server build splits these modules into chunks of their own, scripts/build-server.mjs).
+  const { kubeConfigFor, kubernetesGateway, loadKubeConfig } =
+    config.cluster === 'none' ? ({} as typeof import('./kubernetesGateway.js')) : await import('./kubernetesGateway.js');
   switch (config.cluster) {
     case 'none':
       return { gateway: noneGateway, description: 'CLUSTER=none: no cluster is connected.', close: async () => {} };
@@ -32,6 +34,7 @@ export async function connectCluster(config: Config): Promise<ConnectedCluster> 
       };
     }
     case 'sandbox': {
+      const { startSandboxCluster } = await import('./sandbox/server.js');
       const sandbox = await startSandboxCluster({ storageDir: config.storageDir, host: '127.0.0.1', port: config.sandboxClusterPort });
       const kc = kubeConfigFor({ server: sandbox.url, caPem: sandbox.caPem, token: sandbox.adminToken });
       const gateway = kubernetesGateway(kc, 'sandbox', options);

@@ -1,4 +1,4 @@
-import { dumpYaml } from '@kubernetes/client-node';
+import yaml from 'js-yaml';
 import { HttpError } from '../http/errors.js';
 import { ClusterError, ClusterUnavailable } from './gateway.js';
 
@@ -30,7 +30,9 @@ export async function withCluster<T>(work: () => Promise<T>): Promise<T> {
 /** A kubeconfig (YAML) with one cluster, one token user, one context with the namespace. */
 export function kubeconfigYaml(input: { server: string; caPem: string; namespace: string; user: string; token: string }): string {
   const name = input.namespace;
-  return dumpYaml({
+  // js-yaml, not @kubernetes/client-node's dumpYaml (the same js-yaml underneath): the Kubernetes
+  // client takes some 70 MB, and is loaded only when a cluster is connected (connect.ts).
+  return yaml.dump({
     apiVersion: 'v1',
     kind: 'Config',
     clusters: [{ name, cluster: { server: input.server, 'certificate-authority-data': Buffer.from(input.caPem).toString('base64') } }],
