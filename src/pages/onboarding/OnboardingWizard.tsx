@@ -9,6 +9,7 @@ import { useSettings } from '../../settings';
 import type { User } from '../../types';
 import { TermsStep } from './TermsStep';
 import { VerificationStep } from './VerificationStep';
+import { LanguageMenu } from '../../components/LanguageMenu';
 
 const steps = ['onboarding.steps.verification', 'onboarding.steps.terms'];
 
@@ -47,6 +48,7 @@ export const OnboardingWizard = ({ user }: { user: User }) => {
         <Typography variant="h6" component="p" sx={{ flexGrow: 1 }}>
           {appName}
         </Typography>
+        <LanguageMenu />
         <Button color="inherit" startIcon={<LogoutIcon />} onClick={() => logout({ redirectTo: '/' })}>
           {translate('app.action.logout')}
         </Button>

@@ -3,7 +3,7 @@ import GavelOutlinedIcon from '@mui/icons-material/GavelOutlined';
 import MailOutlineIcon from '@mui/icons-material/MailOutline';
 import ToggleOnOutlinedIcon from '@mui/icons-material/ToggleOnOutlined';
 import { Card, CardContent } from '@mui/material';
-import { FilterList, FilterListItem } from 'react-admin';
+import { FilterList, FilterListItem, useTranslate } from 'react-admin';
 
 // The users list's filter sidebar, as react-admin's demo (VisitorListAside): hidden below the
 // md breakpoint, where the same filters are offered by the list's filter button instead.
@@ -15,10 +15,12 @@ const FLAGS = [
   { source: 'policy', icon: <GavelOutlinedIcon />, yes: 'adminUsers.filters.accepted', no: 'adminUsers.filters.not_accepted' },
 ] as const;
 
-export const UserListAside = () => (
+export const UserListAside = () => {
+  const translate = useTranslate();
+  return (
   <Card
     component="aside"
-    aria-label="Filters"
+    aria-label={translate('admin_filters.title')}
     sx={{ display: { xs: 'none', md: 'block' }, order: -1, flex: '0 0 14em', mr: 2, mt: 8, alignSelf: 'flex-start' }}
   >
     <CardContent sx={{ pt: 1 }}>
@@ -30,4 +32,5 @@ export const UserListAside = () => (
       ))}
     </CardContent>
   </Card>
-);
+  );
+};
