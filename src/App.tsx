@@ -25,6 +25,8 @@ import { theme } from './theme';
 // Code splitting (issue 14): the login page is in the entry chunk; the other logged-out screens
 // and the console (react-admin's UI, resources, realtime) are chunks loaded when shown.
 const ConsoleUI = lazyNamed(() => import('./ConsoleUI'), 'ConsoleUI');
+/** The console's main chunk, loaded before the first render when a session is stored (main.tsx). */
+export const preloadConsole = () => ConsoleUI.preload();
 const RegistrationPage = lazyNamed(() => import('./pages/auth/RegistrationPage'), 'RegistrationPage');
 const ForgotPasswordPage = lazyNamed(() => import('./pages/auth/ForgotPasswordPage'), 'ForgotPasswordPage');
 const ResetPasswordPage = lazyNamed(() => import('./pages/auth/ResetPasswordPage'), 'ResetPasswordPage');

@@ -14,11 +14,18 @@ const Console = lazy(async () => ({ default: (await loadConsole()).App }));
 const LoggedOut = lazy(async () => ({ default: (await loadLoggedOut()).LoggedOutApp }));
 
 const loggedIn = Boolean(tokenStore.get());
-// Start the chunks of the first screen while the settings load.
-if (loggedIn) {
-  void loadConsole();
-  void import('./ConsoleUI');
-} else void loadLoggedOut();
+// The first screen's chunks load with the settings, and the first render waits for both: no
+// Suspense fallback on the way (React reveals suspended content in 300 ms steps).
+let consoleModule: Awaited<ReturnType<typeof loadConsole>> | undefined;
+let loggedOutModule: Awaited<ReturnType<typeof loadLoggedOut>> | undefined;
+const firstScreen = loggedIn
+  ? loadConsole().then(async (module) => {
+      await module.preloadConsole();
+      consoleModule = module;
+    })
+  : loadLoggedOut().then((module) => {
+      loggedOutModule = module;
+    });
 
 const Root = ({ settings }: { settings: Settings }) => {
   const [session] = useState(() => {
@@ -35,13 +42,23 @@ const Root = ({ settings }: { settings: Settings }) => {
   }, [consoleShown]);
   return (
     <Suspense fallback={null}>
-      {consoleShown ? <Console settings={settings} session={session} /> : <LoggedOut settings={settings} authProvider={session.authProvider} />}
+      {consoleShown ? (
+        consoleModule ? (
+          <consoleModule.App settings={settings} session={session} />
+        ) : (
+          <Console settings={settings} session={session} />
+        )
+      ) : loggedOutModule ? (
+        <loggedOutModule.LoggedOutApp settings={settings} authProvider={session.authProvider} />
+      ) : (
+        <LoggedOut settings={settings} authProvider={session.authProvider} />
+      )}
     </Suspense>
   );
 };
 
 // Settings first (GET /api/settings, defaults if unavailable), then the console.
-void loadSettings().then((settings) => {
+void Promise.all([loadSettings(), firstScreen.catch(() => undefined)]).then(([settings]) => {
   document.title = settings.appName;
   createRoot(document.getElementById('root')!).render(
     <StrictMode>

@@ -13,7 +13,7 @@ const loaders = new Set<() => Promise<unknown>>();
 export function lazyNamed<M extends Record<string, unknown>, K extends keyof M & string>(
   load: () => Promise<M>,
   name: K,
-): ComponentType<M[K] extends ComponentType<infer P> ? P : never> {
+): ComponentType<M[K] extends ComponentType<infer P> ? P : never> & { preload: () => Promise<unknown> } {
   let loaded: ComponentType<any> | undefined;
   const track = async () => {
     const component = (await load())[name] as ComponentType<any>;
@@ -28,6 +28,8 @@ export function lazyNamed<M extends Record<string, unknown>, K extends keyof M &
     return createElement(component ?? Lazy, props);
   };
   LazyNamed.displayName = `Lazy(${name})`;
+  /** Loads the module now (then the first render does not suspend). */
+  LazyNamed.preload = track;
   return LazyNamed;
 }
 
