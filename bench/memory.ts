@@ -1,5 +1,6 @@
 // Issue 14's memory goals: the server's idle RSS (with the sandbox cluster beside it and
 // without), and no growth over BENCH_SOAK_SECONDS (600) of mixed load.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runLoad } from './load.js';
 import { rssBytes, type Running, startApp } from './server.js';
@@ -12,6 +13,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * sandbox Kubernetes API, reconciler and node watch as a developer's `npm start` does.
  */
 export async function idleRss(options: { databaseUrl: string; workDir: string; cluster: 'sandbox' | 'none'; settleMs?: number }): Promise<number> {
+  mkdirSync(options.workDir, { recursive: true });
   const app = await startApp(
     {
       DATABASE_URL: options.databaseUrl,

@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, type LogEvent, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from './pg.js';
 import type { Database } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -34,7 +35,7 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Kyse
     if (options.searchPath !== undefined && !/^[a-z_][a-z0-9_]*$/.test(options.searchPath)) {
       throw new Error(`Invalid schema name for search_path: ${options.searchPath}`);
     }
-    const pool = new pg.Pool({
+    const pool = new (loadPg().Pool)({
       connectionString: url,
       options: options.searchPath ? `-c search_path=${options.searchPath}` : undefined,
       max: options.poolSize,

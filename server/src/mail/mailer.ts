@@ -1,6 +1,10 @@
+import { createRequire } from 'node:module';
 import type { FastifyBaseLogger } from 'fastify';
-import nodemailer from 'nodemailer';
 import type { Config } from '../config.js';
+
+// nodemailer is loaded only for SMTP (MAIL_URL set): some 10 MB a development server writing
+// mails to its log does not need.
+const require = createRequire(import.meta.url);
 
 export interface MailMessage {
   to: string;
@@ -28,6 +32,7 @@ export function createMailer(
   // Timeouts well under the outbox's 60 s claim on a mail (outbox.ts), so that a send never
   // outlives its claim and another replica never sends the same mail meanwhile. (Options in
   // MAIL_URL's query string, e.g. ?socketTimeout=…, still win.)
+  const nodemailer = require('nodemailer') as typeof import('nodemailer');
   const transport = nodemailer.createTransport(
     { url: config.mailUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 },
     { from: config.mailFrom },

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { type Kysely, sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from '../db/pg.js';
 import type { Database } from '../db/schema.js';
 import type { Broadcaster } from './broadcaster.js';
 import { userChannel, workspaceChannel } from './broadcaster.js';
@@ -123,7 +124,7 @@ export function postgresBus(options: PostgresBusOptions): RealtimeBus {
 
   const connect = async () => {
     if (closed) return;
-    const next = new pg.Client({
+    const next = new (loadPg().Client)({
       connectionString: options.url,
       options: options.searchPath ? `-c search_path=${options.searchPath}` : undefined,
     });

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import pg from 'pg';
+import type pg from 'pg';
+import { loadPg } from '../db/pg.js';
 
 // One leader among the replicas for the background work that must run once (the reconciler
 // and its periodic resync, the node watch, the mail outbox's retries): the replica holding a
@@ -88,7 +89,7 @@ export function postgresLeader(options: PostgresLeaderOptions): LeaderElection {
     let current = client;
     try {
       if (!current) {
-        current = new pg.Client({ connectionString: options.url });
+        current = new (loadPg().Client)({ connectionString: options.url });
         current.on('error', (error) => logger?.warn({ err: error }, 'The leader lock connection failed'));
         const mine = current;
         mine.on('end', () => {
