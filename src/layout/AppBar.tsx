@@ -1,6 +1,6 @@
 import ScienceOutlinedIcon from '@mui/icons-material/ScienceOutlined';
 import { Box, Chip, Tooltip, Typography } from '@mui/material';
-import { AppBar as RaAppBar, TitlePortal, useTranslate } from 'react-admin';
+import { AppBar as RaAppBar, LoadingIndicator, TitlePortal, useTranslate } from 'react-admin';
 import { LanguageMenu } from '../components/LanguageMenu';
 import { useSettings } from '../settings';
 import { UserMenu } from './UserMenu';
@@ -10,7 +10,17 @@ export const AppBar = () => {
   const translate = useTranslate();
   const { appName, sandbox } = useSettings();
   return (
-    <RaAppBar userMenu={<UserMenu />}>
+    // The toolbar: our language menu (it also saves the choice to the account) in place of
+    // react-admin's LocalesMenuButton, which its default toolbar shows for two languages or more.
+    <RaAppBar
+      userMenu={<UserMenu />}
+      toolbar={
+        <>
+          <LanguageMenu />
+          <LoadingIndicator />
+        </>
+      }
+    >
       <Typography variant="h6" component="span" noWrap sx={{ fontWeight: 600, mr: 1.5, display: { xs: 'none', sm: 'block' } }}>
         {appName}
       </Typography>
@@ -30,7 +40,6 @@ export const AppBar = () => {
           />
         </Tooltip>
       )}
-      <LanguageMenu />
     </RaAppBar>
   );
 };
