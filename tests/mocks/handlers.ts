@@ -144,7 +144,9 @@ export const handlers = [
       errors.password = ['The password field must be at least 8 characters.'];
     }
     if (body?.password !== body?.password_confirmation) {
+      // As the server answers (issue 15): under password (Laravel's place) and password_confirmation.
       errors.password = [...(errors.password ?? []), 'The password confirmation does not match.'];
+      errors.password_confirmation = ['The password confirmation does not match.'];
     }
     if (Object.keys(errors).length) return invalid(errors);
     return HttpResponse.json(

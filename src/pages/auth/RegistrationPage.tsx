@@ -17,6 +17,25 @@ import { LoggedOutLayout } from './LoggedOutLayout';
 /** What a password should not be made of: zxcvbn scores the person's own words low. */
 const PERSON_FIELDS = ['email', 'firstname', 'lastname'];
 
+/**
+ * The server reports a confirmation mismatch under password_confirmation and, as Laravel does,
+ * under password too: the form shows it once, under the confirmation.
+ */
+function withoutRepeatedMismatch<T extends Record<string, unknown>>(errors: T): T {
+  const confirmation = errors.password_confirmation;
+  const mismatch = Array.isArray(confirmation) ? confirmation.map(String) : typeof confirmation === 'string' ? [confirmation] : [];
+  const password = errors.password;
+  if (mismatch.length === 0 || password === undefined) return errors;
+  const copy: Record<string, unknown> = { ...errors };
+  // Messages come as arrays, or joined into one string by the auth provider.
+  const rest = Array.isArray(password)
+    ? password.map(String).filter((message) => !mismatch.includes(message))
+    : mismatch.reduce((text, message) => text.split(message).join(''), String(password)).replace(/\s+/g, ' ').trim();
+  if (rest.length > 0) copy.password = rest;
+  else delete copy.password;
+  return copy as T;
+}
+
 /** /registration: create an account; on success a thank-you message (spec §2). */
 export const RegistrationPage = () => {
   const translate = useTranslate();
@@ -43,7 +62,7 @@ export const RegistrationPage = () => {
       const errors = fieldErrors(failure);
       // Field errors show under their fields; anything else (429, network) above the form.
       if (!errors) setError(errorMessage(failure));
-      return errors;
+      return errors ? withoutRepeatedMismatch(errors) : errors;
     } finally {
       setSubmitting(false);
     }
