@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localeFromAcceptLanguage, translateMessage } from '../src/i18n/messages.js';
 import { createTestContext, DEFAULT_PASSWORD, linkIn, type SignedInUser, type TestContext, uniqueEmail } from './helpers.js';
+import { queueWorkspaceDeletedMails } from '../src/workspaces/deletionNotice.js';
 import { createWorld, type World } from './teamFixtures.js';
 
 // Issue 15, French: PATCH /user {locale}, GET /user's locale, mails in the recipient's language
@@ -139,6 +140,25 @@ describe('mails in the recipient’s language', () => {
     expect(decided.statusCode).toBe(200);
     const verdict = await ctx.mailbox.waitFor(requester.user.email);
     expect(verdict.subject).toBe(`Votre demande a été refusée : créer l’équipe « ${body.fullname} » (${body.shortname})`);
+  });
+});
+
+describe('the workspace deletion notice', () => {
+  it('goes to each member in their language', async () => {
+    const french = await frenchUser({ firstname: 'Louise' });
+    const english = await ctx.signedInUser();
+    const workspace = { id: 999_001, name: 'vision', label: 'Vision', namespace: 'team-vision', team: { id: 1, name: 'team', fullname: 'Équipe Vision' } };
+    await queueWorkspaceDeletedMails(ctx.db, ctx.config, { workspace, memberIds: [french.user.id, english.user.id], deciderName: 'Ada Admin' });
+    const rows = await ctx.db
+      .selectFrom('mail_outbox')
+      .select(['recipient', 'subject', 'text', 'html'])
+      .where('recipient', 'in', [french.user.email, english.user.email])
+      .execute();
+    const to = (email: string) => rows.find((row) => row.recipient === email)!;
+    expect(to(french.user.email).subject).toBe('Espace de travail supprimé : Vision (team-vision)');
+    expect(to(french.user.email).text).toContain('Bonjour Louise,');
+    expect(to(french.user.email).html).toContain('Ouvrir la console');
+    expect(to(english.user.email).subject).toBe('Workspace deleted: Vision (team-vision)');
   });
 });
 

@@ -2,8 +2,9 @@ import type { Kysely } from 'kysely';
 import { APP_NAME, type Config } from '../config.js';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/schema.js';
+import { type Locale, mailLocale } from '../i18n/messages.js';
 import { enqueueMails } from '../mail/outbox.js';
-import { htmlMail, type MailContent } from '../mail/templates.js';
+import { greetingFor, htmlMail, type MailContent } from '../mail/templates.js';
 import { RealtimeEvent } from '../realtime/broadcaster.js';
 
 // Telling the members of a workspace a platform admin deleted (DELETE /api/admin/workspaces/{id}):
@@ -18,15 +19,34 @@ export interface DeletedWorkspaceNotice {
   team: { id: number; name: string; fullname: string };
 }
 
-export function workspaceDeletedMail(options: { firstname: string; workspace: DeletedWorkspaceNotice; deciderName: string; link: string }): MailContent {
+export function workspaceDeletedMail(options: {
+  firstname: string;
+  workspace: DeletedWorkspaceNotice;
+  deciderName: string;
+  link: string;
+  locale?: Locale;
+}): MailContent {
   const { workspace } = options;
-  const greeting = `Hello ${options.firstname},`;
-  const intro = `The workspace “${workspace.label}” of the team “${workspace.team.fullname}” was deleted by ${options.deciderName}, a platform admin.`;
-  const effects = `Its namespace ${workspace.namespace} and everything in it (pods included) are being deleted from the cluster, and kubeconfigs for it no longer work.`;
+  const fr = options.locale === 'fr';
+  const greeting = greetingFor(options.firstname, options.locale);
+  const intro = fr
+    ? `L’espace de travail « ${workspace.label} » de l’équipe « ${workspace.team.fullname} » a été supprimé par ${options.deciderName}, administrateur de la plateforme.`
+    : `The workspace “${workspace.label}” of the team “${workspace.team.fullname}” was deleted by ${options.deciderName}, a platform admin.`;
+  const effects = fr
+    ? `Son espace de noms ${workspace.namespace} et tout ce qu’il contient (pods compris) sont en cours de suppression du cluster, et ses kubeconfigs ne fonctionnent plus.`
+    : `Its namespace ${workspace.namespace} and everything in it (pods included) are being deleted from the cluster, and kubeconfigs for it no longer work.`;
   return {
-    subject: `Workspace deleted: ${workspace.label} (${workspace.namespace})`,
+    subject: fr
+      ? `Espace de travail supprimé : ${workspace.label} (${workspace.namespace})`
+      : `Workspace deleted: ${workspace.label} (${workspace.namespace})`,
     text: [greeting, '', intro, '', effects, '', options.link, '', APP_NAME].join('\n'),
-    html: htmlMail({ greeting, paragraphs: [intro, effects], action: { label: 'Open the console', url: options.link }, after: [] }),
+    html: htmlMail({
+      greeting,
+      paragraphs: [intro, effects],
+      action: { label: fr ? 'Ouvrir la console' : 'Open the console', url: options.link },
+      after: [],
+      locale: options.locale,
+    }),
   };
 }
 
@@ -41,12 +61,18 @@ export async function queueWorkspaceDeletedMails(
   input: { workspace: DeletedWorkspaceNotice; memberIds: number[]; deciderName: string },
 ): Promise<void> {
   if (input.memberIds.length === 0) return;
-  const members = await trx.selectFrom('users').select(['firstname', 'email']).where('id', 'in', input.memberIds).where('enabled', '=', 1).execute();
+  const members = await trx.selectFrom('users').select(['firstname', 'email', 'locale']).where('id', 'in', input.memberIds).where('enabled', '=', 1).execute();
   await enqueueMails(
     trx,
     members.map((member) => ({
       to: member.email,
-      ...workspaceDeletedMail({ firstname: member.firstname, workspace: input.workspace, deciderName: input.deciderName, link: config.appUrl }),
+      ...workspaceDeletedMail({
+        firstname: member.firstname,
+        workspace: input.workspace,
+        deciderName: input.deciderName,
+        link: config.appUrl,
+        locale: mailLocale(member),
+      }),
     })),
   );
 }
