@@ -55,7 +55,7 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/--omit=dev/);
     expect(dockerfile).toMatch(/^HEALTHCHECK .*\n.*\/livez/m);
-    expect(dockerfile).toMatch(/^CMD \["node", "--enable-source-maps", "build\/server\/main\.js"\]$/m);
+    expect(dockerfile).toMatch(/^CMD \["node", "--enable-source-maps", "--max-semi-space-size=2", "build\/server\/main\.js"\]$/m);
     expect(dockerfile).not.toMatch(/tsx/);
   });
 
