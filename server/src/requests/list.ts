@@ -1,7 +1,7 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database, Request, RequestStatus, RequestType } from '../db/schema.js';
 import { type Access, managesTeam } from '../teams/access.js';
-import type { RequestRelations } from './presenter.js';
+import { type RequestRelations, splitJoinedRequests } from './presenter.js';
 
 export interface RequestListOptions {
   status?: RequestStatus;
@@ -99,7 +99,8 @@ export async function requestsToDecide(
     .orderBy('r.id', order);
   if (options.page === undefined) {
     const joined = await ordered.execute();
-    return { ...splitRelations(joined), total: joined.length };
+    const { requests, relations } = splitJoinedRequests(joined);
+    return { rows: requests, relations, total: joined.length };
   }
   const [joined, count] = await Promise.all([
     ordered
@@ -108,54 +109,6 @@ export async function requestsToDecide(
       .execute(),
     query.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
   ]);
-  return { ...splitRelations(joined), total: Number(count.total) };
-}
-
-interface JoinedRequest extends Request {
-  requester_firstname: string | null;
-  requester_lastname: string | null;
-  requester_email: string | null;
-  decider_firstname: string | null;
-  decider_lastname: string | null;
-  decider_email: string | null;
-  team_name: string | null;
-  team_fullname: string | null;
-  team_shortname: string | null;
-  workspace_name: string | null;
-  workspace_label: string | null;
-}
-
-function splitRelations(joined: JoinedRequest[]): { rows: Request[]; relations: RequestRelations } {
-  const relations: RequestRelations = { users: new Map(), teams: new Map(), workspaces: new Map() };
-  const rows: Request[] = [];
-  for (const row of joined) {
-    const {
-      requester_firstname,
-      requester_lastname,
-      requester_email,
-      decider_firstname,
-      decider_lastname,
-      decider_email,
-      team_name,
-      team_fullname,
-      team_shortname,
-      workspace_name,
-      workspace_label,
-      ...request
-    } = row;
-    rows.push(request);
-    if (requester_firstname !== null) {
-      relations.users.set(request.user_id, { id: request.user_id, firstname: requester_firstname, lastname: requester_lastname!, email: requester_email! });
-    }
-    if (request.decided_by !== null && decider_firstname !== null) {
-      relations.users.set(request.decided_by, { id: request.decided_by, firstname: decider_firstname, lastname: decider_lastname!, email: decider_email! });
-    }
-    if (request.team_id !== null && team_name !== null) {
-      relations.teams.set(request.team_id, { id: request.team_id, name: team_name, fullname: team_fullname!, shortname: team_shortname! });
-    }
-    if (request.workspace_id !== null && workspace_name !== null) {
-      relations.workspaces.set(request.workspace_id, { id: request.workspace_id, name: workspace_name, label: workspace_label! });
-    }
-  }
-  return { rows, relations };
+  const { requests, relations } = splitJoinedRequests(joined);
+  return { rows: requests, relations, total: Number(count.total) };
 }

@@ -62,6 +62,62 @@ export async function presentRequests(db: Kysely<Database>, requests: Request[],
   return presentRequestsWith(requests, { users: byId(users), teams: byId(teams), workspaces: byId(workspaces) }, access);
 }
 
+/**
+ * A request row with what it names joined in (GET /api/requests' page query, GET /user's
+ * requests): the requester (when not known otherwise), decider, team and workspace columns.
+ */
+export interface JoinedRequest extends Request {
+  requester_firstname?: string | null;
+  requester_lastname?: string | null;
+  requester_email?: string | null;
+  decider_firstname: string | null;
+  decider_lastname: string | null;
+  decider_email: string | null;
+  team_name: string | null;
+  team_fullname: string | null;
+  team_shortname: string | null;
+  workspace_name: string | null;
+  workspace_label: string | null;
+}
+
+/** The requests of joined rows, and their relations added to `relations`, for presentRequestsWith. */
+export function splitJoinedRequests(
+  joined: JoinedRequest[],
+  relations: RequestRelations = { users: new Map(), teams: new Map(), workspaces: new Map() },
+): { requests: Request[]; relations: RequestRelations } {
+  const requests: Request[] = [];
+  for (const row of joined) {
+    const {
+      requester_firstname,
+      requester_lastname,
+      requester_email,
+      decider_firstname,
+      decider_lastname,
+      decider_email,
+      team_name,
+      team_fullname,
+      team_shortname,
+      workspace_name,
+      workspace_label,
+      ...request
+    } = row;
+    requests.push(request);
+    if (requester_firstname != null) {
+      relations.users.set(request.user_id, { id: request.user_id, firstname: requester_firstname, lastname: requester_lastname!, email: requester_email! });
+    }
+    if (request.decided_by !== null && decider_firstname !== null) {
+      relations.users.set(request.decided_by, { id: request.decided_by, firstname: decider_firstname, lastname: decider_lastname!, email: decider_email! });
+    }
+    if (request.team_id !== null && team_name !== null) {
+      relations.teams.set(request.team_id, { id: request.team_id, name: team_name, fullname: team_fullname!, shortname: team_shortname! });
+    }
+    if (request.workspace_id !== null && workspace_name !== null) {
+      relations.workspaces.set(request.workspace_id, { id: request.workspace_id, name: workspace_name, label: workspace_label! });
+    }
+  }
+  return { requests, relations };
+}
+
 /** presentRequests for a caller that has the relations already (GET /user loads them in its one query). */
 export function presentRequestsWith(requests: Request[], relations: RequestRelations, access: Access | null): PresentedRequest[] {
   const { users: usersById, teams: teamsById, workspaces: workspacesById } = relations;

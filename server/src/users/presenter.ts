@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { dialectOf } from '../db/database.js';
 import { preparedQuery } from '../db/prepared.js';
 import type { Database, Request, User } from '../db/schema.js';
-import { presentRequestsWith, type RequestRelations, requestSchema } from '../requests/presenter.js';
+import { type JoinedRequest, presentRequestsWith, type RequestRelations, requestSchema, splitJoinedRequests } from '../requests/presenter.js';
 import type { Access } from '../teams/access.js';
 import { isLocale } from '../i18n/messages.js';
 
@@ -116,16 +116,6 @@ interface WorkspaceRow {
   team_enabled: number;
   role: WorkspaceRole;
 }
-interface RequestRow extends Request {
-  decider_firstname: string | null;
-  decider_lastname: string | null;
-  decider_email: string | null;
-  team_name: string | null;
-  team_fullname: string | null;
-  team_shortname: string | null;
-  workspace_name: string | null;
-  workspace_label: string | null;
-}
 
 /**
  * Everything GET /user shows besides the user, in one query (built once, db/prepared.ts): the
@@ -222,7 +212,7 @@ export async function loadUserRelations(db: Kysely<Database>, user: User): Promi
   const row = (await userRelationsQuery.first(db, user.id))!;
   const teamRows = jsonRows<TeamRow>(row.teams);
   const workspaceRows = jsonRows<WorkspaceRow>(row.workspaces);
-  const requestRows = jsonRows<RequestRow>(row.requests);
+  const requestRows = jsonRows<JoinedRequest>(row.requests);
 
   const access: Access = {
     userId: user.id,
@@ -279,21 +269,10 @@ export async function loadUserRelations(db: Kysely<Database>, user: User): Promi
     suspended.get(workspace.team_id)!.workspaces.push({ id: workspace.id, name: workspace.name, label: workspace.label, namespace: workspace.namespace });
   }
 
-  const relations: RequestRelations = { users: new Map(), teams: new Map(), workspaces: new Map() };
-  relations.users.set(user.id, { id: user.id, firstname: user.firstname, lastname: user.lastname, email: user.email });
-  const requests: Request[] = [];
-  for (const { decider_firstname, decider_lastname, decider_email, team_name, team_fullname, team_shortname, workspace_name, workspace_label, ...request } of requestRows) {
-    requests.push(request);
-    if (request.decided_by !== null && decider_firstname !== null) {
-      relations.users.set(request.decided_by, { id: request.decided_by, firstname: decider_firstname, lastname: decider_lastname!, email: decider_email! });
-    }
-    if (request.team_id !== null && team_name !== null) {
-      relations.teams.set(request.team_id, { id: request.team_id, name: team_name, fullname: team_fullname!, shortname: team_shortname! });
-    }
-    if (request.workspace_id !== null && workspace_name !== null) {
-      relations.workspaces.set(request.workspace_id, { id: request.workspace_id, name: workspace_name, label: workspace_label! });
-    }
-  }
+  // The requester is the user; the rest comes joined in.
+  const known: RequestRelations = { users: new Map(), teams: new Map(), workspaces: new Map() };
+  known.users.set(user.id, { id: user.id, firstname: user.firstname, lastname: user.lastname, email: user.email });
+  const { requests, relations } = splitJoinedRequests(requestRows, known);
 
   return {
     teams,
