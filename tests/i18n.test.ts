@@ -4,6 +4,7 @@ import frenchTranslation from '../src/i18n/fr';
 import { createI18nProvider } from '../src/i18n';
 import { LOCALE_KEY, acceptLanguage, browserLocale, currentLocale, matchLocale, preferredLocale, setCurrentLocale } from '../src/i18n/locale';
 import { createHttpClient } from '../src/httpClient';
+import { judgePassword } from '../src/utils/zxcvbn';
 
 type Tree = { [key: string]: unknown };
 
@@ -154,5 +155,18 @@ describe('the language to start in', () => {
     await http('/user');
     const sent = fetchMock.mock.calls.map((call) => ((call as unknown[])[1] as RequestInit).headers as Record<string, string>);
     expect(sent.map((headers) => headers['Accept-Language'])).toEqual(['en', 'fr, en;q=0.5']);
+  });
+});
+
+describe("zxcvbn's advice", () => {
+  afterEach(() => setCurrentLocale('en'));
+
+  it('is in the current language, with the same score', () => {
+    const english = judgePassword('password', []);
+    expect(english.feedback).toMatch(/^This is a heavily used password\./);
+    const french = judgePassword('password', [], 'fr');
+    expect(french.score).toBe(english.score);
+    expect(french.feedback).toMatch(/^Ce mot de passe est très utilisé\./);
+    expect(french.feedback).not.toMatch(/heavily used/);
   });
 });

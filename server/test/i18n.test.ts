@@ -38,8 +38,8 @@ describe('the message catalogue', () => {
       'Le champ nom ne doit pas dépasser 255 caractères.',
     );
     expect(translateMessage('The firstname field is required.', 'fr')).toBe('Le champ prénom est obligatoire.');
-    expect(translateMessage('The password is too easy to guess. Add another word or two.', 'fr')).toBe(
-      'Le mot de passe est trop facile à deviner. Add another word or two.',
+    expect(translateMessage('The password is too easy to guess. This is a heavily used password. Add more words that are less common.', 'fr')).toBe(
+      'Le mot de passe est trop facile à deviner. Ce mot de passe est très utilisé. Ajoutez des mots moins courants.',
     );
     expect(translateMessage('Something nobody wrote down.', 'fr')).toBe('Something nobody wrote down.');
     expect(translateMessage('The email has already been taken.', 'en')).toBe('The email has already been taken.');
@@ -179,6 +179,13 @@ describe('validation messages in French', () => {
         password_confirmation: ['La confirmation du mot de passe ne correspond pas.'],
       },
     });
+  });
+
+  it("registration: a weak password with zxcvbn's advice in French", async () => {
+    const response = await ctx.inject('POST', '/register', { headers: FR, body: ctx.registration({ password: 'password', password_confirmation: 'password' }) });
+    expect(response.statusCode).toBe(422);
+    expect(response.json().errors.password[0]).toMatch(/^Le mot de passe est trop facile à deviner\. Ce mot de passe est très utilisé\./);
+    expect(response.json().errors.password[0]).not.toMatch(/heavily/);
   });
 
   it('registration: the email taken', async () => {

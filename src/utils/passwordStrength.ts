@@ -1,5 +1,6 @@
 import type { Validator } from 'react-admin';
 import type { StrengthResult } from './zxcvbn';
+import { currentLocale } from '../i18n/locale';
 
 // Password strength in the forms where a password is chosen (registration, reset): a meter
 // while typing and a validator refusing what the server would refuse (score below 3, docs/
@@ -33,7 +34,8 @@ export function personalWords(person: { email?: unknown; firstname?: unknown; la
 
 export async function judgePassword(password: string, person: Record<string, unknown> = {}): Promise<StrengthResult> {
   const { judgePassword: judge } = await loadPasswordStrength();
-  return judge(password, personalWords(person));
+  // zxcvbn's advice in the console's language.
+  return judge(password, personalWords(person), currentLocale());
 }
 
 /**

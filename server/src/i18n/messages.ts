@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type { FastifyRequest } from 'fastify';
 
 // The server's messages in the person's language (issue 15). The code keeps writing its
@@ -141,14 +142,38 @@ const compiled: CompiledEntry[] = Object.entries(catalogue).map(([english, frenc
 
 const exact = new Map(Object.entries(catalogue).filter(([english]) => !english.includes(':')));
 
+type ZxcvbnTranslations = Record<'warnings' | 'suggestions', Record<string, string>>;
+let zxcvbnAdvice: [string, string][] | undefined;
+
+/**
+ * zxcvbn's warnings and suggestions (auth/passwordStrength.ts writes them in English) in French,
+ * from the French package's translations of the same keys. Loaded on first use, as
+ * passwordStrength.ts loads zxcvbn (the translations only, not the dictionaries).
+ */
+function translateAdvice(advice: string, locale: Locale): string {
+  if (locale !== 'fr') return advice;
+  if (!zxcvbnAdvice) {
+    const require = createRequire(import.meta.url);
+    const english = require('@zxcvbn-ts/language-en/dist/translations.cjs') as ZxcvbnTranslations;
+    const french = require('@zxcvbn-ts/language-fr/dist/translations.cjs') as ZxcvbnTranslations;
+    zxcvbnAdvice = (['warnings', 'suggestions'] as const)
+      .flatMap((kind) => Object.entries(english[kind]).map(([key, text]): [string, string] => [text, french[kind][key] ?? text]))
+      // Longest first: a sentence that contains another is replaced whole.
+      .sort(([a], [b]) => b.length - a.length);
+  }
+  let translated = advice;
+  for (const [english, french] of zxcvbnAdvice) if (english && translated.includes(english)) translated = translated.split(english).join(french);
+  return translated;
+}
+
 /** One message in `locale`; a message the catalogue does not know is returned as it is. */
 export function translateMessage(message: string, locale: Locale): string {
   if (locale === 'en' || !message) return message;
   const known = exact.get(message);
   if (known !== undefined) return known;
-  // "The password is too easy to guess. <zxcvbn's advice>": the known sentence is translated.
+  // "The password is too easy to guess. <zxcvbn's advice>": the known sentence, then the advice.
   for (const [english, french] of exact) {
-    if (message.startsWith(`${english} `) && english.endsWith('.')) return `${french}${message.slice(english.length)}`;
+    if (message.startsWith(`${english} `) && english.endsWith('.')) return `${french}${translateAdvice(message.slice(english.length), locale)}`;
   }
   for (const entry of compiled) {
     if (entry.names.length === 0) continue;
