@@ -13,6 +13,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { lookup } from 'node:dns/promises';
 import { request as httpRequest } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import os from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
@@ -49,6 +50,17 @@ interface Measure {
 }
 
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
 
 function run(command: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -216,8 +228,18 @@ export async function runConsoleBench(): Promise<void> {
   const workDir = mkdtempSync(join(os.tmpdir(), 'testbed-bench-console-'));
   const databaseUrl = `sqlite:${join(workDir, 'console.sqlite')}`;
   const logFile = join(workDir, 'server.log');
+  // A real realtime port: with startApp's REVERB_PORT=0 the settings would advertise port 0, and
+  // the console's failing WebSocket would be a console error (best practices).
+  const reverbPort = await freePort();
   const app = await startApp(
-    { DATABASE_URL: databaseUrl, STORAGE_DIR: workDir, STATIC_DIR: join(ROOT, 'dist'), RATE_LIMITS: 'off', CLUSTER: 'none' },
+    {
+      DATABASE_URL: databaseUrl,
+      STORAGE_DIR: workDir,
+      STATIC_DIR: join(ROOT, 'dist'),
+      RATE_LIMITS: 'off',
+      CLUSTER: 'none',
+      REVERB_PORT: String(reverbPort),
+    },
     logFile,
   );
   try {
