@@ -1,4 +1,6 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import { jsonArrayFrom as postgresJsonArrayFrom } from 'kysely/helpers/postgres';
+import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import { dialectOf } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import { type ListOptions, fullName, groupBy, inChunks } from './common.js';
@@ -80,17 +82,39 @@ export async function countUsers(db: Kysely<Database>, filters: UserFilters): Pr
 
 export async function listUsers(db: Kysely<Database>, options: ListOptions<'name' | 'email' | 'created_at'> & UserFilters) {
   const order = options.order ?? 'asc';
-  const rows = (limit?: { limit: number; offset: number }, searchInOrder = false) => {
-    let query = filteredUsers(db, options, { searchInOrder }).select(USER_COLUMNS);
+  const jsonArrayFrom = dialectOf(db) === 'postgres' ? postgresJsonArrayFrom : sqliteJsonArrayFrom;
+  // Each user's teams and workspaces come with the page, as JSON arrays (one query, not three).
+  const rows = async (limit?: { limit: number; offset: number }, searchInOrder = false) => {
+    let query = filteredUsers(db, options, { searchInOrder })
+      .select(USER_COLUMNS)
+      .select((eb) => [
+        jsonArrayFrom(
+          eb
+            .selectFrom('team_members as tm')
+            .innerJoin('teams as t', 't.id', 'tm.team_id')
+            .select(['t.id', 't.name', 'tm.role'])
+            .whereRef('tm.user_id', '=', 'users.id')
+            .orderBy('t.name'),
+        ).as('team_list'),
+        jsonArrayFrom(
+          eb
+            .selectFrom('workspace_members as wm')
+            .innerJoin('workspaces as w', 'w.id', 'wm.workspace_id')
+            .select(['w.id', 'w.name', 'wm.role'])
+            .whereRef('wm.user_id', '=', 'users.id')
+            .orderBy('w.name'),
+        ).as('workspace_list'),
+      ]);
     query = options.sort === 'name' ? query.orderBy('firstname', order).orderBy('lastname', order) : query.orderBy(options.sort, order);
-    return query
+    const found = await query
       .orderBy('id', order)
       .$if(limit !== undefined, (qb) => qb.limit(limit!.limit).offset(limit!.offset))
       .execute();
+    return found.map(({ team_list, workspace_list, ...user }) => presentUser(user, jsonRows<Membership<TeamRole>>(team_list), jsonRows<Membership<WorkspaceRole>>(workspace_list)));
   };
   if (options.page === undefined) {
     const all = await rows();
-    return { total: all.length, rows: await presentUsers(db, all) };
+    return { total: all.length, rows: all };
   }
   const total = await countUsers(db, options);
   const limit = { limit: options.perPage, offset: (options.page - 1) * options.perPage };
@@ -100,7 +124,7 @@ export async function listUsers(db: Kysely<Database>, options: ListOptions<'name
   const searchInOrder =
     dialectOf(db) === 'sqlite' && options.q !== undefined && options.q !== '' && total * total > (limit.offset + limit.limit) * (await allUsers(db));
   const page = limit.offset < total ? await rows(limit, searchInOrder) : [];
-  return { total, rows: await presentUsers(db, page) };
+  return { total, rows: page };
 }
 
 /**
@@ -116,21 +140,20 @@ function withinRange<QB extends { where: (...args: any[]) => QB }>(qb: QB, colum
   return high - low < 2 * ids.length ? qb.where(column, '>=', low).where(column, '<=', high) : qb;
 }
 
-/** Users as the list answers them, with their teams and workspaces (role). */
-export async function presentUsers(
-  db: Kysely<Database>,
-  rows: {
-    id: number;
-    firstname: string;
-    lastname: string;
-    email: string;
-    admin: number;
-    enabled: number;
-    email_verified_at: string | null;
-    aup_accepted_at: string | null;
-    created_at: string;
-  }[],
-) {
+interface UserRow {
+  id: number;
+  firstname: string;
+  lastname: string;
+  email: string;
+  admin: number;
+  enabled: number;
+  email_verified_at: string | null;
+  aup_accepted_at: string | null;
+  created_at: string;
+}
+
+/** Users as the list answers them, with their teams and workspaces (role), for rows read in batches (the CSV export). */
+export async function presentUsers(db: Kysely<Database>, rows: UserRow[]) {
   const ids = rows.map((user) => user.id);
   const [teams, workspaces] = await Promise.all([
     inChunks(ids, (chunk) =>
@@ -156,7 +179,26 @@ export async function presentUsers(
   ]);
   const teamsByUser = groupBy(teams, (team) => team.user_id);
   const workspacesByUser = groupBy(workspaces, (workspace) => workspace.user_id);
-  return rows.map((user) => ({
+  return rows.map((user) => presentUser(user, teamsByUser.get(user.id) ?? [], workspacesByUser.get(user.id) ?? []));
+}
+
+type TeamRole = 'owner' | 'manager' | 'member';
+type WorkspaceRole = 'manager' | 'member';
+interface Membership<Role> {
+  id: number;
+  name: string;
+  role: Role;
+}
+
+/** SQLite answers JSON arrays as text; pg parses PostgreSQL's json itself. */
+const jsonRows = <T>(value: unknown): T[] => (typeof value === 'string' ? (JSON.parse(value) as T[]) : ((value as T[] | null) ?? []));
+
+function presentUser(
+  user: UserRow,
+  teams: Membership<TeamRole>[],
+  workspaces: Membership<WorkspaceRole>[],
+) {
+  return {
     id: user.id,
     name: fullName(user),
     firstname: user.firstname,
@@ -167,7 +209,7 @@ export async function presentUsers(
     email_verified_at: user.email_verified_at,
     aup_accepted_at: user.aup_accepted_at,
     created_at: user.created_at,
-    teams: (teamsByUser.get(user.id) ?? []).map(({ id, name, role }) => ({ id, name, role })),
-    workspaces: (workspacesByUser.get(user.id) ?? []).map(({ id, name, role }) => ({ id, name, role })),
-  }));
+    teams: teams.map(({ id, name, role }) => ({ id, name, role })),
+    workspaces: workspaces.map(({ id, name, role }) => ({ id, name, role })),
+  };
 }
