@@ -1,8 +1,6 @@
 import type { Kysely } from 'kysely';
-import { jsonArrayFrom as postgresJsonArrayFrom } from 'kysely/helpers/postgres';
-import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import { z } from 'zod';
-import { dialectOf } from '../db/database.js';
+import { jsonArrayFrom, jsonRows } from '../db/json.js';
 import { preparedQuery } from '../db/prepared.js';
 import type { Database, Request, User } from '../db/schema.js';
 import { type JoinedRequest, presentRequestsWith, type RequestRelations, requestSchema, splitJoinedRequests } from '../requests/presenter.js';
@@ -125,9 +123,9 @@ interface WorkspaceRow {
  * on PostgreSQL).
  */
 const userRelationsQuery = preparedQuery((db, userId: number) => {
-  const jsonArrayFrom = dialectOf(db) === 'postgres' ? postgresJsonArrayFrom : sqliteJsonArrayFrom;
+  const jsonArray = jsonArrayFrom(db);
   return db.selectNoFrom([
-    jsonArrayFrom(
+    jsonArray(
       db
         .selectFrom('team_members as tm')
         .innerJoin('teams as t', 't.id', 'tm.team_id')
@@ -135,7 +133,7 @@ const userRelationsQuery = preparedQuery((db, userId: number) => {
         .where('tm.user_id', '=', userId)
         .where('tm.enabled', '=', 1),
     ).as('teams'),
-    jsonArrayFrom(
+    jsonArray(
       db
         .selectFrom('workspace_members as wm')
         .innerJoin('workspaces as w', 'w.id', 'wm.workspace_id')
@@ -159,7 +157,7 @@ const userRelationsQuery = preparedQuery((db, userId: number) => {
         .where('wm.user_id', '=', userId)
         .where((eb) => eb.or([eb('tm.enabled', 'is', null), eb('tm.enabled', '=', 1)])),
     ).as('workspaces'),
-    jsonArrayFrom(
+    jsonArray(
       db
         .selectFrom('requests as r')
         .leftJoin('users as d', 'd.id', 'r.decided_by')
@@ -196,8 +194,6 @@ const userRelationsQuery = preparedQuery((db, userId: number) => {
   ]);
 });
 
-/** SQLite answers the JSON arrays as text; pg parses PostgreSQL's json itself. */
-const jsonRows = <T>(value: unknown): T[] => (typeof value === 'string' ? (JSON.parse(value) as T[]) : ((value as T[] | null) ?? []));
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 const newestFirst = (a: Request, b: Request) =>

@@ -1,7 +1,6 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
-import { jsonArrayFrom as postgresJsonArrayFrom } from 'kysely/helpers/postgres';
-import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import { dialectOf } from '../../db/database.js';
+import { jsonArrayFrom, jsonRows } from '../../db/json.js';
 import type { Database } from '../../db/schema.js';
 import { type ListOptions, fullName, groupBy, inChunks } from './common.js';
 import { countMatches, matches } from './search.js';
@@ -82,13 +81,13 @@ export async function countUsers(db: Kysely<Database>, filters: UserFilters): Pr
 
 export async function listUsers(db: Kysely<Database>, options: ListOptions<'name' | 'email' | 'created_at'> & UserFilters) {
   const order = options.order ?? 'asc';
-  const jsonArrayFrom = dialectOf(db) === 'postgres' ? postgresJsonArrayFrom : sqliteJsonArrayFrom;
+  const jsonArray = jsonArrayFrom(db);
   // Each user's teams and workspaces come with the page, as JSON arrays (one query, not three).
   const rows = async (limit?: { limit: number; offset: number }, searchInOrder = false) => {
     let query = filteredUsers(db, options, { searchInOrder })
       .select(USER_COLUMNS)
       .select((eb) => [
-        jsonArrayFrom(
+        jsonArray(
           eb
             .selectFrom('team_members as tm')
             .innerJoin('teams as t', 't.id', 'tm.team_id')
@@ -96,7 +95,7 @@ export async function listUsers(db: Kysely<Database>, options: ListOptions<'name
             .whereRef('tm.user_id', '=', 'users.id')
             .orderBy('t.name'),
         ).as('team_list'),
-        jsonArrayFrom(
+        jsonArray(
           eb
             .selectFrom('workspace_members as wm')
             .innerJoin('workspaces as w', 'w.id', 'wm.workspace_id')
@@ -190,8 +189,6 @@ interface Membership<Role> {
   role: Role;
 }
 
-/** SQLite answers JSON arrays as text; pg parses PostgreSQL's json itself. */
-const jsonRows = <T>(value: unknown): T[] => (typeof value === 'string' ? (JSON.parse(value) as T[]) : ((value as T[] | null) ?? []));
 
 function presentUser(
   user: UserRow,
