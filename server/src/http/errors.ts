@@ -88,12 +88,13 @@ const clientErrorMessages: Record<string, string> = {
 export function installErrorHandler(app: FastifyInstance): void {
   // Messages in the request's language (Accept-Language, else the user's saved one): every
   // error answer's `message` and field `errors`, and the `message` of success answers (i18n/messages.ts).
-  app.addHook('preSerialization', async (request, reply, payload: unknown) => {
-    if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return payload;
+  // Synchronous (done callback): it runs on every answer, most of which it leaves alone.
+  app.addHook('preSerialization', (request, reply, payload: unknown, done) => {
+    if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return done(null, payload);
     // Success answers: their `message` ({message}, {message, user}), never an entity's (a request's message is someone's text).
-    if (reply.statusCode < 400 && (typeof (payload as { message?: unknown }).message !== 'string' || 'id' in payload)) return payload;
+    if (reply.statusCode < 400 && (typeof (payload as { message?: unknown }).message !== 'string' || 'id' in payload)) return done(null, payload);
     const locale = requestLocale(request);
-    return locale === 'en' ? payload : translateAnswer(payload, locale);
+    done(null, locale === 'en' ? payload : translateAnswer(payload, locale));
   });
   app.setErrorHandler((error: FastifyError | HttpError | ZodError, request, reply) => {
     // Every answer from here is JSON, also when the route had set another type (a CSV export
