@@ -47,10 +47,11 @@ afterEach(() => {
 });
 
 describe('/nodes', () => {
-  it('lists the own nodes: Node, Type, Last active and the status badges; a node without a name awaits installation', async () => {
+  it('lists the own nodes: Node, Type, Last active and the status badges; a node not yet named shows its hostname, or awaits installation without one', async () => {
     nodesDb.nodes = [
       makeNode({ id: 41, name: 'edge-pi-01', status: 'ok', lastActive: ACTIVE_LOCAL.toISOString() }),
-      makeNode({ id: 42, name: null, type: 'jetson', status: 'to install', lastActive: null }),
+      makeNode({ id: 42, name: null, hostname: null, type: 'jetson', status: 'to install', lastActive: null }),
+      makeNode({ id: 49, name: null, hostname: 'lab-bench-3', type: 'raspberry-pi', status: 'to install', lastActive: null }),
       makeNode({ id: 43, name: 'edge-x86', type: 'x86-64', status: 'error' }),
       makeNode({ id: 44, name: 'edge-vm', type: 'virtual-machine', status: 'warning' }),
       makeNode({ id: 45, name: 'edge-arm', type: 'arm64', status: 'installing' }),
@@ -75,6 +76,12 @@ describe('/nodes', () => {
     expect(within(awaiting).getByText('NVIDIA Jetson')).toBeInTheDocument();
     expect(within(awaiting).getByText('Never')).toBeInTheDocument();
     expect(within(awaiting).getByText('to install')).toBeInTheDocument();
+
+    // Its owner typed a hostname when adding it: the hostname names it, beside its status.
+    const typed = rowOf('lab-bench-3');
+    expect(within(typed).getByRole('link', { name: 'lab-bench-3' })).toHaveAttribute('href', '/nodes/49');
+    expect(within(typed).getByText('to install')).toBeInTheDocument();
+    expect(within(typed).queryByText('awaiting installation')).not.toBeInTheDocument();
 
     expect(within(rowOf('edge-x86')).getByText('Error').closest('.MuiChip-root')).toHaveClass('MuiChip-colorError');
     expect(within(rowOf('edge-vm')).getByText('Warning').closest('.MuiChip-root')).toHaveClass('MuiChip-colorWarning');
@@ -356,7 +363,7 @@ describe('/nodes/{id}', () => {
 
 describe('home and sidebar', () => {
   it("the 'Your nodes' card lists the nodes with their badges and links to /nodes", async () => {
-    nodesDb.nodes = [makeNode({ id: 41, name: 'edge-pi-01', status: 'ok' }), makeNode({ id: 42, name: null, status: 'to install' })];
+    nodesDb.nodes = [makeNode({ id: 41, name: 'edge-pi-01', status: 'ok' }), makeNode({ id: 42, name: null, hostname: null, status: 'to install' })];
     renderApp({ path: '/', loggedIn: true });
     const card = (await screen.findByRole('heading', { name: 'Your nodes' })).closest('section') as HTMLElement;
     const running = await within(card).findByRole('link', { name: /edge-pi-01/ });

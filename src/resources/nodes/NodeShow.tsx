@@ -3,7 +3,7 @@ import { Loading, Title, useGetList, useGetOne, useTranslate } from 'react-admin
 import { useParams } from 'react-router-dom';
 import { InstallationPanel } from './InstallationPanel';
 import { NodeActivity } from './NodeActivity';
-import { NodeName, useNodeTypeLabel } from './nodeParts';
+import { NodeName, nodeLabel, useNodeTypeLabel } from './nodeParts';
 import { NodeStatusBadge } from './NodeStatusBadge';
 import { isAwaitingInstall, isInstalling, NODE_REFRESH_MS, type NodeRecord } from './types';
 import { useNodeEvents } from './useNodeEvents';
@@ -84,7 +84,7 @@ export const NodeShow = () => {
   if (resolved.isPending || (isPending && !error)) return <Loading />;
   if (error || !node) return <NotFound />;
 
-  const title = node.name || translate('nodes.awaiting_installation');
+  const title = nodeLabel(node) || translate('nodes.awaiting_installation');
 
   if (isAwaitingInstall(node.status)) {
     return (

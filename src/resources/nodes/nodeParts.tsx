@@ -23,14 +23,21 @@ export const useNodeTypeLabel = () => {
   return (type: string | null | undefined) => (type ? translate(`nodes.types.${type}`, { _: type }) : '');
 };
 
-/** The node's name, or 'awaiting installation' while the cluster has not named it yet. */
-export const NodeName = ({ node }: { node: Pick<NodeRecord, 'name'> }) => {
+/**
+ * The node's name; before the cluster has named it, the hostname its owner typed (the status
+ * badge beside it says it is not installed yet); 'awaiting installation' only when neither is known.
+ */
+export const NodeName = ({ node }: { node: Pick<NodeRecord, 'name' | 'hostname'> }) => {
   const translate = useTranslate();
-  return node.name ? (
-    <>{node.name}</>
+  const label = nodeLabel(node);
+  return label ? (
+    <>{label}</>
   ) : (
     <Box component="span" sx={{ fontStyle: 'italic', color: 'text.secondary' }}>
       {translate('nodes.awaiting_installation')}
     </Box>
   );
 };
+
+/** What names a node for people: its cluster name, else its hostname, else nothing yet. */
+export const nodeLabel = (node: Pick<NodeRecord, 'name' | 'hostname'>): string => node.name || node.hostname || '';
