@@ -39,6 +39,9 @@ describe('reset password page', () => {
     await user.type(await findField('Password'), 'a brand new password');
     await user.type(field('Password confirmation'), 'a brand new password{Enter}');
     expect(await screen.findByRole('status')).toHaveTextContent('Your password has been updated.');
+    // 'Password updated' once, as the page's heading, not again as the alert's title.
+    expect(screen.getByRole('heading', { name: 'Password updated' })).toBeInTheDocument();
+    expect(screen.getAllByText('Password updated')).toHaveLength(1);
     expect(screen.getByRole('link', { name: 'Log in' })).toHaveAttribute('href', '/');
     expect(requestsTo('POST', '/password/reset/1/good-signature')[0]!.body).toEqual({
       password: 'a brand new password',

@@ -24,6 +24,8 @@ describe('verify email page', () => {
     const [call] = requestsTo('GET', '/api/email/verify/1/abc123');
     expect(call!.url.search).toBe('?expires=1790000000&signature=good-signature');
     expect(call!.headers.has('Authorization')).toBe(false);
+    // One way on, not two: no 'Back to login' link beside the button.
+    expect(screen.queryByRole('link', { name: 'Back to login' })).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Log in to continue' }));
     expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
   });
@@ -32,6 +34,7 @@ describe('verify email page', () => {
     renderApp({ path: '/email/verify/1/abc123?expires=1&signature=tampered' });
     expect(await screen.findByRole('alert')).toHaveTextContent('This verification link is invalid or has expired.');
     expect(screen.getByRole('button', { name: 'Log in to request a new link' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Back to login' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Send a new verification link' })).not.toBeInTheDocument();
   });
 

@@ -1,4 +1,4 @@
-import { Alert, AlertTitle, Box, Button, Stack, Typography } from '@mui/material';
+import { Alert, Box, Button, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { Link as RouterLink, useParams } from 'react-router-dom';
@@ -50,8 +50,8 @@ export const ResetPasswordPage = () => {
   if (outcome?.kind === 'updated') {
     return (
       <LoggedOutLayout title="auth.reset.success_title" backToLogin={false}>
+        {/* The page's heading already says 'Password updated'; the alert says what it means. */}
         <Alert severity="success" role="status">
-          <AlertTitle>{translate('auth.reset.success_title')}</AlertTitle>
           {translate(outcome.message, { _: outcome.message })}
         </Alert>
         {/* A reset revokes every session and personal access token (docs/api-contract.md). */}

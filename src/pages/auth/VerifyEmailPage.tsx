@@ -55,7 +55,9 @@ export const VerifyEmailPage = () => {
   };
 
   return (
-    <LoggedOutLayout title="auth.verify.title">
+    // Once the link is checked the page's own button leads on (to the console, or to the login
+    // page); a 'Back to login' beside it would offer the same way twice.
+    <LoggedOutLayout title="auth.verify.title" backToLogin={state.kind === 'pending'}>
       {state.kind === 'pending' && (
         <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }} role="status" aria-live="polite">
           <CircularProgress size={28} aria-hidden />
