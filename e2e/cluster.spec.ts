@@ -35,7 +35,7 @@ test('a platform admin gets a team at once and creates a workspace in it', async
   await page.getByLabel('Affiliation').fill('Testbed operators');
   await page.getByLabel('Country').fill('Norway');
   await page.getByLabel('Website').fill('https://pods.example.org');
-  await page.getByLabel('Why do you want to join?').fill('To run the platform.');
+  await page.getByLabel('Why does the testbed need this team?').fill('To run the platform.');
   await page.getByRole('group', { name: 'Category' }).getByRole('radio', { name: 'Teaching' }).check();
   await page.getByRole('button', { name: 'Send request' }).click();
 

@@ -52,7 +52,7 @@ test('a researcher asks for a team', async ({ browser }) => {
   await page.getByLabel('Affiliation').fill('University of Somewhere');
   await page.getByLabel('Country').fill('France');
   await page.getByLabel('Website').fill('not a url');
-  await page.getByLabel('Why do you want to join?').fill('We run edge AI experiments with students.');
+  await page.getByLabel('Why does the testbed need this team?').fill('We run edge AI experiments with students.');
   await page.getByRole('group', { name: 'Category' }).getByRole('radio', { name: 'Research' }).check();
   await page.getByRole('button', { name: 'Send request' }).click();
   await expect(page.getByText('Invalid URL')).toBeVisible();

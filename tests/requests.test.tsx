@@ -163,7 +163,7 @@ describe('requests page', () => {
       ['Country', 'Norway'],
       ['Website', 'https://robo.example.org'],
       ['Category', 'Teaching'],
-      ['Why do you want to join?', 'A course on edge robotics.'],
+      ['Why does the testbed need this team?', 'A course on edge robotics.'],
     ]);
     expect(within(details).getByRole('link', { name: 'https://robo.example.org' })).toHaveAttribute('href', 'https://robo.example.org');
   });

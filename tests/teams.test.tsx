@@ -15,7 +15,7 @@ const fillTeamForm = async (user: ReturnType<typeof renderApp>['user'], override
     Affiliation: 'University of X',
     Country: 'FR',
     Website: 'https://edgelab.example.org',
-    'Why do you want to join?': 'Teaching edge computing',
+    'Why does the testbed need this team?': 'Teaching edge computing',
     ...overrides,
   };
   for (const [label, value] of Object.entries(values)) if (value) await user.type(field(label), value);

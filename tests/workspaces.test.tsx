@@ -73,6 +73,10 @@ describe('workspace page', () => {
     renderApp({ path: '/workspaces/7', loggedIn: true });
     expect(await screen.findByRole('heading', { name: 'Vision', level: 1 })).toBeInTheDocument();
     expect(screen.getByText('Computer vision experiments.')).toBeInTheDocument();
+    // The team link is one of the theme's links (MUI Link), not a bare anchor in the browser's blue.
+    const teamLink = screen.getByRole('link', { name: 'Edge Computing Lab' });
+    expect(teamLink).toHaveAttribute('href', '/teams/edgelab');
+    expect(teamLink).toHaveClass('MuiLink-root');
     const users = screen.getByRole('list', { name: 'Users' });
     expect(within(users).getByText('Manager')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Kubeconfig' })).toBeInTheDocument();
@@ -113,5 +117,23 @@ describe('workspace page', () => {
     const { user } = renderApp({ path: '/workspaces/7', loggedIn: true });
     await user.click(await screen.findByRole('button', { name: 'Join workspace' }));
     expect(await screen.findByText('Error joining workspace')).toBeInTheDocument();
+  });
+
+  it('a missing workspace (or one the user cannot see) gets a not-found page with a title, not an empty one', async () => {
+    db.workspaces = [];
+    db.teams = [];
+    renderApp({ path: '/workspaces/404', loggedIn: true });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Workspace not found' })).toBeInTheDocument();
+    expect(screen.getByText('This workspace does not exist, or you cannot see it.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to Console Home' })).toHaveAttribute('href', '/');
+    // The app bar's title says it too (react-admin's Title portal), so no empty title after its separator.
+    await waitFor(() => expect(document.getElementById('react-admin-title')).toHaveTextContent('Workspace not found'));
+  });
+
+  it('a missing team gets the same not-found page', async () => {
+    db.teams = [];
+    renderApp({ path: '/teams/nobody', loggedIn: true });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Team not found' })).toBeInTheDocument();
+    expect(screen.getByText('This team does not exist, or you cannot see it.')).toBeInTheDocument();
   });
 });

@@ -399,7 +399,8 @@ export const appMessages = {
       affiliation: 'Affiliation',
       country: 'Country',
       url: 'Website',
-      joining_reason: 'Why do you want to join?',
+      joining_reason: 'Why does the testbed need this team?',
+      joining_reason_hint: 'What the team will do on the testbed: a research project, a course, an experiment.',
       joining_category: 'Category',
       team: 'Team',
       message: 'Message',
@@ -416,6 +417,7 @@ export const appMessages = {
     joined: 'You are now a member of this team.',
     join_sent: 'Your request to join the team was sent to its managers.',
     not_found: 'This team does not exist, or you cannot see it.',
+    not_found_title: 'Team not found',
     registration: {
       title: 'Create a team',
       intro: 'Ask the platform admins for a new team for your group. You become its owner once they approve.',
@@ -519,6 +521,7 @@ export const appMessages = {
     logs_new_lines: '%{smart_count} new line while paused |||| %{smart_count} new lines while paused',
     close: 'Close',
     not_found: 'This workspace does not exist, or you cannot see it.',
+    not_found_title: 'Workspace not found',
     // The Pod Security Admission level of the namespace (GET /api/subnamespaces/{id} pod_security).
     pod_security: {
       label: 'Pod security: %{level}',

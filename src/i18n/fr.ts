@@ -396,7 +396,8 @@ export const frenchAppMessages: typeof appMessages = {
       affiliation: 'Affiliation',
       country: 'Pays',
       url: 'Site web',
-      joining_reason: 'Pourquoi souhaitez-vous rejoindre la plateforme ?',
+      joining_reason: 'Pourquoi la plateforme a-t-elle besoin de cette équipe ?',
+      joining_reason_hint: 'Ce que l’équipe fera sur la plateforme : un projet de recherche, un cours, une expérience.',
       joining_category: 'Catégorie',
       team: 'Équipe',
       message: 'Message',
@@ -413,6 +414,7 @@ export const frenchAppMessages: typeof appMessages = {
     joined: 'Vous êtes maintenant membre de cette équipe.',
     join_sent: 'Votre demande d’adhésion a été envoyée aux gestionnaires de l’équipe.',
     not_found: 'Cette équipe n’existe pas, ou vous ne pouvez pas la voir.',
+    not_found_title: 'Équipe introuvable',
     registration: {
       title: 'Créer une équipe',
       intro: 'Demandez aux administrateurs de la plateforme une nouvelle équipe pour votre groupe. Vous en devenez propriétaire dès leur approbation.',
@@ -516,6 +518,7 @@ export const frenchAppMessages: typeof appMessages = {
     logs_new_lines: '%{smart_count} nouvelle ligne pendant la pause |||| %{smart_count} nouvelles lignes pendant la pause',
     close: 'Fermer',
     not_found: 'Cet espace de travail n’existe pas, ou vous ne pouvez pas le voir.',
+    not_found_title: 'Espace de travail introuvable',
     pod_security: {
       label: 'Sécurité des pods : %{level}',
       levels: { privileged: 'privileged', baseline: 'baseline', restricted: 'restricted' },

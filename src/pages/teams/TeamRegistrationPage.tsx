@@ -102,6 +102,7 @@ export const TeamRegistrationPage = () => {
               <TextInput
                 source="joining_reason"
                 label="teams.fields.joining_reason"
+                helperText="teams.fields.joining_reason_hint"
                 validate={validateRequired}
                 multiline
                 minRows={3}

@@ -26,6 +26,7 @@ import { EnabledChip } from '../../components/EnabledChip';
 import { RoleChip } from '../../components/RoleChip';
 import { useCurrentUser, useJoinRequest, useTestbedDataProvider } from '../../hooks';
 import { ResponsiveColumns } from '../../layout/ResponsiveColumns';
+import { NotFound } from '../../pages/NotFound';
 import { WorkspaceCreateDialog } from '../workspaces/WorkspaceCreate';
 import { TeamInvitations } from './TeamInvitations';
 import { TeamMembers } from './TeamMembers';
@@ -71,13 +72,7 @@ export const TeamShow = () => {
   const { data: team, isPending, error } = useGetOne<TeamRecord>('tenants', { id: id as unknown as number }, { retry: false });
 
   if (isPending) return <Loading />;
-  if (error || !team) {
-    return (
-      <Box sx={{ py: 2 }}>
-        <Alert severity="error">{translate('teams.not_found')}</Alert>
-      </Box>
-    );
-  }
+  if (error || !team) return <NotFound titleKey="teams.not_found_title" messageKey="teams.not_found" />;
 
   const role = team.role ?? user?.teams?.find((item) => item.id === team.id)?.role ?? null;
   const member = team.member ?? !!role;

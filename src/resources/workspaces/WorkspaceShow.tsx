@@ -1,9 +1,11 @@
 import { Alert, Box, Button, Chip, Stack, Typography } from '@mui/material';
-import { Loading, Title, useGetOne, useTranslate } from 'react-admin';
-import { Link, useParams } from 'react-router-dom';
+// react-admin's Link: a router link styled as the theme's links (not the browser's default blue).
+import { Link, Loading, Title, useGetOne, useTranslate } from 'react-admin';
+import { useParams } from 'react-router-dom';
 import { RoleChip } from '../../components/RoleChip';
 import { useCurrentUser, useJoinRequest, useTestbedDataProvider } from '../../hooks';
 import { ResponsiveColumns } from '../../layout/ResponsiveColumns';
+import { NotFound } from '../../pages/NotFound';
 import { KubeconfigPanel } from './KubeconfigPanel';
 import { type PodSecurity, PodSecurityChip } from './PodSecurityChip';
 import { PodsSection } from './PodsSection';
@@ -45,13 +47,7 @@ export const WorkspaceShow = () => {
   const { data: workspace, isPending, error } = useGetOne<WorkspaceRecord>('workspaces', { id: id as unknown as number }, { retry: false });
 
   if (isPending) return <Loading />;
-  if (error || !workspace) {
-    return (
-      <Box sx={{ py: 2 }}>
-        <Alert severity="error">{translate('workspaces.not_found')}</Alert>
-      </Box>
-    );
-  }
+  if (error || !workspace) return <NotFound titleKey="workspaces.not_found_title" messageKey="workspaces.not_found" />;
 
   const team = workspace.team ?? workspace.tenant ?? null;
   // The user's team suspended by platform admins (GET /user): they are still in it, without any
