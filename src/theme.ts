@@ -57,6 +57,17 @@ export const theme: RaThemeOptions = merge(defaultTheme as Plain, {
       },
     },
     MuiChip: { styleOverrides: { root: { fontWeight: 500 } } },
+    // react-admin names its row checkboxes with `aria-label` on MUI's Checkbox, which MUI 7 puts
+    // on the wrapping span (not allowed there) and not on the input (left without a name): move
+    // such a label to the input. A checkbox that names its input itself keeps its own.
+    MuiCheckbox: {
+      defaultProps: {
+        slotProps: {
+          root: { 'aria-label': undefined },
+          input: (ownerState: { 'aria-label'?: string }) => ({ 'aria-label': ownerState['aria-label'] }),
+        },
+      },
+    },
     RaMenuItemLink: {
       styleOverrides: {
         root: {
