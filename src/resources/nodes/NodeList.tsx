@@ -1,5 +1,5 @@
 import DevicesOtherOutlinedIcon from '@mui/icons-material/DevicesOtherOutlined';
-import { Box, Link as MuiLink, List as MuiList, ListItemButton, ListItemText, Stack, Typography, useMediaQuery, type Theme } from '@mui/material';
+import { Box, Link as MuiLink, List as MuiList, ListItem, ListItemButton, ListItemText, Stack, Typography, useMediaQuery, type Theme } from '@mui/material';
 import type { Query } from '@tanstack/react-query';
 import { DataTable, type GetListResult, List, TopToolbar, useListContext, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
@@ -36,19 +36,21 @@ const NodeRows = () => {
   return (
     <MuiList>
       {(data ?? []).map((node) => (
-        <ListItemButton key={node.id} component={Link} to={`/nodes/${node.id}`} divider>
-          <ListItemText
-            primary={
-              <Stack direction="row" spacing={1} component="span" sx={{ justifyContent: 'space-between', alignItems: 'center' }}>
-                <Box component="span" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
-                  <NodeName node={node} />
-                </Box>
-                <NodeStatusBadge status={node.status} />
-              </Stack>
-            }
-            secondary={`${typeLabel(node.type)} · ${node.lastActive ? formatDateTime(node.lastActive) : translate('nodes.never')}`}
-          />
-        </ListItemButton>
+        <ListItem key={node.id} disablePadding divider>
+          <ListItemButton component={Link} to={`/nodes/${node.id}`}>
+            <ListItemText
+              primary={
+                <Stack direction="row" spacing={1} component="span" sx={{ justifyContent: 'space-between', alignItems: 'center' }}>
+                  <Box component="span" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
+                    <NodeName node={node} />
+                  </Box>
+                  <NodeStatusBadge status={node.status} />
+                </Stack>
+              }
+              secondary={`${typeLabel(node.type)} · ${node.lastActive ? formatDateTime(node.lastActive) : translate('nodes.never')}`}
+            />
+          </ListItemButton>
+        </ListItem>
       ))}
     </MuiList>
   );

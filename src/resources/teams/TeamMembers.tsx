@@ -47,7 +47,9 @@ const PHONE_ROWS = (theme: Theme) => ({
   [theme.breakpoints.down('sm')]: {
     '& tr': { display: 'flex', flexWrap: 'wrap', alignItems: 'center', borderBottom: 1, borderColor: 'divider', py: 0.5 },
     '& td': { borderBottom: 0, py: 0.25 },
-    '& td:nth-of-type(2)': { flex: '1 1 60%' },
+    // The name fills the first line beside the checkbox; the rest shares the second.
+    '& td:nth-of-type(2)': { flex: '1 1 calc(100% - 64px)' },
+    '& td:last-of-type': { ml: 'auto' },
   },
 });
 
