@@ -77,7 +77,11 @@ export const theme: RaThemeOptions = merge(defaultTheme as Plain, {
       defaultProps: {
         slotProps: {
           root: { 'aria-label': undefined },
-          input: (ownerState: { 'aria-label'?: string }) => ({ 'aria-label': ownerState['aria-label'] }),
+          // A default `slotProps.input` takes the place of a checkbox's `inputProps`: keep them.
+          input: (ownerState: { 'aria-label'?: string; inputProps?: object }) => ({
+            'aria-label': ownerState['aria-label'],
+            ...ownerState.inputProps,
+          }),
         },
       },
     },
