@@ -26,6 +26,7 @@ export const appMessages = {
       account_disabled: 'This account is disabled.',
     },
     menu: {
+      label: 'Main menu',
       home: 'Console Home',
       tokens: 'Tokens',
       profile: 'Profile',
@@ -39,6 +40,7 @@ export const appMessages = {
       suspended: 'Suspended',
       suspended_team: '%{name} (suspended team)',
       suspended_workspace: '%{name} (suspended with its team)',
+      resources: 'Nodes and access',
       admin: 'Admin',
       admin_teams: 'Teams',
       admin_workspaces: 'Workspaces',

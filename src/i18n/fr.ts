@@ -25,6 +25,7 @@ export const frenchAppMessages: typeof appMessages = {
       account_disabled: 'Ce compte est désactivé.',
     },
     menu: {
+      label: 'Menu principal',
       home: 'Accueil de la console',
       tokens: 'Jetons',
       profile: 'Profil',
@@ -38,6 +39,7 @@ export const frenchAppMessages: typeof appMessages = {
       suspended: 'Suspendue',
       suspended_team: '%{name} (équipe suspendue)',
       suspended_workspace: '%{name} (suspendu avec son équipe)',
+      resources: 'Nœuds et accès',
       admin: 'Administration',
       admin_teams: 'Équipes',
       admin_workspaces: 'Espaces de travail',
