@@ -126,10 +126,12 @@ describe('requests page', () => {
   });
 
   it('approve sends PATCH with the action and message, closes the dialog, notifies and refreshes', async () => {
-    db.toDecide = [makeRequestToDecide()];
+    db.toDecide = [makeRequestToDecide({ user: { id: 5, firstname: 'Grace', lastname: 'Hopper', name: 'Grace Hopper', email: 'grace@example.org' } })];
     const { user } = renderApp({ path: '/requests', loggedIn: true });
     await user.click(await screen.findByRole('button', { name: 'Manage' }));
     const dialog = await screen.findByRole('dialog', { name: 'Manage request' });
+    // The requester by full name and email, not by first name alone.
+    expect(within(dialog).getByText('Requester: Grace Hopper <grace@example.org>')).toBeInTheDocument();
     await user.type(within(dialog).getByLabelText('Message'), 'Welcome');
     await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
     expect(await screen.findByText('Request approved')).toBeInTheDocument();

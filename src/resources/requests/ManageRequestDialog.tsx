@@ -48,7 +48,12 @@ export const ManageRequestDialog = ({ request, onClose }: ManageRequestDialogPro
     }
   };
 
-  const requester = request?.user?.firstname ?? '';
+  // Full name and email: deciders of a large testbed cannot tell people apart by first name.
+  const requester = request?.user
+    ? [request.user.name?.trim() || [request.user.firstname, request.user.lastname].filter(Boolean).join(' '), request.user.email && `<${request.user.email}>`]
+        .filter(Boolean)
+        .join(' ')
+    : '';
   return (
     <Dialog open={!!request} onClose={busy ? undefined : close} aria-labelledby="manage-request-title" fullWidth maxWidth="sm">
       <DialogTitle id="manage-request-title">{translate('requests.dialog_title')}</DialogTitle>
