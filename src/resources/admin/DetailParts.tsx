@@ -44,13 +44,21 @@ export const DetailTable = ({ columns, head, children, empty, isEmpty = Children
       </Typography>
     );
   }
+  const titles = head.map((key) => translate(`${columns}.${key}`));
+  // A table wider than a phone scrolls inside this box; it takes the focus so that a keyboard
+  // can scroll it too (arrow keys), and says what it holds.
   return (
-    <Box sx={{ overflowX: 'auto' }}>
+    <Box
+      sx={{ overflowX: 'auto', '&:focus-visible': { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: 2 } }}
+      tabIndex={0}
+      role="region"
+      aria-label={titles.join(', ')}
+    >
       <Table size="small">
         <TableHead>
           <TableRow>
-            {head.map((key) => (
-              <TableCell key={key}>{translate(`${columns}.${key}`)}</TableCell>
+            {head.map((key, index) => (
+              <TableCell key={key}>{titles[index]}</TableCell>
             ))}
           </TableRow>
         </TableHead>

@@ -11,6 +11,7 @@ import {
   List,
   ListItem,
   ListItemText,
+  type Theme,
 } from '@mui/material';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { BulkActionsToolbar, type Identifier, type RaRecord, useListContext, useLocaleState, useTranslate } from 'react-admin';
@@ -78,6 +79,20 @@ export const SelectAllMatchingButton = ({ label = 'adminBulk.select_all', select
 };
 
 /**
+ * On phones the toolbar is part of the page, not a 48 px bar laid over the list's own toolbar:
+ * the count, "Select all N matching" and the actions wrap onto as many lines as they need
+ * instead of being cut off at the screen's edge.
+ */
+const phoneToolbarSx = (theme: Theme) => ({
+  [theme.breakpoints.down('sm')]: {
+    '& .RaBulkActionsToolbar-toolbar': { position: 'static', height: 'auto', minHeight: 48, transform: 'none', flexWrap: 'wrap', columnGap: 1, py: 0.5, px: 1 },
+    '& .RaBulkActionsToolbar-collapsed': { display: 'none' },
+    '& .RaBulkActionsToolbar-title': { flexWrap: 'wrap', flex: '1 1 auto' },
+    '& .RaBulkActionsToolbar-topToolbar': { flexWrap: 'wrap', p: 0 },
+  },
+});
+
+/**
  * The bulk toolbar of a list: react-admin's, with "Select all N matching" (`selectAll`) instead
  * of its select-all (which loads every id into the browser, 250 at most). `isSelectable`: the
  * rows that can be checked (as the DataTable's isRowSelectable).
@@ -99,9 +114,11 @@ export const BulkToolbar = ({
   const value = useMemo(() => ({ allMatching, setAllMatching, isSelectable: isSelectable ?? (() => true) }), [allMatching, isSelectable]);
   return (
     <AllMatchingContext.Provider value={value}>
-      <BulkActionsToolbar selectAllButton={selectAll ? <SelectAllMatchingButton label={selectAllLabel} selectedLabel={allSelectedLabel} /> : false}>
-        {children}
-      </BulkActionsToolbar>
+      <Box sx={phoneToolbarSx}>
+        <BulkActionsToolbar selectAllButton={selectAll ? <SelectAllMatchingButton label={selectAllLabel} selectedLabel={allSelectedLabel} /> : false}>
+          {children}
+        </BulkActionsToolbar>
+      </Box>
     </AllMatchingContext.Provider>
   );
 };

@@ -1,11 +1,13 @@
 import { Box, Chip, Stack, type Theme, Typography, useMediaQuery } from '@mui/material';
-import { AutocompleteInput, DataTable, List, NullableBooleanInput, ReferenceInput, useListContext, useTranslate } from 'react-admin';
+import { AutocompleteInput, DataTable, type Identifier, List, NullableBooleanInput, ReferenceInput, useListContext, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { RoleChip } from '../../../components/RoleChip';
 import { formatDateTime } from '../../../utils/dates';
 import { AdminSearchInput, adminListSx, Chips } from '../common';
 import { AdminListActions } from '../ExportCsvButton';
+import { BulkToolbar } from '../bulk';
 import { searchAtServer } from '../FilterSidebar';
+import { ListCards, usePhoneLayout } from '../ListCards';
 import { BulkUserButtons } from './BulkUserButtons';
 import { FlagIcons, MoreChip } from './UserListCells';
 import { UserListAside } from './UserListAside';
@@ -62,10 +64,13 @@ const usersTableSx = {
 } as const;
 
 /** Name, and the email under it; both end with an ellipsis when too long (the title has them whole). */
+// The name is a link (the row opens the same page on a click): a keyboard reaches it with Tab.
 const NameAndEmail = ({ record }: { record: AdminUser }) => (
   <Box sx={{ minWidth: 0 }}>
     <Typography variant="body2" noWrap title={record.name}>
-      {record.name}
+      <Link to={adminUserPath(record.id)} onClick={(event) => event.stopPropagation()}>
+        {record.name}
+      </Link>
     </Typography>
     <Typography variant="caption" component="div" noWrap title={record.email} sx={{ color: 'text.secondary' }}>
       {record.email}
@@ -120,6 +125,28 @@ const Status = ({ record }: { record: AdminUser }) => {
   );
 };
 
+/** Below sm: the same facts as the table's row, one card per person. */
+const UserCard = ({ record }: { record: AdminUser }) => (
+  <Stack spacing={0.5}>
+    <NameAndEmail record={record} />
+    <Status record={record} />
+    <Teams record={record} />
+    <FirstOfMany items={record.workspaces} to={(item) => `/workspaces/${item.id}`} more="adminUsers.list.more_workspaces" />
+    <Typography variant="caption" sx={{ color: 'text.secondary' }}>
+      {formatDateTime(record.created_at)}
+    </Typography>
+  </Stack>
+);
+
+const adminUserPath = (id: Identifier) => `/admin/users/${id}`;
+
+/** The bulk toolbar: Disable / Enable, with the users list's own "Select all N matching" (BulkUserButtons). */
+const bulkToolbar = (
+  <BulkToolbar selectAll={false}>
+    <BulkUserButtons />
+  </BulkToolbar>
+);
+
 /**
  * /admin/users: every user with teams and workspaces (role), verified and policy flags, admin
  * and enabled badges; rows open /admin/users/{id}; checked rows (or all matching the filter)
@@ -127,6 +154,8 @@ const Status = ({ record }: { record: AdminUser }) => {
  */
 export const AdminUserList = () => {
   const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'));
+  const phone = usePhoneLayout();
+  const translate = useTranslate();
   return (
     <List<AdminUser>
       resource="admin/users"
@@ -137,7 +166,12 @@ export const AdminUserList = () => {
       perPage={25}
       sx={adminListSx}
     >
-      <DataTable<AdminUser> bulkActionButtons={<BulkUserButtons />} rowClick={(id) => `/admin/users/${id}`} sx={usersTableSx}>
+      {phone ? (
+        <ListCards<AdminUser> label={translate('resources.admin/users.name', { smart_count: 2 })} bulkActionsToolbar={bulkToolbar}>
+          {(record) => <UserCard record={record} />}
+        </ListCards>
+      ) : (
+      <DataTable<AdminUser> bulkActionButtons={<BulkUserButtons />} bulkActionsToolbar={bulkToolbar} rowClick={(id) => adminUserPath(id)} sx={usersTableSx}>
         <DataTable.Col<AdminUser> source="name" render={(record) => <NameAndEmail record={record} />} />
         <DataTable.Col<AdminUser>
           source="teams"
@@ -152,6 +186,7 @@ export const AdminUserList = () => {
         <DataTable.Col<AdminUser> source="status" disableSort render={(record) => <Status record={record} />} />
         <DataTable.Col<AdminUser> source="created_at" render={(record) => formatDateTime(record.created_at)} />
       </DataTable>
+      )}
     </List>
   );
 };
