@@ -39,6 +39,7 @@ export const appMessages = {
       suspended: 'Suspended',
       suspended_team: '%{name} (suspended team)',
       suspended_workspace: '%{name} (suspended with its team)',
+      resources: 'Nodes and access',
       admin: 'Admin',
       admin_teams: 'Teams',
       admin_workspaces: 'Workspaces',

@@ -38,6 +38,7 @@ export const frenchAppMessages: typeof appMessages = {
       suspended: 'Suspendue',
       suspended_team: '%{name} (équipe suspendue)',
       suspended_workspace: '%{name} (suspendu avec son équipe)',
+      resources: 'Nœuds et accès',
       admin: 'Administration',
       admin_teams: 'Équipes',
       admin_workspaces: 'Espaces de travail',

@@ -1,5 +1,5 @@
 import ScienceOutlinedIcon from '@mui/icons-material/ScienceOutlined';
-import { Box, Chip, Tooltip, Typography } from '@mui/material';
+import { Box, Chip, Tooltip, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { AppBar as RaAppBar, LoadingIndicator, TitlePortal, useTranslate } from 'react-admin';
 import { LanguageMenu } from '../components/LanguageMenu';
 import { useSettings } from '../settings';
@@ -9,6 +9,7 @@ import { UserMenu } from './UserMenu';
 export const AppBar = () => {
   const translate = useTranslate();
   const { appName, sandbox } = useSettings();
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   return (
     // The toolbar: our language menu (it also saves the choice to the account) in place of
     // react-admin's LocalesMenuButton, which its default toolbar shows for two languages or more.
@@ -17,7 +18,8 @@ export const AppBar = () => {
       toolbar={
         <>
           <LanguageMenu />
-          <LoadingIndicator />
+          {/* On a phone the page title needs the room; the browser reloads as well. */}
+          <LoadingIndicator sx={{ display: { xs: 'none', sm: 'inline-flex' } }} />
         </>
       }
     >
@@ -28,16 +30,22 @@ export const AppBar = () => {
         aria-hidden
         sx={{ display: { xs: 'none', sm: 'block' }, width: '1px', height: 22, bgcolor: 'rgba(255,255,255,0.3)', mr: 1.5 }}
       />
-      <TitlePortal variant="subtitle1" />
+      {/* min-width 0: the title shrinks to an ellipsis instead of being cut by the controls. */}
+      <TitlePortal variant="subtitle1" sx={{ minWidth: 0 }} />
       {sandbox && (
         <Tooltip title={translate('app.sandbox_hint')}>
-          <Chip
-            icon={<ScienceOutlinedIcon />}
-            label={translate('app.sandbox')}
-            size="small"
-            variant="outlined"
-            sx={{ mx: 1, color: 'inherit', borderColor: 'rgba(255,255,255,0.45)', '& .MuiChip-icon': { color: 'inherit' } }}
-          />
+          {phone ? (
+            // On a phone the page title needs the room: the mark alone, named for screen readers.
+            <ScienceOutlinedIcon role="img" aria-label={translate('app.sandbox')} fontSize="small" sx={{ mx: 0.5, flexShrink: 0 }} />
+          ) : (
+            <Chip
+              icon={<ScienceOutlinedIcon />}
+              label={translate('app.sandbox')}
+              size="small"
+              variant="outlined"
+              sx={{ mx: 1, color: 'inherit', borderColor: 'rgba(255,255,255,0.45)', '& .MuiChip-icon': { color: 'inherit' } }}
+            />
+          )}
         </Tooltip>
       )}
     </RaAppBar>

@@ -6,8 +6,8 @@ import HistoryOutlinedIcon from '@mui/icons-material/HistoryOutlined';
 import HomeOutlinedIcon from '@mui/icons-material/HomeOutlined';
 import PeopleOutlineIcon from '@mui/icons-material/PeopleOutline';
 import WorkspacesOutlinedIcon from '@mui/icons-material/WorkspacesOutlined';
-import { Badge, Divider, ListSubheader } from '@mui/material';
-import type { ReactElement } from 'react';
+import { Badge, Box, Divider, ListSubheader } from '@mui/material';
+import type { ReactElement, ReactNode } from 'react';
 import { Menu as RaMenu, useSidebarState, useTranslate } from 'react-admin';
 import { fullName } from '../authProvider';
 import { useCurrentUser, useOwnPendingRequestsCount, usePendingRequestsCount } from '../hooks';
@@ -34,6 +34,31 @@ const ADMIN_ENTRIES = [
 ];
 
 /**
+ * A titled section of the sidebar: a divider, the title while the sidebar is open, the entries.
+ * The menu is a `role="menu"` list, where a labelled group is the valid way to gather items under
+ * a title (a heading or a navigation block there is not); the group carries its name itself, so
+ * that it keeps it when the collapsed sidebar hides the title.
+ */
+const MenuSection = ({ title, children }: { title: string; children: ReactNode }) => {
+  const translate = useTranslate();
+  const [sidebarOpen] = useSidebarState();
+  const label = translate(title);
+  return (
+    <>
+      <Divider sx={{ my: 1 }} />
+      <Box role="group" aria-label={label}>
+        {sidebarOpen && (
+          <ListSubheader component="div" aria-hidden sx={{ bgcolor: 'transparent', lineHeight: 2, typography: 'overline', color: 'text.secondary' }}>
+            {label}
+          </ListSubheader>
+        )}
+        {children}
+      </Box>
+    </>
+  );
+};
+
+/**
  * The sidebar (280 px, theme.sidebar.width; collapsible, a drawer on small screens).
  * Only screens that exist get an entry: the extension points below say where the next issues
  * plug in theirs (spec §2 "Sidebar").
@@ -43,7 +68,6 @@ export const Menu = () => {
   const user = useCurrentUser();
   const toDecide = usePendingRequestsCount();
   const pending = useOwnPendingRequestsCount();
-  const [sidebarOpen] = useSidebarState();
   const name = user ? fullName(user) : translate('app.menu.profile');
   const requestsLabel = translate('app.menu.requests');
 
@@ -62,21 +86,18 @@ export const Menu = () => {
 
       <WorkspacesTree />
 
-      <RaMenu.ResourceItem name={nodes.name} />
+      <MenuSection title="app.menu.resources">
+        <RaMenu.ResourceItem name={nodes.name} />
+        <RaMenu.ResourceItem name={tokens.name} />
+      </MenuSection>
 
-      <RaMenu.ResourceItem name={tokens.name} />
-
-      {user?.admin && [
-        <Divider key="admin-divider" sx={{ my: 1 }} />,
-        sidebarOpen && (
-          <ListSubheader key="admin-title" component="div" id="sidebar-admin-title" sx={{ bgcolor: 'transparent', lineHeight: 2 }}>
-            {translate('app.menu.admin')}
-          </ListSubheader>
-        ),
-        ...ADMIN_ENTRIES.map((entry) => (
-          <RaMenu.Item key={entry.to} to={entry.to} primaryText={entry.label} leftIcon={entry.icon} />
-        )),
-      ]}
+      {user?.admin && (
+        <MenuSection title="app.menu.admin">
+          {ADMIN_ENTRIES.map((entry) => (
+            <RaMenu.Item key={entry.to} to={entry.to} primaryText={entry.label} leftIcon={entry.icon} />
+          ))}
+        </MenuSection>
+      )}
 
       <Divider sx={{ my: 1 }} />
       <RaMenu.Item

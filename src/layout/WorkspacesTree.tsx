@@ -52,7 +52,10 @@ const Marked = ({ name, mark }: { name: string; mark: string }) => (
 );
 
 /**
- * Sidebar: the Workspaces tree grouped by team (spec §2). Team names link to /teams/{name},
+ * Sidebar: the Workspaces tree grouped by team (spec §2).
+ * It sits inside react-admin's menu (a `role="menu"` list), where only menu items, groups and
+ * separators are valid children: the fold buttons are menu items too, so that assistive
+ * technology is not handed buttons where a menu promises items (axe's aria-required-children). Team names link to /teams/{name},
  * workspaces to /workspaces/{id}; each team folds, 'Expand all' / 'Close all' act on all. A
  * suspended team and its workspaces stay in the tree, marked 'Suspended' and greyed: their
  * pages say what that means.
@@ -85,10 +88,10 @@ export const WorkspacesTree = () => {
       ) : (
         <>
           <Stack direction="row" spacing={0.5} sx={{ px: 1.5 }}>
-            <Button size="small" onClick={() => setAll(false)}>
+            <Button size="small" role="menuitem" onClick={() => setAll(false)}>
               {translate('app.menu.expand_all')}
             </Button>
-            <Button size="small" onClick={() => setAll(true)}>
+            <Button size="small" role="menuitem" onClick={() => setAll(true)}>
               {translate('app.menu.close_all')}
             </Button>
           </Stack>
@@ -108,6 +111,7 @@ export const WorkspacesTree = () => {
                   </Box>
                   <IconButton
                     size="small"
+                    role="menuitem"
                     aria-expanded={open}
                     aria-controls={listId}
                     aria-label={translate(open ? 'app.menu.collapse_team' : 'app.menu.expand_team', { name: group.name })}
