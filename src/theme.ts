@@ -57,6 +57,18 @@ export const theme: RaThemeOptions = merge(defaultTheme as Plain, {
       },
     },
     MuiChip: { styleOverrides: { root: { fontWeight: 500 } } },
+    // react-admin's DataTable row checkbox (SelectRowCheckbox) names its Checkbox with an
+    // aria-label prop, which MUI 7 puts on the root <span>, leaving the <input> unnamed (axe:
+    // aria-prohibited-attr, label). The name moves to the input; a Checkbox that passes its own
+    // slotProps.input or slotProps.root keeps them.
+    MuiCheckbox: {
+      defaultProps: {
+        slotProps: {
+          input: (ownerState: { 'aria-label'?: string }) => (ownerState['aria-label'] ? { 'aria-label': ownerState['aria-label'] } : {}),
+          root: (ownerState: { 'aria-label'?: string }) => (ownerState['aria-label'] ? { 'aria-label': undefined } : {}),
+        },
+      },
+    },
     RaMenuItemLink: {
       styleOverrides: {
         root: {

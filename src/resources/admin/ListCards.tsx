@@ -26,14 +26,15 @@ interface ListCardsProps<RecordType extends RaRecord> {
 
 /**
  * "Select every item on this page", above the cards: checking the whole page is what offers
- * "Select all N matching" in the bulk toolbar, as the table's header checkbox does.
+ * "Select all N matching" in the bulk toolbar, as the table's header checkbox does. Not
+ * `indeterminate` when some are checked: MUI then sets aria-checked="mixed" on the native
+ * checkbox, which axe rejects (aria-conditional-attr).
  */
 export const SelectPageCheckbox = <RecordType extends RaRecord>({ selectable }: { selectable: RecordType[] }) => {
   const translate = useTranslate();
   const { selectedIds = [], onSelect } = useListContext<RecordType>();
   if (selectable.length === 0) return null;
   const pageChecked = selectable.every((record) => selectedIds.includes(record.id));
-  const someChecked = selectable.some((record) => selectedIds.includes(record.id));
   return (
     <FormControlLabel
       sx={{ mx: 0, px: 1, pt: 1 }}
@@ -42,7 +43,6 @@ export const SelectPageCheckbox = <RecordType extends RaRecord>({ selectable }: 
         <Checkbox
           size="small"
           checked={pageChecked}
-          indeterminate={someChecked && !pageChecked}
           onChange={(event) => onSelect?.(event.target.checked ? selectable.map((record) => record.id) : [])}
           slotProps={{ input: { 'aria-label': translate('ra.action.select_all') } }}
         />

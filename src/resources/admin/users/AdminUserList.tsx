@@ -1,12 +1,12 @@
-import { Box, Chip, Stack, type Theme, Typography, useMediaQuery } from '@mui/material';
-import { AutocompleteInput, DataTable, type Identifier, List, NullableBooleanInput, ReferenceInput, useListContext, useTranslate } from 'react-admin';
+import { Box, Chip, Stack, Typography } from '@mui/material';
+import { AutocompleteInput, DataTable, type Identifier, List, ReferenceInput, useListContext, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { RoleChip } from '../../../components/RoleChip';
 import { formatDateTime } from '../../../utils/dates';
-import { AdminSearchInput, adminListSx, Chips } from '../common';
+import { AdminSearchInput, Chips } from '../common';
 import { AdminListActions } from '../ExportCsvButton';
 import { BulkToolbar } from '../bulk';
-import { searchAtServer } from '../FilterSidebar';
+import { asideListSx, searchAtServer } from '../FilterSidebar';
 import { ListCards, usePhoneLayout } from '../ListCards';
 import { BulkUserButtons } from './BulkUserButtons';
 import { FlagIcons, MoreChip } from './UserListCells';
@@ -38,16 +38,6 @@ const teamFilter = (
     <AutocompleteInput label="admin_filters.team" optionText="name" filterToQuery={searchAtServer} sx={{ minWidth: 220 }} />
   </ReferenceInput>
 );
-// Below md the sidebar (UserListAside) is hidden and the filter button offers the same flags.
-const smallScreenFilters = [
-  search,
-  teamFilter,
-  <NullableBooleanInput key="admin" source="admin" />,
-  <NullableBooleanInput key="enabled" source="enabled" />,
-  <NullableBooleanInput key="verified" source="verified" label="adminUsers.fields.verified" />,
-  <NullableBooleanInput key="policy" source="policy" label="adminUsers.fields.policy" />,
-];
-
 /**
  * The table fits its card beside the filters at 1280 px (fixed layout: each cell keeps to its
  * column, long names and emails end with an ellipsis); on phones it keeps 720 px and scrolls.
@@ -153,18 +143,17 @@ const bulkToolbar = (
  * can be disabled or enabled. Filters: search, team (autocomplete), and the flags (sidebar).
  */
 export const AdminUserList = () => {
-  const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'));
   const phone = usePhoneLayout();
   const translate = useTranslate();
   return (
     <List<AdminUser>
       resource="admin/users"
-      filters={isSmall ? smallScreenFilters : [search, teamFilter]}
+      filters={[search, teamFilter]}
       aside={<UserListAside />}
       actions={<AdminListActions />}
       sort={{ field: 'name', order: 'ASC' }}
       perPage={25}
-      sx={adminListSx}
+      sx={asideListSx}
     >
       {phone ? (
         <ListCards<AdminUser> label={translate('resources.admin/users.name', { smart_count: 2 })} bulkActionsToolbar={bulkToolbar}>
