@@ -11,6 +11,7 @@ import {
   List,
   ListItem,
   ListItemText,
+  type SxProps,
   type Theme,
 } from '@mui/material';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
@@ -83,7 +84,7 @@ export const SelectAllMatchingButton = ({ label = 'adminBulk.select_all', select
  * the count, "Select all N matching" and the actions wrap onto as many lines as they need
  * instead of being cut off at the screen's edge.
  */
-const bulkToolbarSx = (theme: Theme) => ({
+const bulkToolbarColoursSx: SxProps<Theme> = (theme) => ({
   // The toolbar's tinted background leaves MUI's main success, error and warning text at
   // about 4:1; their dark shades read at 4.5:1 or more (WCAG AA).
   '& .RaBulkActionsToolbar-toolbar': {
@@ -91,13 +92,17 @@ const bulkToolbarSx = (theme: Theme) => ({
     '& .MuiButton-textError': { color: theme.palette.error.dark },
     '& .MuiButton-textWarning': { color: theme.palette.warning.dark },
   },
+});
+
+const bulkToolbarPhoneSx: SxProps<Theme> = (theme) => ({
+  // `&&`: react-admin's own rules for these classes have the same specificity and come later.
   [theme.breakpoints.down('sm')]: {
-    '& .RaBulkActionsToolbar-toolbar': { position: 'static', height: 'auto', minHeight: 48, transform: 'none', flexWrap: 'wrap', columnGap: 1, py: 0.5, px: 1 },
-    '& .RaBulkActionsToolbar-collapsed': { display: 'none' },
+    '&& .RaBulkActionsToolbar-toolbar': { position: 'static', height: 'auto', minHeight: 48, transform: 'none', flexWrap: 'wrap', columnGap: 1, py: 0.5, px: 1 },
+    '&& .RaBulkActionsToolbar-collapsed': { display: 'none' },
     // The count and "Select all N matching" on a line of their own, the actions under them.
-    '& .RaBulkActionsToolbar-title': { flexWrap: 'wrap', flex: '1 1 100%', minWidth: 0 },
-    '& .RaBulkActionsToolbar-title .MuiButton-root': { whiteSpace: 'normal', textAlign: 'left' },
-    '& .RaBulkActionsToolbar-topToolbar': { flexWrap: 'wrap', p: 0 },
+    '&& .RaBulkActionsToolbar-title': { flexWrap: 'wrap', flex: '1 1 100%', minWidth: 0 },
+    '&& .RaBulkActionsToolbar-title .MuiButton-root': { whiteSpace: 'normal', textAlign: 'left' },
+    '&& .RaBulkActionsToolbar-topToolbar': { flexWrap: 'wrap', p: 0 },
   },
 });
 
@@ -123,7 +128,7 @@ export const BulkToolbar = ({
   const value = useMemo(() => ({ allMatching, setAllMatching, isSelectable: isSelectable ?? (() => true) }), [allMatching, isSelectable]);
   return (
     <AllMatchingContext.Provider value={value}>
-      <Box sx={bulkToolbarSx}>
+      <Box sx={[bulkToolbarColoursSx, bulkToolbarPhoneSx]}>
         <BulkActionsToolbar selectAllButton={selectAll ? <SelectAllMatchingButton label={selectAllLabel} selectedLabel={allSelectedLabel} /> : false}>
           {children}
         </BulkActionsToolbar>
