@@ -51,21 +51,37 @@ export const theme: RaThemeOptions = merge(defaultTheme as Plain, {
     MuiCard: {
       defaultProps: { variant: 'outlined' },
     },
+    // A keyboard user sees where they are: every button, menu item and list row that has the
+    // focus from the keyboard gets a solid outline (MUI's own sign is a faint ripple), white on
+    // the dark app bar.
+    MuiButtonBase: {
+      styleOverrides: {
+        root: { '&.Mui-focusVisible': { outline: '2px solid #0b6e79', outlineOffset: 2 } },
+      },
+    },
+    MuiLink: {
+      styleOverrides: {
+        root: { '&:focus-visible': { outline: '2px solid #0b6e79', outlineOffset: 2 } },
+      },
+    },
     MuiAppBar: {
       styleOverrides: {
-        colorSecondary: { backgroundColor: '#0f2a33', color: '#ffffff' },
+        colorSecondary: { backgroundColor: '#0f2a33', color: '#ffffff', '& .Mui-focusVisible': { outlineColor: '#ffffff' } },
       },
     },
     MuiChip: { styleOverrides: { root: { fontWeight: 500 } } },
-    // react-admin's DataTable row checkbox (SelectRowCheckbox) names its Checkbox with an
-    // aria-label prop, which MUI 7 puts on the root <span>, leaving the <input> unnamed (axe:
-    // aria-prohibited-attr, label). The name moves to the input; a Checkbox that passes its own
-    // slotProps.input or slotProps.root keeps them.
+    // react-admin names its row checkboxes with `aria-label` on MUI's Checkbox, which MUI 7 puts
+    // on the wrapping span (not allowed there) and not on the input (left without a name): move
+    // such a label to the input. A checkbox that names its input itself keeps its own.
     MuiCheckbox: {
       defaultProps: {
         slotProps: {
-          input: (ownerState: { 'aria-label'?: string }) => (ownerState['aria-label'] ? { 'aria-label': ownerState['aria-label'] } : {}),
-          root: (ownerState: { 'aria-label'?: string }) => (ownerState['aria-label'] ? { 'aria-label': undefined } : {}),
+          root: { 'aria-label': undefined },
+          // A default `slotProps.input` takes the place of a checkbox's `inputProps`: keep them.
+          input: (ownerState: { 'aria-label'?: string; inputProps?: object }) => ({
+            'aria-label': ownerState['aria-label'],
+            ...ownerState.inputProps,
+          }),
         },
       },
     },

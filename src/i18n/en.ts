@@ -26,6 +26,7 @@ export const appMessages = {
       account_disabled: 'This account is disabled.',
     },
     menu: {
+      label: 'Main menu',
       home: 'Console Home',
       tokens: 'Tokens',
       profile: 'Profile',

@@ -25,6 +25,7 @@ export const frenchAppMessages: typeof appMessages = {
       account_disabled: 'Ce compte est désactivé.',
     },
     menu: {
+      label: 'Menu principal',
       home: 'Accueil de la console',
       tokens: 'Jetons',
       profile: 'Profil',

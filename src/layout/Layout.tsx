@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useRef } from 'react';
-import { Layout as RaLayout, useGetIdentity } from 'react-admin';
+import { useMediaQuery, type Theme } from '@mui/material';
+import { Layout as RaLayout, Sidebar as RaSidebar, type SidebarProps, useGetIdentity, useTranslate } from 'react-admin';
 import { useCurrentUser } from '../hooks';
 import { RealtimeProvider } from '../realtime/RealtimeProvider';
 import { useUserEvents } from '../realtime/useUserEvents';
@@ -20,6 +21,16 @@ const useIdentityFollowsSession = () => {
   }, [user, refetch]);
 };
 
+/**
+ * react-admin's sidebar; on a phone it is a modal drawer, a dialog that needs a name to say
+ * what it is (axe's aria-dialog-name). The docked desktop sidebar is no dialog: no name there.
+ */
+const Sidebar = (props: SidebarProps) => {
+  const translate = useTranslate();
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  return <RaSidebar {...props} {...(phone ? { slotProps: { paper: { 'aria-label': translate('app.menu.label') } } } : {})} />;
+};
+
 /** The console shell: app bar, 280 px sidebar menu, content. */
 export const Layout = ({ children }: { children: ReactNode }) => (
   <RealtimeProvider>
@@ -33,7 +44,7 @@ const Shell = ({ children }: { children: ReactNode }) => {
   return (
     // react-admin's layout is `min-width: fit-content`, so a wide table widened the whole page
     // (the app bar stopped short of it). With min-width 0 tables scroll inside their card.
-    <RaLayout appBar={AppBar} menu={Menu} sx={{ minWidth: 0, '& .RaLayout-content': { minWidth: 0 } }}>
+    <RaLayout appBar={AppBar} menu={Menu} sidebar={Sidebar} sx={{ minWidth: 0, '& .RaLayout-content': { minWidth: 0 } }}>
       {children}
     </RaLayout>
   );

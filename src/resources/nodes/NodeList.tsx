@@ -1,7 +1,7 @@
 import DevicesOtherOutlinedIcon from '@mui/icons-material/DevicesOtherOutlined';
-import { Box, Link as MuiLink, Typography } from '@mui/material';
+import { Box, Link as MuiLink, List as MuiList, ListItem, ListItemButton, ListItemText, Stack, Typography, useMediaQuery, type Theme } from '@mui/material';
 import type { Query } from '@tanstack/react-query';
-import { DataTable, type GetListResult, List, TopToolbar, useTranslate } from 'react-admin';
+import { DataTable, type GetListResult, List, TopToolbar, useListContext, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { EmptyState } from '../../components/EmptyState';
 import { formatDateTime } from '../../utils/dates';
@@ -25,6 +25,37 @@ const Empty = () => {
   );
 };
 
+/**
+ * Below `sm`, in the manner of react-admin's demo SimpleList: one row per node, the whole row a
+ * link to the node's page (its path is /nodes/{id}, not react-admin's show path, hence our own).
+ */
+const NodeRows = () => {
+  const translate = useTranslate();
+  const typeLabel = useNodeTypeLabel();
+  const { data } = useListContext<NodeRecord>();
+  return (
+    <MuiList>
+      {(data ?? []).map((node) => (
+        <ListItem key={node.id} disablePadding divider>
+          <ListItemButton component={Link} to={`/nodes/${node.id}`}>
+            <ListItemText
+              primary={
+                <Stack direction="row" spacing={1} component="span" sx={{ justifyContent: 'space-between', alignItems: 'center' }}>
+                  <Box component="span" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
+                    <NodeName node={node} />
+                  </Box>
+                  <NodeStatusBadge status={node.status} />
+                </Stack>
+              }
+              secondary={`${typeLabel(node.type)} · ${node.lastActive ? formatDateTime(node.lastActive) : translate('nodes.never')}`}
+            />
+          </ListItemButton>
+        </ListItem>
+      ))}
+    </MuiList>
+  );
+};
+
 /** Poll while a node is being installed (the realtime event is the main path). */
 const refetchWhileInstalling = (query: Query<GetListResult<NodeRecord>, any, any, any>) =>
   (query.state.data?.data ?? []).some((node: NodeRecord) => isInstalling(node.status)) ? NODE_REFRESH_MS : false;
@@ -33,6 +64,7 @@ const refetchWhileInstalling = (query: Query<GetListResult<NodeRecord>, any, any
 export const NodeList = () => {
   const translate = useTranslate();
   const typeLabel = useNodeTypeLabel();
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   useNodeEvents();
   return (
     <List<NodeRecord>
@@ -51,22 +83,26 @@ export const NodeList = () => {
       <Typography variant="body2" color="text.secondary" sx={{ px: 2, pt: 2 }}>
         {translate('nodes.intro')}
       </Typography>
-      <DataTable<NodeRecord> bulkActionButtons={false} rowClick={false} sx={{ '& table': { minWidth: 800 } }}>
-        <DataTable.Col<NodeRecord>
-          source="name"
-          render={(record) => (
-            <MuiLink component={Link} to={`/nodes/${record.id}`} sx={{ fontWeight: 600 }}>
-              <NodeName node={record} />
-            </MuiLink>
-          )}
-        />
-        <DataTable.Col<NodeRecord> source="type" render={(record) => typeLabel(record.type)} />
-        <DataTable.Col<NodeRecord>
-          source="lastActive"
-          render={(record) => (record.lastActive ? formatDateTime(record.lastActive) : translate('nodes.never'))}
-        />
-        <DataTable.Col<NodeRecord> source="status" render={(record) => <NodeStatusBadge status={record.status} />} />
-      </DataTable>
+      {phone ? (
+        <NodeRows />
+      ) : (
+        <DataTable<NodeRecord> bulkActionButtons={false} rowClick={false} sx={{ '& table': { minWidth: 800 } }}>
+          <DataTable.Col<NodeRecord>
+            source="name"
+            render={(record) => (
+              <MuiLink component={Link} to={`/nodes/${record.id}`} sx={{ fontWeight: 600 }}>
+                <NodeName node={record} />
+              </MuiLink>
+            )}
+          />
+          <DataTable.Col<NodeRecord> source="type" render={(record) => typeLabel(record.type)} />
+          <DataTable.Col<NodeRecord>
+            source="lastActive"
+            render={(record) => (record.lastActive ? formatDateTime(record.lastActive) : translate('nodes.never'))}
+          />
+          <DataTable.Col<NodeRecord> source="status" render={(record) => <NodeStatusBadge status={record.status} />} />
+        </DataTable>
+      )}
     </List>
   );
 };

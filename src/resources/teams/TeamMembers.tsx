@@ -12,6 +12,7 @@ import {
   TableRow,
   Tooltip,
   Typography,
+  type Theme,
 } from '@mui/material';
 import PersonRemoveOutlinedIcon from '@mui/icons-material/PersonRemoveOutlined';
 import { useState } from 'react';
@@ -36,6 +37,21 @@ export interface TeamMember {
   enabled?: boolean;
   pivot?: { role?: string | null };
 }
+
+/**
+ * Below `sm` each row wraps onto two lines (checkbox and name, then role, state and removal),
+ * so that the role select and the remove button stay on screen instead of beyond a sideways
+ * scroll; the table keeps its semantics.
+ */
+const PHONE_ROWS = (theme: Theme) => ({
+  [theme.breakpoints.down('sm')]: {
+    '& tr': { display: 'flex', flexWrap: 'wrap', alignItems: 'center', borderBottom: 1, borderColor: 'divider', py: 0.5 },
+    '& td': { borderBottom: 0, py: 0.25 },
+    // The name fills the first line beside the checkbox; the rest shares the second.
+    '& td:nth-of-type(2)': { flex: '1 1 calc(100% - 64px)' },
+    '& td:last-of-type': { ml: 'auto' },
+  },
+});
 
 const roleOf = (member: TeamMember): TeamRole => (ourRole(member.pivot?.role) as TeamRole | null) ?? 'member';
 
@@ -113,7 +129,7 @@ export const TeamMembers = ({ teamId, members, myRole, admin }: { teamId: number
         )}
       </Stack>
       <Box sx={{ overflowX: 'auto' }}>
-        <Table size="small" aria-label={translate('teams.users')}>
+        <Table size="small" aria-label={translate('teams.users')} sx={PHONE_ROWS}>
           <TableBody>
             {members.map((member) => {
               const touchable = mayTouch(member);

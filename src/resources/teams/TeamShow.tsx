@@ -119,7 +119,8 @@ export const TeamShow = () => {
   return (
     <Stack spacing={2} sx={{ py: 2 }}>
       <Title title={title} />
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'center' } }}>
+      {/* On a phone, the column keeps the role chip at its own width, under the title. */}
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { xs: 'flex-start', sm: 'center' } }}>
         <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
           {title}
         </Typography>

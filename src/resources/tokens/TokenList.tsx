@@ -1,12 +1,13 @@
 import AddIcon from '@mui/icons-material/Add';
 import KeyOutlinedIcon from '@mui/icons-material/KeyOutlined';
-import { Box, Chip, Stack, Typography } from '@mui/material';
+import { Box, Chip, Stack, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { useState } from 'react';
 import {
   Button,
   DataTable,
   DeleteWithConfirmButton,
   List,
+  SimpleList,
   TopToolbar,
   useRefresh,
   useTranslate,
@@ -36,7 +37,13 @@ const useTokenCreation = () => {
       <TokenSecretDialog token={created} onClose={() => setCreated(null)} />
     </>
   );
-  const button = <Button label="ra.action.create" onClick={() => setFormOpen(true)} startIcon={<AddIcon />} variant="contained" />;
+  // The icon as the child, not startIcon: on a phone react-admin's Button shows only its child,
+  // as an icon button named by the label (with startIcon it was an empty, unnamed button).
+  const button = (
+    <Button label="ra.action.create" onClick={() => setFormOpen(true)} variant="contained">
+      <AddIcon />
+    </Button>
+  );
   return { button, dialogs };
 };
 
@@ -71,6 +78,9 @@ export interface TokenListProps {
 export const TokenList = ({ embedded = false }: TokenListProps) => {
   const translate = useTranslate();
   const { button, dialogs } = useTokenCreation();
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const lastUsed = (record: Token) =>
+    record.last_used_at ? formatDateTime(record.last_used_at) : translate('resources.tokens.never_used');
   return (
     <>
       <List<Token>
@@ -89,24 +99,30 @@ export const TokenList = ({ embedded = false }: TokenListProps) => {
             {translate('resources.tokens.intro')}
           </Typography>
         )}
-        <DataTable<Token> bulkActionButtons={false} rowClick={false} sx={{ '& table': { minWidth: 800 } }}>
-          <DataTable.Col<Token> source="name" sx={{ fontWeight: 600 }} />
-          <DataTable.Col<Token> source="abilities" disableSort render={(record) => <Abilities record={record} />} />
-          <DataTable.Col<Token> source="created_at" render={(record) => formatDateTime(record.created_at)} />
-          <DataTable.Col<Token>
-            source="expires_at"
-            render={(record) => (record.expires_at ? formatDateTime(record.expires_at) : translate('resources.tokens.never'))}
+        {phone ? (
+          // Below `sm`, as in react-admin's demo: one row per token, Delete at its end.
+          <SimpleList<Token>
+            rowClick={false}
+            primaryText={(record) => record.name}
+            secondaryText={(record) => `${translate('resources.tokens.fields.last_used_at')}: ${lastUsed(record)}`}
+            tertiaryText={(record) => <Abilities record={record} />}
+            rightIcon={() => <DeleteWithConfirmButton redirect={false} />}
           />
-          <DataTable.Col<Token>
-            source="last_used_at"
-            render={(record) =>
-              record.last_used_at ? formatDateTime(record.last_used_at) : translate('resources.tokens.never_used')
-            }
-          />
-          <DataTable.Col<Token> align="right" disableSort>
-            <DeleteWithConfirmButton redirect={false} />
-          </DataTable.Col>
-        </DataTable>
+        ) : (
+          <DataTable<Token> bulkActionButtons={false} rowClick={false} sx={{ '& table': { minWidth: 800 } }}>
+            <DataTable.Col<Token> source="name" sx={{ fontWeight: 600 }} />
+            <DataTable.Col<Token> source="abilities" disableSort render={(record) => <Abilities record={record} />} />
+            <DataTable.Col<Token> source="created_at" render={(record) => formatDateTime(record.created_at)} />
+            <DataTable.Col<Token>
+              source="expires_at"
+              render={(record) => (record.expires_at ? formatDateTime(record.expires_at) : translate('resources.tokens.never'))}
+            />
+            <DataTable.Col<Token> source="last_used_at" render={lastUsed} />
+            <DataTable.Col<Token> align="right" disableSort>
+              <DeleteWithConfirmButton redirect={false} />
+            </DataTable.Col>
+          </DataTable>
+        )}
       </List>
       {dialogs}
     </>

@@ -1,5 +1,6 @@
 import {
   Alert,
+  Box,
   Button,
   Card,
   CardContent,
@@ -13,7 +14,9 @@ import {
   TableHead,
   TableRow,
   Typography,
+  useMediaQuery,
   type ChipProps,
+  type Theme,
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -53,6 +56,96 @@ export const podPhaseColor = (phase?: string | null): ChipProps['color'] => (pha
 export const START_POD_COMMAND =
   "kubectl --kubeconfig <file> run hello --image=busybox -- sh -c 'while true; do date; sleep 5; done'";
 
+const PhaseChip = ({ pod }: { pod: Pod }) => {
+  const translate = useTranslate();
+  const phase = pod.status?.phase || null;
+  return <Chip size="small" label={phase ?? translate('workspaces.pod_unknown_phase')} color={podPhaseColor(phase)} data-phase={phase ?? ''} />;
+};
+
+const LogsButton = ({ pod, onLogs }: { pod: Pod; onLogs: (pod: Pod) => void }) => {
+  const translate = useTranslate();
+  return (
+    <Button size="small" variant="outlined" onClick={() => onLogs(pod)} aria-label={translate('workspaces.logs_for', { name: pod.name })}>
+      {translate('workspaces.logs')}
+    </Button>
+  );
+};
+
+/** From `sm` up: the pods as a table (spec §9: at least 800 px wide, scrolling inside its card). */
+const PodTable = ({ pods, onLogs }: { pods: Pod[]; onLogs: (pod: Pod) => void }) => {
+  const translate = useTranslate();
+  return (
+    <TableContainer sx={{ overflowX: 'auto' }}>
+      <Table size="small" sx={{ minWidth: 800 }} aria-labelledby="workspace-pods-title">
+        <TableHead>
+          <TableRow>
+            <TableCell>{translate('workspaces.pod_fields.name')}</TableCell>
+            <TableCell>{translate('workspaces.pod_fields.pod_ip')}</TableCell>
+            <TableCell>{translate('workspaces.pod_fields.host_ip')}</TableCell>
+            <TableCell>{translate('workspaces.pod_fields.phase')}</TableCell>
+            <TableCell>{translate('workspaces.pod_fields.start_time')}</TableCell>
+            <TableCell align="right">{translate('workspaces.pod_fields.actions')}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {pods.map((pod) => (
+            <TableRow key={pod.name}>
+              <TableCell sx={{ fontFamily: 'monospace' }}>{pod.name}</TableCell>
+              <TableCell sx={{ fontFamily: 'monospace' }}>{pod.status?.podIP || '—'}</TableCell>
+              <TableCell sx={{ fontFamily: 'monospace' }}>{pod.status?.hostIP || '—'}</TableCell>
+              <TableCell>
+                <PhaseChip pod={pod} />
+              </TableCell>
+              <TableCell>{formatDateTime(pod.status?.startTime) || '—'}</TableCell>
+              <TableCell align="right">
+                <LogsButton pod={pod} onLogs={onLogs} />
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+};
+
+/**
+ * Below `sm`: one card per pod, its fields labelled and the Logs button within reach, where the
+ * table would put Logs beyond a sideways scroll.
+ */
+const PodCards = ({ pods, onLogs }: { pods: Pod[]; onLogs: (pod: Pod) => void }) => {
+  const translate = useTranslate();
+  const field = (label: string, value: string) => (
+    <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+      <Box component="span" sx={{ color: 'text.secondary' }}>
+        {label}:
+      </Box>{' '}
+      <Box component="span" sx={{ fontFamily: 'monospace' }}>
+        {value}
+      </Box>
+    </Typography>
+  );
+  return (
+    <Stack component="ul" spacing={1} aria-labelledby="workspace-pods-title" sx={{ listStyle: 'none', m: 0, p: 0 }}>
+      {pods.map((pod) => (
+        <Box component="li" key={pod.name} data-pod={pod.name} sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5 }}>
+          <Stack direction="row" spacing={1} sx={{ justifyContent: 'space-between', alignItems: 'center', mb: 0.5 }}>
+            <Typography sx={{ fontFamily: 'monospace', fontWeight: 600, overflowWrap: 'anywhere' }}>{pod.name}</Typography>
+            <PhaseChip pod={pod} />
+          </Stack>
+          {field(translate('workspaces.pod_fields.pod_ip'), pod.status?.podIP || '—')}
+          {field(translate('workspaces.pod_fields.host_ip'), pod.status?.hostIP || '—')}
+          <Stack direction="row" spacing={1} sx={{ justifyContent: 'space-between', alignItems: 'center', mt: 1 }}>
+            <Typography variant="caption" color="text.secondary">
+              {formatDateTime(pod.status?.startTime) || '—'}
+            </Typography>
+            <LogsButton pod={pod} onLogs={onLogs} />
+          </Stack>
+        </Box>
+      ))}
+    </Stack>
+  );
+};
+
 /**
  * Members' Pods section: GET /api/pods?namespace={namespace}, listed again whenever the
  * workspace channel says a pod changed (and every 30 s as a fallback). A 503 (cluster
@@ -78,6 +171,7 @@ export const PodsSection = ({
   // The pod stays set while the dialog closes, so its title does not blank out mid-transition.
   const [logsOf, setLogsOf] = useState<Pod | null>(null);
   const [logsOpen, setLogsOpen] = useState(false);
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const { data, error, isPending, refetch, isFetching } = useQuery({
     queryKey: ['pods', namespace],
     queryFn: ({ signal }) => dataProvider.getPods(namespace as string, signal),
@@ -136,56 +230,11 @@ export const PodsSection = ({
       />
     );
   } else if (pods.length > 0) {
-    body = (
-      <TableContainer sx={{ overflowX: 'auto' }}>
-        <Table size="small" sx={{ minWidth: 800 }} aria-labelledby="workspace-pods-title">
-          <TableHead>
-            <TableRow>
-              <TableCell>{translate('workspaces.pod_fields.name')}</TableCell>
-              <TableCell>{translate('workspaces.pod_fields.pod_ip')}</TableCell>
-              <TableCell>{translate('workspaces.pod_fields.host_ip')}</TableCell>
-              <TableCell>{translate('workspaces.pod_fields.phase')}</TableCell>
-              <TableCell>{translate('workspaces.pod_fields.start_time')}</TableCell>
-              <TableCell align="right">{translate('workspaces.pod_fields.actions')}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {pods.map((pod) => {
-              const phase = pod.status?.phase || null;
-              return (
-                <TableRow key={pod.name}>
-                  <TableCell sx={{ fontFamily: 'monospace' }}>{pod.name}</TableCell>
-                  <TableCell sx={{ fontFamily: 'monospace' }}>{pod.status?.podIP || '—'}</TableCell>
-                  <TableCell sx={{ fontFamily: 'monospace' }}>{pod.status?.hostIP || '—'}</TableCell>
-                  <TableCell>
-                    <Chip
-                      size="small"
-                      label={phase ?? translate('workspaces.pod_unknown_phase')}
-                      color={podPhaseColor(phase)}
-                      data-phase={phase ?? ''}
-                    />
-                  </TableCell>
-                  <TableCell>{formatDateTime(pod.status?.startTime) || '—'}</TableCell>
-                  <TableCell align="right">
-                    <Button
-                      size="small"
-                      variant="outlined"
-                      onClick={() => {
-                        setLogsOf(pod);
-                        setLogsOpen(true);
-                      }}
-                      aria-label={translate('workspaces.logs_for', { name: pod.name })}
-                    >
-                      {translate('workspaces.logs')}
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              );
-            })}
-          </TableBody>
-        </Table>
-      </TableContainer>
-    );
+    const openLogs = (pod: Pod) => {
+      setLogsOf(pod);
+      setLogsOpen(true);
+    };
+    body = phone ? <PodCards pods={pods} onLogs={openLogs} /> : <PodTable pods={pods} onLogs={openLogs} />;
   }
 
   const errorText = error && !ended ? serverMessage(error, 'workspaces.pods_error') : null;
