@@ -14,7 +14,8 @@ export const DetailField = ({ label, children }: { label: string; children: Reac
       <Typography variant="caption" color="text.secondary" component="div">
         {translate(label)}
       </Typography>
-      <Typography variant="body2" component="div">
+      {/* Long values (emails, names) wrap rather than run past a phone's edge. */}
+      <Typography variant="body2" component="div" sx={{ overflowWrap: 'anywhere' }}>
         {/* A dash for nothing to show; a count of 0 is something to show. */}
         {children === null || children === undefined || children === false || children === '' ? '—' : children}
       </Typography>
