@@ -33,9 +33,9 @@ let team: { id: number; name: string; fullname: string };
 let workspaceId: number;
 let nodeId: number;
 let resetLink: string;
+let invitationLink: string;
 /** Asks to join the team: their request waits for the owner's decision on /requests. */
 const askerName = 'Claude Shannon';
-let invitationLink: string;
 
 /** A page of the console: where it is and what shows it has rendered (data, not words, so that it holds in French). */
 interface ConsolePage {
@@ -184,7 +184,6 @@ test.afterAll(async () => {
   await apiContext?.dispose();
 });
 
-/** Visits each console page at the page's current size and checks it. */
 /**
  * Visits each console page at the page's current size and checks it; a page that fails does not
  * stop the walk, so that one run tells every page's failures at once.
@@ -206,11 +205,18 @@ async function walkConsole(page: Page, label: string, options: { axe: boolean; f
   expect(failures, `pages failing at ${label}`).toEqual([]);
 }
 
-/** Fails when a translation key ('resources.tokens.name', 'app.menu.home') shows instead of words. */
+/** The catalogues' top-level sections (src/i18n/en.ts): a key on screen starts with one of them. */
+const CATALOGUE_SECTIONS = [
+  'app', 'auth', 'onboarding', 'home', 'oidc', 'identities', 'invitations', 'roles', 'profile', 'requests', 'teams',
+  'workspaces', 'nodes', 'adminWorkspaces', 'adminUsers', 'teamAdmin', 'adminBulk', 'admin_filters', 'resources', 'ra',
+];
+const TRANSLATION_KEY = new RegExp(`(?<![\\w./@-])(?:${CATALOGUE_SECTIONS.join('|')})\\.[a-z_]+(?:\\.[a-z_]+)*(?![\\w/-])`, 'g');
+
+/** Fails when a translation key ('resources.tokens.name', 'app.menu.home') shows instead of words, in text or labels. */
 async function expectNoTranslationKeys(page: Page, where: string): Promise<void> {
   const text = await page.locator('body').innerText();
   const labels = await page.locator('[aria-label]').evaluateAll((elements) => elements.map((element) => element.getAttribute('aria-label') ?? ''));
-  const keys = [text, ...labels].flatMap((part) => part.match(/\b(?:resources|app|ra|auth|profile|onboarding|teams|nodes)\.[a-z_]+(?:\.[a-z_]+)*\b/g) ?? []);
+  const keys = [text, ...labels].flatMap((part) => part.match(TRANSLATION_KEY) ?? []);
   expect(keys, `translation keys on ${where}`).toEqual([]);
 }
 
@@ -250,23 +256,33 @@ test('onboarding: the verification step, the verify-email page and the policy st
   await page.context().close();
 });
 
-test('logged-out pages: login, registration, forgotten password, reset and invitation links', async ({ browser }) => {
+test('logged-out pages in English and French: login, registration, forgotten password, reset and invitation links', async ({ browser }) => {
   const page = await newPage(browser);
+  // Each page's main button (or field), in English then in French.
   const pages = [
-    { name: 'login', url: '/login', ready: () => expect(page.getByRole('button', { name: 'Login' })).toBeVisible() },
-    { name: 'registration', url: '/registration', ready: () => expect(page.getByRole('button', { name: 'Register' })).toBeVisible() },
-    { name: 'password', url: '/password', ready: () => expect(page.getByRole('button', { name: 'Send reset link' })).toBeVisible() },
-    { name: 'password-reset', url: resetLink, ready: () => expect(page.getByLabel('Password confirmation')).toBeVisible() },
-    { name: 'invitation', url: invitationLink, ready: () => expect(page.getByText(/invites/).first()).toBeVisible() },
+    { name: 'login', url: '/login', ready: /^(Login|Se connecter)$/ },
+    { name: 'registration', url: '/registration', ready: /^(Register|S’inscrire)$/ },
+    { name: 'password', url: '/password', ready: /^(Send reset link|Envoyer le lien)/ },
+    { name: 'password-reset', url: resetLink, ready: /^(Update password|Mettre à jour le mot de passe)$/ },
+    { name: 'invitation', url: invitationLink, ready: /^(Log in and join|Se connecter et rejoindre)/ },
   ];
-  for (const size of SIZES) {
-    await page.setViewportSize(size.viewport);
-    for (const loggedOut of pages) {
-      await page.goto(loggedOut.url);
-      await loggedOut.ready();
-      await checkPage(page, `pages-${loggedOut.name}-${size.name}`);
+  const walk = async (french: boolean) => {
+    for (const size of SIZES) {
+      await page.setViewportSize(size.viewport);
+      for (const loggedOut of pages) {
+        await page.goto(loggedOut.url);
+        await expect(page.getByRole('button', { name: loggedOut.ready })).toBeVisible();
+        await checkPage(page, `pages-${loggedOut.name}-${french ? 'fr-' : ''}${size.name}`, { axe: !french });
+        if (french) await expectNoTranslationKeys(page, `${loggedOut.name} (fr, ${size.name})`);
+      }
     }
-  }
+  };
+  await walk(false);
+  await page.goto('/login');
+  await page.getByRole('button', { name: /^Language/ }).click();
+  await page.getByRole('menuitem', { name: 'Français' }).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
+  await walk(true);
   await page.context().close();
 });
 

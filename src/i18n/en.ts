@@ -36,7 +36,6 @@ export const appMessages = {
       expand_all: 'Expand all',
       close_all: 'Close all',
       expand_team: 'Show the workspaces of %{name}',
-      collapse_team: 'Hide the workspaces of %{name}',
       suspended: 'Suspended',
       suspended_team: '%{name} (suspended team)',
       suspended_workspace: '%{name} (suspended with its team)',

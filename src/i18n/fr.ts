@@ -35,7 +35,6 @@ export const frenchAppMessages: typeof appMessages = {
       expand_all: 'Tout déplier',
       close_all: 'Tout replier',
       expand_team: 'Afficher les espaces de travail de %{name}',
-      collapse_team: 'Masquer les espaces de travail de %{name}',
       suspended: 'Suspendue',
       suspended_team: '%{name} (équipe suspendue)',
       suspended_workspace: '%{name} (suspendu avec son équipe)',

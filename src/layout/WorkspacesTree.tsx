@@ -54,8 +54,9 @@ const Marked = ({ name, mark }: { name: string; mark: string }) => (
 /**
  * Sidebar: the Workspaces tree grouped by team (spec §2).
  * It sits inside react-admin's menu (a `role="menu"` list), where only menu items, groups and
- * separators are valid children: the fold buttons are menu items too, so that assistive
- * technology is not handed buttons where a menu promises items (axe's aria-required-children). Team names link to /teams/{name},
+ * separators are valid children (axe's aria-required-children): 'Expand all' and 'Close all'
+ * are menu items, and each team's fold control a checkable one ('Show the workspaces of X',
+ * checked while shown), so that the team's own link stays the only menu item named after it. Team names link to /teams/{name},
  * workspaces to /workspaces/{id}; each team folds, 'Expand all' / 'Close all' act on all. A
  * suspended team and its workspaces stay in the tree, marked 'Suspended' and greyed: their
  * pages say what that means.
@@ -111,10 +112,10 @@ export const WorkspacesTree = () => {
                   </Box>
                   <IconButton
                     size="small"
-                    role="menuitem"
-                    aria-expanded={open}
+                    role="menuitemcheckbox"
+                    aria-checked={open}
                     aria-controls={listId}
-                    aria-label={translate(open ? 'app.menu.collapse_team' : 'app.menu.expand_team', { name: group.name })}
+                    aria-label={translate('app.menu.expand_team', { name: group.name })}
                     onClick={() => setClosed({ ...closed, [String(group.id)]: open })}
                     sx={{ mr: 1 }}
                   >
