@@ -318,7 +318,7 @@ test('the team owner makes a member a manager and removes another, who then no l
 
   // The member about to be removed has the console open.
   const removedPage = (pages.removed = await loggedInPage(browser, removed));
-  await expect(removedPage.getByRole('menuitem', { name: team.name })).toBeVisible();
+  await expect(removedPage.getByRole('menuitem', { name: team.name, exact: true })).toBeVisible();
 
   const page = (pages.owner = await loggedInPage(browser, owner));
   await page.goto(`/teams/${team.name}`);
@@ -351,7 +351,7 @@ test('the team owner makes a member a manager and removes another, who then no l
   // The removed member's console: the team has left the sidebar, and its page offers to join.
   await removedPage.reload();
   await expect(removedPage.getByRole('heading', { name: 'Your teams' })).toBeVisible();
-  await expect(removedPage.getByRole('menuitem', { name: team.name })).toHaveCount(0);
+  await expect(removedPage.getByRole('menuitem', { name: team.name, exact: true })).toHaveCount(0);
   await removedPage.goto(`/teams/${team.name}`);
   await expect(removedPage.getByRole('button', { name: 'Join this team' })).toBeVisible();
   await expect(removedPage.getByRole('table', { name: 'Users' })).toHaveCount(0);

@@ -90,7 +90,8 @@ describe('the admin users list', () => {
     expect(requestsTo('GET', '/api/admin/teams').every((request) => Number(request.url.searchParams.get('per_page') ?? 25) <= 25)).toBe(true);
 
     const first = screen.getByText('person1@example.org').closest('tr')!;
-    await waitFor(() => expect(within(first).getAllByRole('link')[0]).toHaveTextContent('radio'));
+    // The row's first link is the person's name (to their page); the first team comes next.
+    await waitFor(() => expect(within(first).getAllByRole('link')[1]).toHaveTextContent('radio'));
     expect(within(first).getByLabelText('1 more team: edgelab (Member)')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Export' }));

@@ -932,6 +932,11 @@ export const appMessages = {
     },
   },
   // Issue 12, search and filters: the admin lists' filter sidebars and the team pickers.
+  // Issue 15: the admin lists as cards below the sm breakpoint (ListCards).
+  admin_cards: {
+    select_page: 'Select every item on this page',
+    labelled: '%{label}:',
+  },
   admin_filters: {
     title: 'Filters',
     date: 'Created',

@@ -14,7 +14,8 @@ export const DetailField = ({ label, children }: { label: string; children: Reac
       <Typography variant="caption" color="text.secondary" component="div">
         {translate(label)}
       </Typography>
-      <Typography variant="body2" component="div">
+      {/* Long values (emails, names) wrap rather than run past a phone's edge. */}
+      <Typography variant="body2" component="div" sx={{ overflowWrap: 'anywhere' }}>
         {/* A dash for nothing to show; a count of 0 is something to show. */}
         {children === null || children === undefined || children === false || children === '' ? '—' : children}
       </Typography>
@@ -44,13 +45,21 @@ export const DetailTable = ({ columns, head, children, empty, isEmpty = Children
       </Typography>
     );
   }
+  const titles = head.map((key) => translate(`${columns}.${key}`));
+  // A table wider than a phone scrolls inside this box; it takes the focus so that a keyboard
+  // can scroll it too (arrow keys), and says what it holds.
   return (
-    <Box sx={{ overflowX: 'auto' }}>
+    <Box
+      sx={{ overflowX: 'auto', '&:focus-visible': { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: 2 } }}
+      tabIndex={0}
+      role="region"
+      aria-label={titles.join(', ')}
+    >
       <Table size="small">
         <TableHead>
           <TableRow>
-            {head.map((key) => (
-              <TableCell key={key}>{translate(`${columns}.${key}`)}</TableCell>
+            {head.map((key, index) => (
+              <TableCell key={key}>{titles[index]}</TableCell>
             ))}
           </TableRow>
         </TableHead>

@@ -23,7 +23,12 @@ export const FilterSidebar = ({ children }: { children: ReactNode }) => {
     );
   }
   return (
-    <Card sx={{ order: -1, flex: '0 0 15em', mr: 2, mt: 2, alignSelf: 'flex-start' }} data-testid="filter-sidebar">
+    <Card
+      component="aside"
+      aria-label={translate('admin_filters.title')}
+      sx={{ order: -1, flex: '0 0 15em', mr: 2, mt: 2, alignSelf: 'flex-start' }}
+      data-testid="filter-sidebar"
+    >
       <CardContent sx={{ pt: 1 }}>{children}</CardContent>
     </Card>
   );

@@ -11,6 +11,8 @@ import {
   List,
   ListItem,
   ListItemText,
+  type SxProps,
+  type Theme,
 } from '@mui/material';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { BulkActionsToolbar, type Identifier, type RaRecord, useListContext, useLocaleState, useTranslate } from 'react-admin';
@@ -78,6 +80,33 @@ export const SelectAllMatchingButton = ({ label = 'adminBulk.select_all', select
 };
 
 /**
+ * The bulk toolbar's colours, and its layout on phones. On phones the toolbar is part of the page, not a 48 px bar laid over the list's own toolbar:
+ * the count, "Select all N matching" and the actions wrap onto as many lines as they need
+ * instead of being cut off at the screen's edge.
+ */
+const bulkToolbarColoursSx: SxProps<Theme> = (theme) => ({
+  // The toolbar's tinted background leaves MUI's main success, error and warning text at
+  // about 4:1; their dark shades read at 4.5:1 or more (WCAG AA).
+  '& .RaBulkActionsToolbar-toolbar': {
+    '& .MuiButton-textSuccess': { color: theme.palette.success.dark },
+    '& .MuiButton-textError': { color: theme.palette.error.dark },
+    '& .MuiButton-textWarning': { color: theme.palette.warning.dark },
+  },
+});
+
+const bulkToolbarPhoneSx: SxProps<Theme> = (theme) => ({
+  // `&&`: react-admin's own rules for these classes have the same specificity and come later.
+  [theme.breakpoints.down('sm')]: {
+    '&& .RaBulkActionsToolbar-toolbar': { position: 'static', height: 'auto', minHeight: 48, transform: 'none', flexWrap: 'wrap', columnGap: 1, py: 0.5, px: 1 },
+    '&& .RaBulkActionsToolbar-collapsed': { display: 'none' },
+    // The count and "Select all N matching" on a line of their own, the actions under them.
+    '&& .RaBulkActionsToolbar-title': { flexWrap: 'wrap', flex: '1 1 100%', minWidth: 0 },
+    '&& .RaBulkActionsToolbar-title .MuiButton-root': { whiteSpace: 'normal', textAlign: 'left' },
+    '&& .RaBulkActionsToolbar-topToolbar': { flexWrap: 'wrap', p: 0 },
+  },
+});
+
+/**
  * The bulk toolbar of a list: react-admin's, with "Select all N matching" (`selectAll`) instead
  * of its select-all (which loads every id into the browser, 250 at most). `isSelectable`: the
  * rows that can be checked (as the DataTable's isRowSelectable).
@@ -99,9 +128,11 @@ export const BulkToolbar = ({
   const value = useMemo(() => ({ allMatching, setAllMatching, isSelectable: isSelectable ?? (() => true) }), [allMatching, isSelectable]);
   return (
     <AllMatchingContext.Provider value={value}>
-      <BulkActionsToolbar selectAllButton={selectAll ? <SelectAllMatchingButton label={selectAllLabel} selectedLabel={allSelectedLabel} /> : false}>
-        {children}
-      </BulkActionsToolbar>
+      <Box sx={[bulkToolbarColoursSx, bulkToolbarPhoneSx]}>
+        <BulkActionsToolbar selectAllButton={selectAll ? <SelectAllMatchingButton label={selectAllLabel} selectedLabel={allSelectedLabel} /> : false}>
+          {children}
+        </BulkActionsToolbar>
+      </Box>
     </AllMatchingContext.Provider>
   );
 };

@@ -35,10 +35,13 @@ export const Chips = ({ children }: { children: ReactNode }) => (
   </Stack>
 );
 
+/** The activity entry's severity, in the console's language (unknown values as they come). */
 export const SeverityChip = ({ severity }: { severity?: string | null }) => {
+  const translate = useTranslate();
   if (!severity) return null;
   const color = severity === 'error' ? 'error' : severity === 'warning' ? 'warning' : 'info';
-  return <Chip size="small" color={color} variant="outlined" label={severity} data-severity={severity} />;
+  const label = translate(`resources.admin/activity.severity.${severity}`, { _: severity });
+  return <Chip size="small" color={color} variant="outlined" label={label} data-severity={severity} />;
 };
 
 /** The search box of the admin lists (filter `q`), with a translated placeholder. */

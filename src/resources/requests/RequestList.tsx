@@ -21,6 +21,7 @@ import { requestObject } from '../../pages/profile/UserRequests';
 import type { UserRequest } from '../../types';
 import { formatDateTime } from '../../utils/dates';
 import { BulkToolbar } from '../admin/bulk';
+import { CardCheckbox, SelectPageCheckbox } from '../admin/ListCards';
 import { BulkDecideAllDialog } from './BulkDecideAllDialog';
 import { type BulkDecision, BulkDecideButtons, BulkDecideDialog } from './BulkDecideButtons';
 import { ManageRequestDialog } from './ManageRequestDialog';
@@ -106,6 +107,14 @@ const NoRequests = () => {
   );
 };
 
+// With the page checked, "Select all N matching" hands the list's filter to the server,
+// which decides every match (BulkDecideAllDialog), not a capped list of ids.
+const RequestBulkToolbar = ({ onBulk }: { onBulk: (decision: BulkDecision) => void }) => (
+  <BulkToolbar isSelectable={isPending} selectAllLabel="requests.bulk.select_all" allSelectedLabel="requests.bulk.all_selected">
+    <BulkDecideButtons onStart={onBulk} />
+  </BulkToolbar>
+);
+
 const RequestTable = ({ onManage, onBulk }: { onManage: (request: RequestRecord) => void; onBulk: (decision: BulkDecision) => void }) => {
   const translate = useTranslate();
   return (
@@ -113,13 +122,7 @@ const RequestTable = ({ onManage, onBulk }: { onManage: (request: RequestRecord)
       rowClick={false}
       empty={<NoRequests />}
       isRowSelectable={isPending}
-      // With the page checked, "Select all N matching" hands the list's filter to the server,
-      // which decides every match (BulkDecideAllDialog), not a capped list of ids.
-      bulkActionsToolbar={
-        <BulkToolbar isSelectable={isPending} selectAllLabel="requests.bulk.select_all" allSelectedLabel="requests.bulk.all_selected">
-          <BulkDecideButtons onStart={onBulk} />
-        </BulkToolbar>
-      }
+      bulkActionsToolbar={<RequestBulkToolbar onBulk={onBulk} />}
       sx={{ '& table': { minWidth: 800 } }}
       aria-label={translate('requests.title')}
     >
@@ -156,17 +159,25 @@ const RequestTable = ({ onManage, onBulk }: { onManage: (request: RequestRecord)
   );
 };
 
-/** Below `sm`: one card per request, with Manage within reach (no table to scroll sideways). */
-const RequestCards = ({ onManage }: { onManage: (request: RequestRecord) => void }) => {
+/**
+ * Below `sm`: one card per request, with Manage within reach (no table to scroll sideways), and
+ * the pending ones' checkboxes with the bulk toolbar, as in the table.
+ */
+const RequestCards = ({ onManage, onBulk }: { onManage: (request: RequestRecord) => void; onBulk: (decision: BulkDecision) => void }) => {
   const translate = useTranslate();
-  const { data, isPending } = useListContext<RequestRecord>();
-  if (isPending) return null;
+  const { data, isPending: loading } = useListContext<RequestRecord>();
+  if (loading) return null;
   if (!data?.length) return <NoRequests />;
   return (
+    <>
+    <RequestBulkToolbar onBulk={onBulk} />
+    <SelectPageCheckbox selectable={data.filter(isPending)} />
     <Stack spacing={1} sx={{ p: 1 }} role="list" aria-label={translate('requests.title')}>
       {data.map((request) => (
         <Card key={request.id} variant="outlined" role="listitem" data-request-id={request.id}>
-          <CardContent sx={{ '&:last-child': { pb: 2 } }}>
+          <CardContent sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', '&:last-child': { pb: 2 } }}>
+            {isPending(request) && <CardCheckbox id={request.id} />}
+            <Box sx={{ minWidth: 0, flex: 1 }}>
             <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center', mb: 0.5 }}>
               <Typography variant="subtitle2">{translate(`requests.type.${request.type}`, { _: request.type })}</Typography>
               <RequestStatusChip status={request.status} />
@@ -184,10 +195,12 @@ const RequestCards = ({ onManage }: { onManage: (request: RequestRecord) => void
               </Typography>
               <ManageButton request={request} onManage={onManage} />
             </Stack>
+            </Box>
           </CardContent>
         </Card>
       ))}
     </Stack>
+    </>
   );
 };
 
@@ -227,7 +240,7 @@ export const RequestList = () => {
         queryOptions={{ refetchInterval: REQUESTS_REFRESH_MS }}
         sx={{ '& .RaList-main': { minWidth: 0 }, '& .RaDataTable-tableWrapper': { overflowX: 'auto' } }}
       >
-        {phone ? <RequestCards onManage={setManaged} /> : <RequestTable onManage={setManaged} onBulk={setBulk} />}
+        {phone ? <RequestCards onManage={setManaged} onBulk={setBulk} /> : <RequestTable onManage={setManaged} onBulk={setBulk} />}
         {bulk &&
           (bulk.filter ? (
             <BulkDecideAllDialog decision={bulk} onClose={() => setBulk(null)} />

@@ -1,9 +1,11 @@
+import { Stack, Typography } from '@mui/material';
 import { AutocompleteInput, DataTable, List, ReferenceInput, useTranslate } from 'react-admin';
 import { formatLogTimestamp } from '../../../utils/dates';
 import { AdminSearchInput, adminTableSx, SeverityChip } from '../common';
 import { BulkToolbar } from '../bulk';
 import { AdminListActions } from '../ExportCsvButton';
 import { ExportSelectedButton } from '../ExportSelectedButton';
+import { CardLine, ListCards, usePhoneLayout } from '../ListCards';
 import { asideListSx, ChoiceFilter, DateRangeFilter, FilterSidebar, searchAtServer } from '../FilterSidebar';
 
 interface AdminActivity {
@@ -52,7 +54,34 @@ const ActivityFilters = () => {
 };
 
 /** /admin/activity: the audit log, newest first; timestamps DD/MM/YYYY HH:mm:ssZ (spec §9). Checked rows: Export selected. */
-export const AdminActivityList = () => (
+// The checked rows only: the toolbar's Export takes the whole filtered list.
+const activityToolbar = (
+  <BulkToolbar selectAll={false}>
+    <ExportSelectedButton />
+  </BulkToolbar>
+);
+
+const subjectOf = (record: AdminActivity) => (record.subject ? `${record.subject.name}` : (record.subject_type ?? ''));
+
+/** Below sm: the same facts as the table's row, one card per entry. */
+const ActivityCard = ({ record }: { record: AdminActivity }) => (
+  <Stack spacing={0.5}>
+    <Stack direction="row" spacing={1} sx={{ justifyContent: 'space-between', alignItems: 'flex-start' }}>
+      <Typography variant="caption" sx={{ color: 'text.secondary' }}>
+        {formatLogTimestamp(record.created_at)}
+      </Typography>
+      <SeverityChip severity={record.properties?.severity} />
+    </Stack>
+    <Typography variant="body2">{record.description}</Typography>
+    {record.causer && <CardLine label="resources.admin/activity.fields.causer">{record.causer.name}</CardLine>}
+    {subjectOf(record) && <CardLine label="resources.admin/activity.fields.subject">{subjectOf(record)}</CardLine>}
+  </Stack>
+);
+
+export const AdminActivityList = () => {
+  const phone = usePhoneLayout();
+  const translate = useTranslate();
+  return (
   <List<AdminActivity>
     resource="admin/activity"
     filters={filters}
@@ -62,14 +91,14 @@ export const AdminActivityList = () => (
     perPage={50}
     sx={asideListSx}
   >
+    {phone ? (
+      <ListCards<AdminActivity> label={translate('resources.admin/activity.name', { smart_count: 2 })} bulkActionsToolbar={activityToolbar}>
+        {(record) => <ActivityCard record={record} />}
+      </ListCards>
+    ) : (
     <DataTable<AdminActivity>
       bulkActionButtons={<ExportSelectedButton />}
-      // The checked rows only: the toolbar's Export takes the whole filtered list.
-      bulkActionsToolbar={
-        <BulkToolbar selectAll={false}>
-          <ExportSelectedButton />
-        </BulkToolbar>
-      }
+      bulkActionsToolbar={activityToolbar}
       rowClick={false}
       sx={adminTableSx}
     >
@@ -78,10 +107,12 @@ export const AdminActivityList = () => (
       <DataTable.Col<AdminActivity>
         source="subject"
         disableSort
-        render={(record) => (record.subject ? `${record.subject.name}` : record.subject_type ?? '')}
+        render={subjectOf}
       />
       <DataTable.Col<AdminActivity> source="severity" disableSort render={(record) => <SeverityChip severity={record.properties?.severity} />} />
       <DataTable.Col<AdminActivity> source="created_at" render={(record) => formatLogTimestamp(record.created_at)} />
     </DataTable>
+    )}
   </List>
-);
+  );
+};

@@ -1,4 +1,4 @@
-import { Link as MuiLink } from '@mui/material';
+import { Link as MuiLink, Stack } from '@mui/material';
 import { AutocompleteInput, DataTable, List, ReferenceInput, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { NodeStatusBadge } from '../../nodes/NodeStatusBadge';
@@ -8,6 +8,7 @@ import { BulkToolbar } from '../bulk';
 import { AdminListActions } from '../ExportCsvButton';
 import { ExportSelectedButton } from '../ExportSelectedButton';
 import { asideListSx, ChoiceFilter, FilterSidebar, searchAtServer } from '../FilterSidebar';
+import { CardLine, ListCards, usePhoneLayout } from '../ListCards';
 import { Addresses, Capacity, ListClusterError, SystemInfo } from './parts';
 
 const filters = [
@@ -46,8 +47,39 @@ export const adminNodePath = (name: string) => `/admin/nodes/${encodeURIComponen
  * /admin/nodes/{name}, addresses, capacity, system info, status and owner; checked rows: Export
  * selected. The cluster being unreachable (503) shows the server's message with 'Retry'.
  */
+// The checked rows only: the toolbar's Export takes the whole filtered list.
+const nodesToolbar = (
+  <BulkToolbar selectAll={false}>
+    <ExportSelectedButton />
+  </BulkToolbar>
+);
+
+const NodeName = ({ record }: { record: AdminNodeRecord }) => (
+  <MuiLink component={Link} to={notInstalled(record) ? `/nodes/${record.node_id}` : adminNodePath(record.name)} sx={{ fontWeight: 600 }}>
+    {record.name}
+  </MuiLink>
+);
+
+/** Below sm: the same facts as the table's row, one card per node. */
+const NodeCard = ({ record }: { record: AdminNodeRecord }) => {
+  const translate = useTranslate();
+  return (
+    <Stack spacing={0.5}>
+      <Stack direction="row" spacing={1} sx={{ justifyContent: 'space-between', alignItems: 'flex-start' }}>
+        <NodeName record={record} />
+        <NodeStatusBadge status={record.status?.state} />
+      </Stack>
+      <CardLine label="resources.admin/nodes.fields.owner">{record.owner?.name ?? translate('nodes.admin.no_owner')}</CardLine>
+      <Addresses record={record} />
+      <Capacity record={record} />
+      <SystemInfo record={record} />
+    </Stack>
+  );
+};
+
 export const AdminNodeList = () => {
   const translate = useTranslate();
+  const phone = usePhoneLayout();
   return (
     <List<AdminNodeRecord>
       resource="admin/nodes"
@@ -60,24 +92,20 @@ export const AdminNodeList = () => {
       queryOptions={{ retry: false, onError: () => undefined }}
       sx={asideListSx}
     >
+      {phone ? (
+        <ListCards<AdminNodeRecord> label={translate('resources.admin/nodes.name', { smart_count: 2 })} bulkActionsToolbar={nodesToolbar}>
+          {(record) => <NodeCard record={record} />}
+        </ListCards>
+      ) : (
       <DataTable<AdminNodeRecord>
         bulkActionButtons={<ExportSelectedButton />}
-        // The checked rows only: the toolbar's Export takes the whole filtered list.
-        bulkActionsToolbar={
-          <BulkToolbar selectAll={false}>
-            <ExportSelectedButton />
-          </BulkToolbar>
-        }
+        bulkActionsToolbar={nodesToolbar}
         rowClick={false}
         sx={adminTableSx}
       >
         <DataTable.Col<AdminNodeRecord>
           source="name"
-          render={(record) => (
-            <MuiLink component={Link} to={notInstalled(record) ? `/nodes/${record.node_id}` : adminNodePath(record.name)} sx={{ fontWeight: 600 }}>
-              {record.name}
-            </MuiLink>
-          )}
+          render={(record) => <NodeName record={record} />}
         />
         <DataTable.Col<AdminNodeRecord> source="addresses" disableSort render={(record) => <Addresses record={record} />} />
         <DataTable.Col<AdminNodeRecord> source="capacity" disableSort render={(record) => <Capacity record={record} />} />
@@ -89,6 +117,7 @@ export const AdminNodeList = () => {
           render={(record) => record.owner?.name ?? translate('nodes.admin.no_owner')}
         />
       </DataTable>
+      )}
     </List>
   );
 };

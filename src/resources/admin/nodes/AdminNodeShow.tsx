@@ -28,6 +28,7 @@ import { NodeActivityCard, NodeActivityTable } from '../../nodes/NodeActivity';
 import { useNodeTypeLabel } from '../../nodes/nodeParts';
 import { NodeStatusBadge } from '../../nodes/NodeStatusBadge';
 import type { AdminNodeRecord } from '../../nodes/types';
+import { usePhoneLayout } from '../ListCards';
 import { Addresses, Capacity, ClusterError, SystemInfo } from './parts';
 
 const Section = ({ id, title, children, fill = false }: { id: string; title: string; children: React.ReactNode; fill?: boolean }) => {
@@ -47,11 +48,37 @@ const Section = ({ id, title, children, fill = false }: { id: string; title: str
 const Conditions = ({ record }: { record: AdminNodeRecord }) => {
   const translate = useTranslate();
   const conditions = record.status?.conditions ?? [];
+  const phone = usePhoneLayout();
   if (conditions.length === 0) {
     return (
       <Typography variant="body2" color="text.secondary">
         {translate('nodes.admin.no_conditions')}
       </Typography>
+    );
+  }
+  if (phone) {
+    // Below sm, one card per condition: the five columns would not fit a phone's width.
+    return (
+      <Stack spacing={1} role="list" aria-labelledby="admin-node-conditions">
+        {conditions.map((condition) => (
+          <Card key={condition.type} variant="outlined" role="listitem">
+            <CardContent sx={{ p: 1.5, '&:last-child': { pb: 1.5 }, overflowWrap: 'anywhere' }}>
+              <Typography variant="subtitle2">
+                {condition.type}: {condition.status}
+              </Typography>
+              {condition.reason && <Typography variant="body2">{condition.reason}</Typography>}
+              {condition.message && (
+                <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+                  {condition.message}
+                </Typography>
+              )}
+              <Typography variant="caption" sx={{ color: 'text.secondary' }}>
+                {translate('nodes.conditions.lastHeartbeatTime')}: {formatDateTime(condition.lastHeartbeatTime)}
+              </Typography>
+            </CardContent>
+          </Card>
+        ))}
+      </Stack>
     );
   }
   return (

@@ -1,4 +1,4 @@
-import { Button, Chip } from '@mui/material';
+import { Box, Button, Chip, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { DataTable, List, useListContext, useRefresh, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
@@ -7,6 +7,7 @@ import { type BulkSelection, BulkFlowDialog, BulkToolbar, useBulkSelection, useF
 import { AdminSearchInput, adminTableSx, NamesWithRoles } from '../common';
 import { AdminListActions } from '../ExportCsvButton';
 import { asideListSx, ChoiceFilter, DateRangeFilter, FilterSidebar } from '../FilterSidebar';
+import { CardLine, ListCards, usePhoneLayout } from '../ListCards';
 import { type BulkTeamsAnswer, type BulkTeamsRequest, useTeamCalls } from './teamCalls';
 
 interface AdminTeam {
@@ -150,7 +151,40 @@ const BulkTeamsDialog = ({ action, selection, onClose }: { action: TeamAction; s
  * /admin/teams: every team with its member count and workspaces, each linking to /admin/teams/{id};
  * GET /api/admin/teams (paginated). Checked rows (or all matching) can be suspended or enabled.
  */
-export const AdminTeamList = () => (
+const teamsToolbar = (
+  <BulkToolbar>
+    <BulkTeamButtons />
+  </BulkToolbar>
+);
+
+/** Below sm: the same facts as the table's row, one card per team. */
+const TeamCard = ({ record }: { record: AdminTeam }) => (
+  <Stack spacing={0.5}>
+    <Stack direction="row" spacing={1} sx={{ justifyContent: 'space-between', alignItems: 'flex-start' }}>
+      <Box sx={{ minWidth: 0 }}>
+        <Link to={`/admin/teams/${record.id}`}>{record.name}</Link>
+        {record.fullname && (
+          <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+            {record.fullname}
+          </Typography>
+        )}
+      </Box>
+      <TeamStatusChip enabled={record.enabled} />
+    </Stack>
+    <CardLine label="resources.admin/teams.fields.member_count">{record.member_count ?? 0}</CardLine>
+    {(record.workspaces?.length ?? 0) > 0 && (
+      <CardLine label="resources.admin/teams.fields.workspaces">
+        <NamesWithRoles items={record.workspaces} to={(item) => `/workspaces/${item.id}`} />
+      </CardLine>
+    )}
+    <CardLine label="resources.admin/teams.fields.created_at">{formatDateTime(record.created_at)}</CardLine>
+  </Stack>
+);
+
+export const AdminTeamList = () => {
+  const phone = usePhoneLayout();
+  const translate = useTranslate();
+  return (
   <List<AdminTeam>
     resource="admin/teams"
     filters={filters}
@@ -160,13 +194,14 @@ export const AdminTeamList = () => (
     perPage={25}
     sx={asideListSx}
   >
+    {phone ? (
+      <ListCards<AdminTeam> label={translate('resources.admin/teams.name', { smart_count: 2 })} bulkActionsToolbar={teamsToolbar}>
+        {(record) => <TeamCard record={record} />}
+      </ListCards>
+    ) : (
     <DataTable<AdminTeam>
       bulkActionButtons={<BulkTeamButtons />}
-      bulkActionsToolbar={
-        <BulkToolbar>
-          <BulkTeamButtons />
-        </BulkToolbar>
-      }
+      bulkActionsToolbar={teamsToolbar}
       rowClick={false}
       sx={adminTableSx}
     >
@@ -187,5 +222,7 @@ export const AdminTeamList = () => (
       />
       <DataTable.Col<AdminTeam> source="created_at" render={(record) => formatDateTime(record.created_at)} />
     </DataTable>
+    )}
   </List>
-);
+  );
+};

@@ -1,11 +1,13 @@
-import { Box, Chip, Stack, type Theme, Typography, useMediaQuery } from '@mui/material';
-import { AutocompleteInput, DataTable, List, NullableBooleanInput, ReferenceInput, useListContext, useTranslate } from 'react-admin';
+import { Box, Chip, Stack, Typography } from '@mui/material';
+import { AutocompleteInput, DataTable, type Identifier, List, ReferenceInput, useListContext, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { RoleChip } from '../../../components/RoleChip';
 import { formatDateTime } from '../../../utils/dates';
-import { AdminSearchInput, adminListSx, Chips } from '../common';
+import { AdminSearchInput, Chips } from '../common';
 import { AdminListActions } from '../ExportCsvButton';
-import { searchAtServer } from '../FilterSidebar';
+import { BulkToolbar } from '../bulk';
+import { asideListSx, searchAtServer } from '../FilterSidebar';
+import { ListCards, usePhoneLayout } from '../ListCards';
 import { BulkUserButtons } from './BulkUserButtons';
 import { FlagIcons, MoreChip } from './UserListCells';
 import { UserListAside } from './UserListAside';
@@ -36,16 +38,6 @@ const teamFilter = (
     <AutocompleteInput label="admin_filters.team" optionText="name" filterToQuery={searchAtServer} sx={{ minWidth: 220 }} />
   </ReferenceInput>
 );
-// Below md the sidebar (UserListAside) is hidden and the filter button offers the same flags.
-const smallScreenFilters = [
-  search,
-  teamFilter,
-  <NullableBooleanInput key="admin" source="admin" />,
-  <NullableBooleanInput key="enabled" source="enabled" />,
-  <NullableBooleanInput key="verified" source="verified" label="adminUsers.fields.verified" />,
-  <NullableBooleanInput key="policy" source="policy" label="adminUsers.fields.policy" />,
-];
-
 /**
  * The table fits its card beside the filters at 1280 px (fixed layout: each cell keeps to its
  * column, long names and emails end with an ellipsis); on phones it keeps 720 px and scrolls.
@@ -62,10 +54,13 @@ const usersTableSx = {
 } as const;
 
 /** Name, and the email under it; both end with an ellipsis when too long (the title has them whole). */
+// The name is a link (the row opens the same page on a click): a keyboard reaches it with Tab.
 const NameAndEmail = ({ record }: { record: AdminUser }) => (
   <Box sx={{ minWidth: 0 }}>
     <Typography variant="body2" noWrap title={record.name}>
-      {record.name}
+      <Link to={adminUserPath(record.id)} onClick={(event) => event.stopPropagation()}>
+        {record.name}
+      </Link>
     </Typography>
     <Typography variant="caption" component="div" noWrap title={record.email} sx={{ color: 'text.secondary' }}>
       {record.email}
@@ -120,24 +115,52 @@ const Status = ({ record }: { record: AdminUser }) => {
   );
 };
 
+/** Below sm: the same facts as the table's row, one card per person. */
+const UserCard = ({ record }: { record: AdminUser }) => (
+  <Stack spacing={0.5}>
+    <NameAndEmail record={record} />
+    <Status record={record} />
+    <Teams record={record} />
+    <FirstOfMany items={record.workspaces} to={(item) => `/workspaces/${item.id}`} more="adminUsers.list.more_workspaces" />
+    <Typography variant="caption" sx={{ color: 'text.secondary' }}>
+      {formatDateTime(record.created_at)}
+    </Typography>
+  </Stack>
+);
+
+const adminUserPath = (id: Identifier) => `/admin/users/${id}`;
+
+/** The bulk toolbar: Disable / Enable, with the users list's own "Select all N matching" (BulkUserButtons). */
+const bulkToolbar = (
+  <BulkToolbar selectAll={false}>
+    <BulkUserButtons />
+  </BulkToolbar>
+);
+
 /**
  * /admin/users: every user with teams and workspaces (role), verified and policy flags, admin
  * and enabled badges; rows open /admin/users/{id}; checked rows (or all matching the filter)
  * can be disabled or enabled. Filters: search, team (autocomplete), and the flags (sidebar).
  */
 export const AdminUserList = () => {
-  const isSmall = useMediaQuery<Theme>((theme) => theme.breakpoints.down('md'));
+  const phone = usePhoneLayout();
+  const translate = useTranslate();
   return (
     <List<AdminUser>
       resource="admin/users"
-      filters={isSmall ? smallScreenFilters : [search, teamFilter]}
+      filters={[search, teamFilter]}
       aside={<UserListAside />}
       actions={<AdminListActions />}
       sort={{ field: 'name', order: 'ASC' }}
       perPage={25}
-      sx={adminListSx}
+      sx={asideListSx}
     >
-      <DataTable<AdminUser> bulkActionButtons={<BulkUserButtons />} rowClick={(id) => `/admin/users/${id}`} sx={usersTableSx}>
+      {phone ? (
+        <ListCards<AdminUser> label={translate('resources.admin/users.name', { smart_count: 2 })} bulkActionsToolbar={bulkToolbar}>
+          {(record) => <UserCard record={record} />}
+        </ListCards>
+      ) : (
+      <DataTable<AdminUser> bulkActionButtons={<BulkUserButtons />} bulkActionsToolbar={bulkToolbar} rowClick={(id) => adminUserPath(id)} sx={usersTableSx}>
         <DataTable.Col<AdminUser> source="name" render={(record) => <NameAndEmail record={record} />} />
         <DataTable.Col<AdminUser>
           source="teams"
@@ -152,6 +175,7 @@ export const AdminUserList = () => {
         <DataTable.Col<AdminUser> source="status" disableSort render={(record) => <Status record={record} />} />
         <DataTable.Col<AdminUser> source="created_at" render={(record) => formatDateTime(record.created_at)} />
       </DataTable>
+      )}
     </List>
   );
 };

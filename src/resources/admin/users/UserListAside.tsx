@@ -2,11 +2,11 @@ import AdminPanelSettingsOutlinedIcon from '@mui/icons-material/AdminPanelSettin
 import GavelOutlinedIcon from '@mui/icons-material/GavelOutlined';
 import MailOutlineIcon from '@mui/icons-material/MailOutline';
 import ToggleOnOutlinedIcon from '@mui/icons-material/ToggleOnOutlined';
-import { Card, CardContent } from '@mui/material';
-import { FilterList, FilterListItem, useTranslate } from 'react-admin';
+import { FilterList, FilterListItem } from 'react-admin';
+import { FilterSidebar } from '../FilterSidebar';
 
-// The users list's filter sidebar, as react-admin's demo (VisitorListAside): hidden below the
-// md breakpoint, where the same filters are offered by the list's filter button instead.
+// The users list's filter sidebar, as react-admin's demo (VisitorListAside): beside the list
+// on wide screens, a folded panel above it below md (FilterSidebar), as on the other admin lists.
 
 const FLAGS = [
   { source: 'admin', icon: <AdminPanelSettingsOutlinedIcon />, yes: 'adminUsers.filters.yes', no: 'adminUsers.filters.no' },
@@ -15,22 +15,13 @@ const FLAGS = [
   { source: 'policy', icon: <GavelOutlinedIcon />, yes: 'adminUsers.filters.accepted', no: 'adminUsers.filters.not_accepted' },
 ] as const;
 
-export const UserListAside = () => {
-  const translate = useTranslate();
-  return (
-  <Card
-    component="aside"
-    aria-label={translate('admin_filters.title')}
-    sx={{ display: { xs: 'none', md: 'block' }, order: -1, flex: '0 0 14em', mr: 2, mt: 8, alignSelf: 'flex-start' }}
-  >
-    <CardContent sx={{ pt: 1 }}>
-      {FLAGS.map((flag) => (
-        <FilterList key={flag.source} label={`adminUsers.filters.${flag.source}`} icon={flag.icon}>
-          <FilterListItem label={flag.yes} value={{ [flag.source]: true }} />
-          <FilterListItem label={flag.no} value={{ [flag.source]: false }} />
-        </FilterList>
-      ))}
-    </CardContent>
-  </Card>
-  );
-};
+export const UserListAside = () => (
+  <FilterSidebar>
+    {FLAGS.map((flag) => (
+      <FilterList key={flag.source} label={`adminUsers.filters.${flag.source}`} icon={flag.icon}>
+        <FilterListItem label={flag.yes} value={{ [flag.source]: true }} />
+        <FilterListItem label={flag.no} value={{ [flag.source]: false }} />
+      </FilterList>
+    ))}
+  </FilterSidebar>
+);

@@ -1,10 +1,12 @@
-import { AutocompleteInput, DataTable, List, ReferenceInput } from 'react-admin';
+import { Stack } from '@mui/material';
+import { AutocompleteInput, DataTable, List, ReferenceInput, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { formatDateTime } from '../../../utils/dates';
 import { BulkToolbar } from '../bulk';
 import { AdminSearchInput, adminTableSx, NamesWithRoles } from '../common';
 import { AdminListActions } from '../ExportCsvButton';
 import { asideListSx, DateRangeFilter, FilterSidebar, searchAtServer } from '../FilterSidebar';
+import { CardLine, ListCards, usePhoneLayout } from '../ListCards';
 import { BulkWorkspaceButtons } from './BulkWorkspaceButtons';
 
 interface AdminWorkspace {
@@ -29,7 +31,38 @@ const filters = [
  * /admin/workspaces: every workspace, its team and users (role); GET /api/admin/workspaces. Names open
  * /admin/workspaces/{id}; checked rows can be deleted together.
  */
-export const AdminWorkspaceList = () => (
+// Deletion goes by ids: the rows checked, no "select all matching".
+const workspacesToolbar = (
+  <BulkToolbar selectAll={false}>
+    <BulkWorkspaceButtons />
+  </BulkToolbar>
+);
+
+const TeamLink = ({ record }: { record: AdminWorkspace }) =>
+  record.team ? <Link to={`/teams/${encodeURIComponent(record.team.name)}`}>{record.team.name}</Link> : null;
+
+/** Below sm: the same facts as the table's row, one card per workspace. */
+const WorkspaceCard = ({ record }: { record: AdminWorkspace }) => (
+  <Stack spacing={0.5}>
+    <Link to={`/admin/workspaces/${record.id}`}>{record.name}</Link>
+    {record.team && (
+      <CardLine label="resources.admin/workspaces.fields.team">
+        <TeamLink record={record} />
+      </CardLine>
+    )}
+    {(record.users?.length ?? 0) > 0 && (
+      <CardLine label="resources.admin/workspaces.fields.users">
+        <NamesWithRoles items={record.users} />
+      </CardLine>
+    )}
+    <CardLine label="resources.admin/workspaces.fields.created_at">{formatDateTime(record.created_at)}</CardLine>
+  </Stack>
+);
+
+export const AdminWorkspaceList = () => {
+  const phone = usePhoneLayout();
+  const translate = useTranslate();
+  return (
   <List<AdminWorkspace>
     resource="admin/workspaces"
     filters={filters}
@@ -43,14 +76,14 @@ export const AdminWorkspaceList = () => (
     perPage={25}
     sx={asideListSx}
   >
+    {phone ? (
+      <ListCards<AdminWorkspace> label={translate('resources.admin/workspaces.name', { smart_count: 2 })} bulkActionsToolbar={workspacesToolbar}>
+        {(record) => <WorkspaceCard record={record} />}
+      </ListCards>
+    ) : (
     <DataTable<AdminWorkspace>
       bulkActionButtons={<BulkWorkspaceButtons />}
-      // Deletion goes by ids: the rows checked, no "select all matching".
-      bulkActionsToolbar={
-        <BulkToolbar selectAll={false}>
-          <BulkWorkspaceButtons />
-        </BulkToolbar>
-      }
+      bulkActionsToolbar={workspacesToolbar}
       rowClick={false}
       sx={adminTableSx}
     >
@@ -58,10 +91,12 @@ export const AdminWorkspaceList = () => (
       <DataTable.Col<AdminWorkspace>
         source="team.name"
         disableSort
-        render={(record) => (record.team ? <Link to={`/teams/${encodeURIComponent(record.team.name)}`}>{record.team.name}</Link> : '')}
+        render={(record) => <TeamLink record={record} />}
       />
       <DataTable.Col<AdminWorkspace> source="users" disableSort render={(record) => <NamesWithRoles items={record.users} />} />
       <DataTable.Col<AdminWorkspace> source="created_at" render={(record) => formatDateTime(record.created_at)} />
     </DataTable>
+    )}
   </List>
-);
+  );
+};

@@ -1,0 +1,357 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, request as playwrightRequest, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { e2eRuntimeDir } from '../playwright.config';
+import { api, createUsers, inBatches, login, newAccount } from './support/admin';
+import { checkPage, DESKTOP, expectNoHorizontalOverflow, PHONE } from './support/pageChecks';
+import { screenshot } from './support/screens';
+import type { TestUser } from './support/users';
+
+// Issue 15, part 2, for the platform-admin pages: every admin page (lists, show pages with each
+// tab, filters open, rows checked with the bulk bar showing, a confirmation open) at desktop
+// and phone sizes, checked by axe and for sideways scrolling (support/pageChecks.ts); the same
+// pages in French for overflow and translation keys; and the keyboard paths to a row's page
+// and to a bulk action. A few dozen accounts are enough: admin.spec.ts checks the scale.
+
+test.use({ trace: { mode: 'retain-on-failure', screenshots: false } });
+
+/** More than a page of 25 people and of 25 pending requests, so that "Select all N matching" shows. */
+const PEOPLE = 30;
+const FIRSTNAMES = ['Ada', 'Barbara', 'Claude', 'Dennis', 'Edsger', 'Frances', 'Guido', 'Hedy', 'Ivan', 'John'];
+
+interface Arranged {
+  admin: TestUser;
+  frenchAdmin: TestUser;
+  owner: TestUser;
+  ownerId: number;
+  team: { id: number; name: string };
+  workspace: { id: number; name: string };
+  nodeName: string;
+}
+
+let apiContext: APIRequestContext;
+let arranged: Arranged;
+let adminPage: Page;
+
+const SIZES = [
+  ['desktop', DESKTOP],
+  ['phone', PHONE],
+] as const;
+
+/** Text that reads as a translation key left untranslated ('resources.admin/users.name', 'app.menu'). */
+const RAW_KEY = /^(?:ra|app|resources|admin[a-zA-Z_]*|team[a-zA-Z]*|requests|nodes|workspaces)\.[\w/.-]+$/;
+
+async function arrange(): Promise<Arranged> {
+  const tag = Date.now() % 100000;
+  const admin = newAccount('Margaret', 'Hamilton');
+  const frenchAdmin = newAccount('Sophie', 'Germain');
+  // A long name: the cards and cells must wrap or cut it, not widen the page.
+  const owner = { ...newAccount('Maximiliane', 'Vandersteenhoven-Oppenheimer'), password: `quiet-harbour-lantern-${tag}-drifts` };
+  const people = Array.from({ length: PEOPLE }, (_, index) => newAccount(FIRSTNAMES[index % FIRSTNAMES.length], `Person${String(index + 1).padStart(2, '0')}`));
+  createUsers([{ ...admin, admin: true }, { ...frenchAdmin, admin: true }, owner, ...people]);
+
+  const adminToken = await login(apiContext, admin);
+  const ownerToken = await login(apiContext, owner);
+  const shortname = `Pages Lab ${tag}`;
+  const asked = await api(apiContext, 'POST', '/api/requests/teams', ownerToken, {
+    fullname: `Responsive Pages Laboratory ${tag}`,
+    shortname,
+    affiliation: 'University of Somewhere',
+    country: 'France',
+    url: 'https://pages.example.org',
+    joining_reason: 'We check the admin pages on phones.',
+    joining_category: 'Research',
+  });
+  await api(apiContext, 'PATCH', `/api/requests/${asked.id}`, adminToken, { action: 'approve' });
+  const team = await api(apiContext, 'GET', `/api/tenants/${shortname.toLowerCase().replace(/\W+/g, '')}`, ownerToken);
+  await api(apiContext, 'POST', '/api/requests/workspaces', ownerToken, { label: 'Phones', name: 'phones', team_id: team.id });
+  const detail = await api(apiContext, 'GET', `/api/tenants/${team.id}`, ownerToken);
+  const workspace = detail.workspaces.find((item: { name: string }) => item.name === 'phones');
+  // Everyone asks to join the team: more pending requests than a page of /requests.
+  await inBatches(people, 4, async (person) => {
+    const token = await login(apiContext, person);
+    await api(apiContext, 'PATCH', '/api/requests/teams', token, { team_id: team.id, message: `${person.firstname} would like to join.` });
+  });
+  const me = await api(apiContext, 'GET', '/user', ownerToken);
+  const nodes = await api<{ name: string; node_id?: number | null }[]>(apiContext, 'GET', '/api/admin/nodes', adminToken);
+  const clusterNode = nodes.find((node) => !node.node_id);
+  expect(clusterNode, 'the sandbox cluster has a node').toBeTruthy();
+  return { admin, frenchAdmin, owner, ownerId: me.id, team: { id: team.id, name: team.name }, workspace, nodeName: clusterNode!.name };
+}
+
+async function loggedIn(browser: Browser, user: TestUser): Promise<Page> {
+  const context = await browser.newContext({ viewport: DESKTOP });
+  const page = await context.newPage();
+  await page.goto('/');
+  await page.getByLabel(/^(Email|E-mail|Adresse e-mail|Courriel)$/).fill(user.email);
+  await page.getByLabel(/^(Password|Mot de passe)$/).fill(user.password);
+  await page.getByRole('button', { name: /^(Login|Se connecter|Connexion)$/ }).click();
+  await expect(page.locator('main')).toBeVisible();
+  await page.waitForLoadState('networkidle').catch(() => undefined);
+  return page;
+}
+
+test.beforeAll(async ({ baseURL, browser }) => {
+  test.setTimeout(120_000);
+  apiContext = await playwrightRequest.newContext({ baseURL });
+  // Arranged once per server run: after a failure Playwright starts a new worker, which runs
+  // beforeAll again (the runtime directory is wiped at each server start, support/serve.mjs).
+  const stateFile = join(e2eRuntimeDir, 'pages-admin-spec.json');
+  if (existsSync(stateFile)) arranged = JSON.parse(readFileSync(stateFile, 'utf8'));
+  else {
+    arranged = await arrange();
+    writeFileSync(stateFile, JSON.stringify(arranged));
+  }
+  adminPage = await loggedIn(browser, arranged.admin);
+});
+
+test.afterAll(async () => {
+  await adminPage?.context().close();
+  await apiContext?.dispose();
+});
+
+/** Goes to `path` and waits until the page has loaded what it shows (no progress indicator left). */
+async function open(page: Page, path: string) {
+  await page.goto(path);
+  await expect(page.locator('main')).toBeVisible();
+  await page.waitForLoadState('networkidle').catch(() => undefined);
+  await expect(page.locator('main [role="progressbar"]')).toHaveCount(0);
+}
+
+/** Each tab of the show page in turn, checked with its content showing. */
+async function checkTabs(page: Page, name: string) {
+  const tabs = page.getByRole('tab');
+  const count = await tabs.count();
+  expect(count, `${name} has tabs`).toBeGreaterThan(1);
+  for (let index = 0; index < count; index += 1) {
+    const tab = tabs.nth(index);
+    await tab.click();
+    await expect(tab).toHaveAttribute('aria-selected', 'true');
+    await checkPage(page, `${name}-tab${index + 1}`);
+  }
+  await tabs.first().click();
+}
+
+/** Opens the list's filters: the sidebar on phones is folded, on desktop it is already beside the list. */
+async function openFilters(page: Page, name: string) {
+  const folded = page.getByRole('button', { name: 'Filters', exact: true });
+  if (await folded.isVisible()) {
+    await folded.click();
+    await expect(folded).toHaveAttribute('aria-expanded', 'true');
+  } else {
+    await expect(page.getByTestId('filter-sidebar').or(page.getByRole('complementary', { name: 'Filters' })).first()).toBeVisible();
+  }
+  await checkPage(page, `${name}-filters`);
+  if (await folded.isVisible()) await folded.click();
+}
+
+/** Checks the first row (or card); the bulk bar shows, and says one is selected. */
+async function checkOneRow(page: Page, name: string) {
+  await page.getByRole('checkbox', { name: 'Select this row' }).first().check();
+  await expect(page.getByText('1 item selected')).toBeVisible();
+  await checkPage(page, `${name}-selected`);
+}
+
+/** Checks the whole page, then every match: the "Select all N matching" button must be within reach. */
+async function selectAllMatching(page: Page, name: string, matching: RegExp) {
+  await page.getByRole('checkbox', { name: 'Select all' }).check();
+  const selectAll = page.getByRole('button', { name: matching });
+  await expect(selectAll).toBeInViewport();
+  await selectAll.click();
+  await checkPage(page, `${name}-all-matching`);
+}
+
+async function unselect(page: Page) {
+  await page.getByRole('button', { name: 'Unselect' }).click();
+}
+
+for (const [size, viewport] of SIZES) {
+  test(`the admin lists at ${size} size: filters, checked rows, the bulk bar and its dialogs`, async () => {
+    test.setTimeout(180_000);
+    const page = adminPage;
+    await page.setViewportSize(viewport);
+    const at = (name: string) => `admin-${name}-${size}`;
+
+    await open(page, '/admin/users');
+    await expect(page.getByRole('link', { name: 'Ada Person01' })).toBeVisible();
+    await checkPage(page, at('users'));
+    await openFilters(page, at('users'));
+    await checkOneRow(page, at('users'));
+    await selectAllMatching(page, at('users'), /^Select all \d+ matching/);
+    await page.getByRole('button', { name: 'Disable', exact: true }).click();
+    const disable = page.getByRole('dialog');
+    await expect(disable).toContainText(/Disable/);
+    await checkPage(page, at('users-bulk-disable-dialog'));
+    await disable.getByRole('button', { name: 'Cancel' }).click();
+    await expect(disable).toBeHidden();
+    await unselect(page);
+
+    await open(page, '/admin/teams');
+    await expect(page.getByRole('link', { name: arranged.team.name })).toBeVisible();
+    await checkPage(page, at('teams'));
+    await openFilters(page, at('teams'));
+    await checkOneRow(page, at('teams'));
+    await unselect(page);
+
+    await open(page, '/admin/workspaces');
+    await expect(page.getByRole('link', { name: arranged.workspace.name }).first()).toBeVisible();
+    await checkPage(page, at('workspaces'));
+    await openFilters(page, at('workspaces'));
+    await checkOneRow(page, at('workspaces'));
+    await unselect(page);
+
+    await open(page, '/admin/nodes');
+    await expect(page.getByRole('link', { name: arranged.nodeName })).toBeVisible();
+    await checkPage(page, at('nodes'));
+    await openFilters(page, at('nodes'));
+    await checkOneRow(page, at('nodes'));
+    await unselect(page);
+
+    await open(page, '/admin/activity');
+    await checkPage(page, at('activity'));
+    await openFilters(page, at('activity'));
+    await checkOneRow(page, at('activity'));
+    await unselect(page);
+
+    // /requests as an admin: pending join requests, all of them at once, the bulk decision asked.
+    await open(page, '/requests');
+    await expect(page.getByText('would like to join.').first()).toBeVisible();
+    await checkPage(page, at('requests'));
+    await checkOneRow(page, at('requests'));
+    await selectAllMatching(page, at('requests'), /^Select all \d+ matching/);
+    await page.getByRole('button', { name: 'Approve selected' }).click();
+    const decide = page.getByRole('dialog');
+    await expect(decide).toContainText(/Approve/);
+    await checkPage(page, at('requests-bulk-dialog'));
+    await decide.getByRole('button', { name: 'Cancel' }).click();
+    await expect(decide).toBeHidden();
+    await unselect(page);
+  });
+
+  test(`the admin show pages at ${size} size: every tab, and a confirmation open`, async () => {
+    test.setTimeout(180_000);
+    const page = adminPage;
+    await page.setViewportSize(viewport);
+    const at = (name: string) => `admin-${name}-${size}`;
+
+    await open(page, `/admin/users/${arranged.ownerId}`);
+    await expect(page.getByText(arranged.owner.email).first()).toBeVisible();
+    await checkTabs(page, at('user'));
+    await page.getByRole('button', { name: 'Disable', exact: true }).click();
+    const confirm = page.getByRole('dialog');
+    await expect(confirm).toContainText(/Disabling|Disable/);
+    await checkPage(page, at('user-disable-dialog'));
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toBeHidden();
+
+    await open(page, `/admin/teams/${arranged.team.id}`);
+    await checkTabs(page, at('team'));
+    await open(page, `/admin/workspaces/${arranged.workspace.id}`);
+    await checkTabs(page, at('workspace'));
+    await open(page, `/admin/nodes/${encodeURIComponent(arranged.nodeName)}`);
+    await expect(page.getByText('Conditions').first()).toBeVisible();
+    await checkPage(page, at('node'));
+  });
+}
+
+test('the admin pages in French at both sizes: nothing scrolls sideways, no translation key shows', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const page = await loggedIn(browser, arranged.frenchAdmin);
+  // Through the page's own session, as the language menu does.
+  await page.evaluate(async () => {
+    await fetch('/user', {
+      method: 'PATCH',
+      headers: { Accept: 'application/json', 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('authentication_token')}` },
+      body: JSON.stringify({ locale: 'fr' }),
+    });
+  });
+  const paths = [
+    ['users', '/admin/users'],
+    ['user', `/admin/users/${arranged.ownerId}`],
+    ['teams', '/admin/teams'],
+    ['team', `/admin/teams/${arranged.team.id}`],
+    ['workspaces', '/admin/workspaces'],
+    ['workspace', `/admin/workspaces/${arranged.workspace.id}`],
+    ['nodes', '/admin/nodes'],
+    ['node', `/admin/nodes/${encodeURIComponent(arranged.nodeName)}`],
+    ['activity', '/admin/activity'],
+    ['requests', '/requests'],
+  ] as const;
+  for (const [size, viewport] of SIZES) {
+    await page.setViewportSize(viewport);
+    for (const [name, path] of paths) {
+      await open(page, path);
+      await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('fr');
+      await expectNoHorizontalOverflow(page, `${path} in French at ${size} size`);
+      const lines = (await page.locator('body').innerText()).split('\n').map((line) => line.trim()).filter(Boolean);
+      const labels = await page.locator('[aria-label], [title], [placeholder]').evaluateAll((elements) =>
+        elements.flatMap((element) => ['aria-label', 'title', 'placeholder'].map((attribute) => element.getAttribute(attribute) ?? '')),
+      );
+      expect([...lines, ...labels].filter((text) => RAW_KEY.test(text)), `translation keys on ${path} (${size})`).toEqual([]);
+      await screenshot(page, `admin-${name}-${size}-fr`);
+    }
+  }
+  await page.context().close();
+});
+
+/** The element that has the focus: its tag, accessible text and whether a focus ring is drawn. */
+async function focused(page: Page) {
+  return page.evaluate(() => {
+    const element = document.activeElement as HTMLElement | null;
+    if (!element) return null;
+    const style = getComputedStyle(element);
+    const ring = (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || (style.boxShadow !== 'none' && style.boxShadow !== '');
+    return {
+      tag: element.tagName.toLowerCase(),
+      text: (element.getAttribute('aria-label') ?? element.textContent ?? '').trim(),
+      href: element.getAttribute('href'),
+      ring,
+    };
+  });
+}
+
+/** Presses `key` until the focused element matches, at most `limit` times. */
+async function tabTo(page: Page, matches: (element: NonNullable<Awaited<ReturnType<typeof focused>>>) => boolean, key = 'Tab', limit = 60) {
+  const visited: string[] = [];
+  for (let presses = 0; presses < limit; presses += 1) {
+    await page.keyboard.press(key);
+    const element = await focused(page);
+    if (element && matches(element)) return element;
+    visited.push(element ? `${element.tag} "${element.text.slice(0, 30)}"${element.href ? ` ${element.href}` : ''}` : 'nothing');
+  }
+  throw new Error(`nothing matching was reached with ${limit} presses of ${key}; focus went to:\n${visited.join('\n')}`);
+}
+
+for (const [size, viewport] of SIZES) {
+  test(`keyboard at ${size} size: a row's link is reached with a visible focus and opens with Enter; a bulk action is reached`, async () => {
+    const page = adminPage;
+    await page.setViewportSize(viewport);
+    const ownerName = `${arranged.owner.firstname} ${arranged.owner.lastname}`;
+    await open(page, `/admin/users?filter=${encodeURIComponent(JSON.stringify({ q: arranged.owner.lastname }))}`);
+    await expect(page.getByText(ownerName).first()).toBeVisible();
+    await page.getByRole('textbox', { name: 'Search' }).focus();
+
+    const link = await tabTo(page, (element) => element.tag === 'a' && element.href === `/admin/users/${arranged.ownerId}`);
+    expect(link.ring, 'the focused row link shows a focus ring').toBe(true);
+    await screenshot(page, `admin-keyboard-row-focus-${size}`);
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(new RegExp(`/admin/users/${arranged.ownerId}$`));
+
+    // Back on the list: check the row with the keyboard, then reach the bulk "Disable".
+    await page.goBack();
+    await expect(page.getByText(ownerName).first()).toBeVisible();
+    await page.getByRole('textbox', { name: 'Search' }).focus();
+    const checkbox = await tabTo(page, (element) => element.tag === 'input' && element.text === 'Select this row');
+    expect(checkbox.ring || (await page.evaluate(() => document.activeElement?.parentElement?.matches('.Mui-focusVisible') ?? false)), 'the row checkbox shows its focus').toBe(true);
+    await page.keyboard.press('Space');
+    await expect(page.getByText('1 item selected')).toBeVisible();
+    const disable = await tabTo(page, (element) => element.tag === 'button' && element.text === 'Disable', 'Shift+Tab');
+    expect(disable.ring || (await page.evaluate(() => document.activeElement?.matches('.Mui-focusVisible') ?? false)), 'the bulk button shows its focus').toBe(true);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toBeHidden();
+    // The selection outlives the page (react-admin keeps it in its store): leave none behind.
+    await unselect(page);
+  });
+}
