@@ -85,6 +85,11 @@ export const theme: RaThemeOptions = merge(defaultTheme as Plain, {
         },
       },
     },
+    // On phones react-admin paints a list's toolbar (filters, Create, Export) white, for lists
+    // laid out on the page itself; ours sit in cards on the grey page, where a white strip
+    // above the card looked like a broken card. Keep the page's background there.
+    RaListToolbar: { styleOverrides: { root: { '@media (max-width: 599.95px)': { backgroundColor: 'transparent' } } } },
+    RaTopToolbar: { styleOverrides: { root: { '@media (max-width: 599.95px)': { backgroundColor: 'transparent' } } } },
     RaMenuItemLink: {
       styleOverrides: {
         root: {
