@@ -214,7 +214,7 @@ describe('validation messages in French', () => {
     const person = await ctx.signedInUser();
     expect((await ctx.inject('POST', '/api/tokens', { token: person.token, body: { name: 'laptop' } })).statusCode).toBe(201);
     const duplicate = await ctx.inject('POST', '/api/tokens', { token: person.token, headers: FR, body: { name: 'laptop' } });
-    expect(duplicate.json().errors.name).toEqual(['Vous avez déjà un jeton portant ce nom.']);
+    expect(duplicate.json().errors.name).toEqual(['Vous avez déjà un jeton d’accès portant ce nom.']);
 
     const team = await ctx.inject('POST', '/api/requests/teams', {
       token: person.token,
@@ -224,7 +224,7 @@ describe('validation messages in French', () => {
     expect(team.statusCode).toBe(422);
     expect(team.json().errors).toMatchObject({
       url: ['URL invalide'],
-      joining_category: ['La valeur choisie pour catégorie est invalide.'],
+      joining_category: ['La valeur choisie pour le champ catégorie est invalide.'],
     });
 
     const workspace = await ctx.inject('POST', '/api/requests/workspaces', {

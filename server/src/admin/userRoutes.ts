@@ -54,7 +54,8 @@ export function adminUserRoutes({ db, broadcaster }: AppContext): FastifyPluginA
       },
       async (request) => {
         const revoked = await revokeUserTokens(services, currentUser(request).id, request.params.id);
-        return { message: `${revoked} personal access token${revoked === 1 ? '' : 's'} revoked.`, revoked };
+        // Whole sentences for one and for several, so that the catalogue gives each its French.
+        return { message: revoked === 1 ? '1 personal access token revoked.' : `${revoked} personal access tokens revoked.`, revoked };
       },
     );
 

@@ -91,8 +91,10 @@ export function installErrorHandler(app: FastifyInstance): void {
   // Synchronous (done callback): it runs on every answer, most of which it leaves alone.
   app.addHook('preSerialization', (request, reply, payload: unknown, done) => {
     if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return done(null, payload);
-    // Success answers: their `message` ({message}, {message, user}), never an entity's (a request's message is someone's text).
-    if (reply.statusCode < 400 && (typeof (payload as { message?: unknown }).message !== 'string' || 'id' in payload)) return done(null, payload);
+    // Success answers: their `message` ({message}, {message, user}), never an entity's (a request's
+    // message is someone's text), and bulk answers' per-item messages ({results: [{message}]}).
+    const hasMessage = typeof (payload as { message?: unknown }).message === 'string' && !('id' in payload);
+    if (reply.statusCode < 400 && !hasMessage && !Array.isArray((payload as { results?: unknown }).results)) return done(null, payload);
     const locale = requestLocale(request);
     done(null, locale === 'en' ? payload : translateAnswer(payload, locale));
   });

@@ -1,5 +1,10 @@
 import { createRequire } from 'node:module';
 import type { FastifyRequest } from 'fastify';
+import { accounts } from './catalogue/accounts.js';
+import { admin } from './catalogue/admin.js';
+import { common } from './catalogue/common.js';
+import { nodes } from './catalogue/nodes.js';
+import { teams } from './catalogue/teams.js';
 
 // The server's messages in the person's language (issue 15). The code keeps writing its
 // messages in English, as Laravel's do ("The firstname field is required."); this catalogue
@@ -7,7 +12,8 @@ import type { FastifyRequest } from 'fastify';
 // French. translateMessage() turns any message the catalogue knows into the asked language,
 // with field names in that language too; a message it does not know stays as it is (English).
 // The error handler runs every answer's `message` and `errors` through it (http/errors.ts), so a
-// new message only needs a line here.
+// new message only needs a line in its domain's catalogue/ file; test/i18nCoverage.test.ts
+// finds the messages in the server's source and fails on one without its French.
 
 export const LOCALES = ['en', 'fr'] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -15,76 +21,12 @@ export const DEFAULT_LOCALE: Locale = 'en';
 
 export const isLocale = (value: unknown): value is Locale => LOCALES.includes(value as Locale);
 
-/** English template → French template. Placeholders (`:name`) match any text in the English message. */
-const catalogue: Record<string, string> = {
-  // Generic field rules (http/schemas.ts and the domain schemas).
-  'The :field field is required.': 'Le champ :field est obligatoire.',
-  'The :field field must be a string.': 'Le champ :field doit être une chaîne de caractères.',
-  'The :field field must not be greater than :max characters.': 'Le champ :field ne doit pas dépasser :max caractères.',
-  'The :field field must be at least :min characters.': 'Le champ :field doit contenir au moins :min caractères.',
-  'The :field field must not contain line breaks or other control characters.':
-    'Le champ :field ne doit contenir ni saut de ligne ni autre caractère de contrôle.',
-  'The :field field contains an invalid character.': 'Le champ :field contient un caractère invalide.',
-  'The :field field must be an integer.': 'Le champ :field doit être un nombre entier.',
-  'The :field field must be a number.': 'Le champ :field doit être un nombre.',
-  'The :field field must be true or false.': 'Le champ :field doit valoir true ou false.',
-  'The selected :field is invalid.': 'La valeur choisie pour :field est invalide.',
-  'The value is invalid.': 'La valeur est invalide.',
-  'The given data was invalid.': 'Les données envoyées sont invalides.',
-  'Invalid email': 'Adresse e-mail invalide',
-  'Invalid URL': 'URL invalide',
-  'Invalid name': 'Nom invalide',
-  'The request body must be a JSON object.': 'Le corps de la requête doit être un objet JSON.',
-  'The request body is not valid JSON.': 'Le corps de la requête n’est pas du JSON valide.',
-  'Invalid request.': 'Requête invalide.',
-
-  // Accounts: registration, login, verification, password reset.
-  'The email has already been taken.': 'Cette adresse e-mail est déjà utilisée.',
-  'The password confirmation does not match.': 'La confirmation du mot de passe ne correspond pas.',
-  'The password is too easy to guess.': 'Le mot de passe est trop facile à deviner.',
-  'These credentials do not match our records.': 'Ces identifiants ne correspondent à aucun compte.',
-  'This account is disabled.': 'Ce compte est désactivé.',
-  'Thanks for registering! We have emailed you a link to verify your email address; it may take a few minutes to arrive.':
-    'Merci de votre inscription ! Nous vous avons envoyé par e-mail un lien pour vérifier votre adresse ; il peut mettre quelques minutes à arriver.',
-  'A new verification link has been sent to your email address.': 'Un nouveau lien de vérification a été envoyé à votre adresse e-mail.',
-  'Your email address is already verified.': 'Votre adresse e-mail est déjà vérifiée.',
-  'Your email address is verified.': 'Votre adresse e-mail est vérifiée.',
-  'This verification link is invalid or has expired.': 'Ce lien de vérification est invalide ou a expiré.',
-  'If an account exists for this address, we have emailed a password reset link.':
-    'Si un compte existe pour cette adresse, nous lui avons envoyé par e-mail un lien de réinitialisation du mot de passe.',
-  'Your password has been updated. Every session and personal access token of the account has been revoked.':
-    'Votre mot de passe a été mis à jour. Toutes les sessions et tous les jetons d’accès personnels du compte ont été révoqués.',
-  'This password reset link is invalid or has expired.': 'Ce lien de réinitialisation du mot de passe est invalide ou a expiré.',
-  'Too many attempts. Try again in :seconds seconds.': 'Trop de tentatives. Réessayez dans :seconds secondes.',
-  'Unauthenticated.': 'Non authentifié.',
-  'This action is unauthorized.': 'Cette action n’est pas autorisée.',
-  'Not found.': 'Introuvable.',
-
-  // Tokens.
-  'You already have a token with this name.': 'Vous avez déjà un jeton portant ce nom.',
-
-  // Teams, workspaces and requests.
-  'A team with this short name already exists.': 'Une équipe avec ce nom court existe déjà.',
-  'A team with this name already exists.': 'Une équipe avec ce nom existe déjà.',
-  'A workspace with this name already exists in this team.': 'Un espace de travail avec ce nom existe déjà dans cette équipe.',
-  'A request for this is already pending.': 'Une demande pour cela est déjà en attente.',
-  'You are not a member of this team.': 'Vous n’êtes pas membre de cette équipe.',
-  'You are no longer a member of this team.': 'Vous n’êtes plus membre de cette équipe.',
-  'You are not a member of this workspace.': 'Vous n’êtes pas membre de cet espace de travail.',
-  'This person is not a member of this team.': 'Cette personne n’est pas membre de cette équipe.',
-  'This person is not a member of this workspace.': 'Cette personne n’est pas membre de cet espace de travail.',
-  'This request has already been decided.': 'Cette demande a déjà été traitée.',
-  'You may not decide this request.': 'Vous ne pouvez pas décider de cette demande.',
-  'A team keeps at least one owner: make someone else an owner first.':
-    'Une équipe garde au moins un propriétaire : nommez d’abord quelqu’un d’autre propriétaire.',
-  'Only an owner can change or remove an owner, or make someone an owner.':
-    'Seul un propriétaire peut modifier ou retirer un propriétaire, ou nommer quelqu’un propriétaire.',
-  "Only the team's owners and managers can remove members.": 'Seuls les propriétaires et gestionnaires de l’équipe peuvent retirer des membres.',
-  "Only the workspace's managers and its team's managers can remove members.":
-    'Seuls les gestionnaires de l’espace de travail et ceux de son équipe peuvent retirer des membres.',
-  'The team no longer exists.': 'L’équipe n’existe plus.',
-  'The workspace no longer exists.': 'L’espace de travail n’existe plus.',
-};
+/**
+ * English template → French template, by domain (catalogue/). Placeholders (`:name`) match any
+ * text in the English message. The domains' specific messages come before the shared generic
+ * rules, so that a specific wording wins where both match.
+ */
+const catalogue: Record<string, string> = { ...accounts, ...teams, ...admin, ...nodes, ...common };
 
 /** Field names as a French form labels them (the English message names the field as sent). */
 const frenchFields: Record<string, string> = {
@@ -115,6 +57,11 @@ const frenchFields: Record<string, string> = {
   hostname: 'nom d’hôte',
   notes: 'notes',
   type: 'type',
+  role: 'rôle',
+  workspace: 'espace de travail',
+  workspace_ids: 'espaces de travail',
+  q: 'recherche',
+  limit: 'limite',
 };
 
 interface CompiledEntry {
@@ -140,7 +87,8 @@ const compiled: CompiledEntry[] = Object.entries(catalogue).map(([english, frenc
   return { pattern: new RegExp(`^${source}$`, 's'), names, french };
 });
 
-const exact = new Map(Object.entries(catalogue).filter(([english]) => !english.includes(':')));
+// Messages without placeholders (a colon followed by a space is text: "admin: make someone…").
+const exact = new Map(Object.entries(catalogue).filter(([english]) => !/:[a-z_]/.test(english)));
 
 type ZxcvbnTranslations = Record<'warnings' | 'suggestions', Record<string, string>>;
 let zxcvbnAdvice: [string, string][] | undefined;
@@ -189,7 +137,7 @@ export function translateMessage(message: string, locale: Locale): string {
   return message;
 }
 
-/** An answer's `message` and each of its field messages in `locale` (the JSON bodies of 4xx answers). */
+/** An answer's `message`, each of its field messages and its bulk results' messages in `locale`. */
 export function translateAnswer<T>(body: T, locale: Locale): T {
   if (locale === 'en' || body === null || typeof body !== 'object' || Array.isArray(body)) return body;
   const answer = body as Record<string, unknown>;
@@ -201,6 +149,14 @@ export function translateAnswer<T>(body: T, locale: Locale): T {
         field,
         Array.isArray(messages) ? messages.map((message) => (typeof message === 'string' ? translateMessage(message, locale) : message)) : messages,
       ]),
+    );
+  }
+  // Bulk answers: each item's message ({results: [{id, status, message}]}).
+  if (Array.isArray(answer.results)) {
+    translated.results = answer.results.map((item: unknown) =>
+      item !== null && typeof item === 'object' && typeof (item as { message?: unknown }).message === 'string'
+        ? { ...item, message: translateMessage((item as { message: string }).message, locale) }
+        : item,
     );
   }
   return translated as T;

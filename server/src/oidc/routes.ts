@@ -12,6 +12,7 @@ import { bearerAuth, idParam, MAX_PASSWORD_LENGTH, requiredText } from '../http/
 import { routeRateLimit } from '../http/rateLimit.js';
 import { reserveEach, Throttle } from '../http/throttle.js';
 import { BROWSER_COOKIE, type CallbackOutcome, createOidcService, NO_PASSWORD, type OidcService, STATE_MINUTES } from './oidc.js';
+import { type Locale, requestLocale, translateMessage } from '../i18n/messages.js';
 
 export const WRONG_PASSWORD = 'The password is incorrect.';
 export const LAST_WAY_IN = 'Set a password (Forgot password) or link another identity before unlinking this one: it is your only way to sign in.';
@@ -44,14 +45,17 @@ function setBrowserCookie(reply: FastifyReply, appUrl: string, value: string): v
   reply.header('set-cookie', `${BROWSER_COOKIE}=${value}; Path=/auth/oidc; Max-Age=${STATE_MINUTES * 60}; HttpOnly; SameSite=Lax${secure}`);
 }
 
-/** Where the console's /oidc/callback page takes over. */
-function consoleUrl(appUrl: string, outcome: CallbackOutcome): string {
+/**
+ * Where the console's /oidc/callback page takes over. An error's message is in the browser's
+ * language (Accept-Language; the console shows it as it is).
+ */
+function consoleUrl(appUrl: string, outcome: CallbackOutcome, locale: Locale): string {
   const query = new URLSearchParams(
     outcome.kind === 'code'
       ? { code: outcome.code }
       : outcome.kind === 'linked'
         ? { linked: outcome.provider }
-        : { intent: outcome.intent, error: outcome.message },
+        : { intent: outcome.intent, error: translateMessage(outcome.message, locale) },
   );
   return `${appUrl}/oidc/callback?${query}`;
 }
@@ -99,7 +103,7 @@ export function oidcRoutes(context: AppContext): FastifyPluginAsyncZod {
           return reply.redirect(started.url, 302);
         } catch (error) {
           if (error instanceof HttpError && error.status === 502) {
-            return reply.redirect(consoleUrl(config.appUrl, { kind: 'error', intent: 'login', message: error.message }), 302);
+            return reply.redirect(consoleUrl(config.appUrl, { kind: 'error', intent: 'login', message: error.message }, requestLocale(request)), 302);
           }
           throw error;
         }
@@ -112,7 +116,7 @@ export function oidcRoutes(context: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
         const outcome = await oidc.callback(query, readCookie(request, BROWSER_COOKIE));
-        return reply.redirect(consoleUrl(config.appUrl, outcome), 302);
+        return reply.redirect(consoleUrl(config.appUrl, outcome, requestLocale(request)), 302);
       },
     );
 

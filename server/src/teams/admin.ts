@@ -307,9 +307,12 @@ export async function teamDeletionPlan(db: Kysely<Database>, team: Team) {
 
 export type TeamDeletionPlan = Awaited<ReturnType<typeof teamDeletionPlan>>;
 
+// Whole sentences for one and for several workspaces, so that the catalogue can give each its
+// French (i18n/catalogue/admin.ts).
 export const stillHasWorkspacesMessage = (team: Pick<Team, 'fullname'>, names: string[]) =>
-  `The team ${team.fullname} still has ${names.length === 1 ? 'a workspace' : `${names.length} workspaces`}: ${names.join(', ')}. ` +
-  'Delete them first, or delete the team with its workspaces.';
+  names.length === 1
+    ? `The team ${team.fullname} still has a workspace: ${names[0]}. Delete it first, or delete the team with its workspaces.`
+    : `The team ${team.fullname} still has ${names.length} workspaces: ${names.join(', ')}. Delete them first, or delete the team with its workspaces.`;
 
 /**
  * Deletes the team (one transaction): refused (409) while it has workspaces unless `cascade`,

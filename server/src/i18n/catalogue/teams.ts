@@ -1,0 +1,60 @@
+// Teams, their members and invitations, workspaces (and their quotas), and the requests that
+// create or join them. English template → French; see ../messages.ts for the placeholders.
+export const teams: Record<string, string> = {
+  // Requests (requests/).
+  'A team with this short name already exists.': 'Une équipe avec ce nom court existe déjà.',
+  'A team with this name already exists.': 'Une équipe avec ce nom existe déjà.',
+  'A workspace with this name already exists in this team.': 'Un espace de travail avec ce nom existe déjà dans cette équipe.',
+  'A request for this is already pending.': 'Une demande pour cela est déjà en attente.',
+  'This request has already been decided.': 'Cette demande a déjà été traitée.',
+  'You may not decide this request.': 'Vous ne pouvez pas décider de cette demande.',
+  'The team no longer exists.': 'L’équipe n’existe plus.',
+  'The workspace no longer exists.': 'L’espace de travail n’existe plus.',
+  'You are already a member of this team.': 'Vous êtes déjà membre de cette équipe.',
+  'You are already a member of this workspace.': 'Vous êtes déjà membre de cet espace de travail.',
+  'The :field field must contain at least one letter or digit.': 'Le champ :field doit contenir au moins une lettre ou un chiffre.',
+  'The :field field must give a name of at most :max letters and digits.': 'Le champ :field doit donner un nom d’au plus :max lettres et chiffres.',
+  'The :field field must not be greater than :max characters in this team.': 'Le champ :field ne doit pas dépasser :max caractères dans cette équipe.',
+
+  // Members of teams and workspaces.
+  'You are not a member of this team.': 'Vous n’êtes pas membre de cette équipe.',
+  'You are no longer a member of this team.': 'Vous n’êtes plus membre de cette équipe.',
+  'You are not a member of this workspace.': 'Vous n’êtes pas membre de cet espace de travail.',
+  'This person is not a member of this team.': 'Cette personne n’est pas membre de cette équipe.',
+  'This person is not a member of this workspace.': 'Cette personne n’est pas membre de cet espace de travail.',
+  'A team keeps at least one owner: make someone else an owner first.':
+    'Une équipe garde au moins un propriétaire : nommez d’abord quelqu’un d’autre propriétaire.',
+  'Only an owner can change or remove an owner, or make someone an owner.':
+    'Seul un propriétaire peut modifier ou retirer un propriétaire, ou nommer quelqu’un propriétaire.',
+  "Only the team's owners and managers can remove members.": 'Seuls les propriétaires et gestionnaires de l’équipe peuvent retirer des membres.',
+  "Only the team's owners and managers can change roles.": 'Seuls les propriétaires et gestionnaires de l’équipe peuvent modifier les rôles.',
+  "Only the workspace's managers and its team's managers can remove members.":
+    'Seuls les gestionnaires de l’espace de travail et ceux de son équipe peuvent retirer des membres.',
+
+  // Invitations (invitations/).
+  'This invitation link is invalid.': 'Ce lien d’invitation est invalide.',
+  'This invitation has expired. Ask the team for a new one.': 'Cette invitation a expiré. Demandez-en une nouvelle à l’équipe.',
+  'This invitation has already been used.': 'Cette invitation a déjà été utilisée.',
+  'This invitation has been withdrawn.': 'Cette invitation a été retirée.',
+  'This invitation is no longer pending.': 'Cette invitation n’est plus en attente.',
+  "Only the team's owners and managers can invite people.": 'Seuls les propriétaires et gestionnaires de l’équipe peuvent inviter des personnes.',
+  'You cannot invite someone with a role above your own.': 'Vous ne pouvez pas inviter quelqu’un avec un rôle supérieur au vôtre.',
+  'This person is already a member of this team.': 'Cette personne est déjà membre de cette équipe.',
+  'An invitation to this address is already pending: resend it instead.': 'Une invitation à cette adresse est déjà en attente : renvoyez-la plutôt.',
+  'This invitation was sent to :invited, but you are signed in as :current. Sign out, then sign in or register with :again to accept it.':
+    'Cette invitation a été envoyée à :invited, mais vous êtes connecté en tant que :current. Déconnectez-vous, puis connectez-vous ou inscrivez-vous avec :again pour l’accepter.',
+  'You joined :team.': 'Vous avez rejoint :team.',
+  'The :field field must be a list of workspace ids.': 'Le champ :field doit être une liste d’identifiants d’espaces de travail.',
+
+  // Deleting a team (teams/admin.ts).
+  'The team :team still has a workspace: :name. Delete it first, or delete the team with its workspaces.':
+    'L’équipe :team a encore un espace de travail : :name. Supprimez-le d’abord, ou supprimez l’équipe avec ses espaces de travail.',
+  'The team :team still has :count workspaces: :names. Delete them first, or delete the team with its workspaces.':
+    'L’équipe :team a encore :count espaces de travail : :names. Supprimez-les d’abord, ou supprimez l’équipe avec ses espaces de travail.',
+
+  // Workspace quotas (workspaces/quota.ts).
+  'The :field field must be a CPU quantity such as 4, 0.5 or 500m.': 'Le champ :field doit être une quantité de CPU comme 4, 0.5 ou 500m.',
+  'The :field field must not be greater than :max CPUs.': 'Le champ :field ne doit pas dépasser :max CPU.',
+  'The :field field must be a size such as 512Mi, 16Gi or 1Ti.': 'Le champ :field doit être une taille comme 512Mi, 16Gi ou 1Ti.',
+  'The :field field must be an object with cpu, memory, pods and storage.': 'Le champ :field doit être un objet avec cpu, memory, pods et storage.',
+};
