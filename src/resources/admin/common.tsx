@@ -1,7 +1,6 @@
-import { SearchInput, useTranslate } from 'react-admin';
+import { Link, SearchInput, useTranslate } from 'react-admin';
 import { Chip, Stack } from '@mui/material';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router-dom';
 import { RoleChip } from '../../components/RoleChip';
 
 /** Admin tables keep a minimum width of 800 and scroll horizontally (spec §9). */

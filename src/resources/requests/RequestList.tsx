@@ -1,19 +1,7 @@
 import AssignmentOutlinedIcon from '@mui/icons-material/AssignmentOutlined';
 import { Box, Button, Card, CardContent, Stack, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { useState } from 'react';
-import {
-  AutocompleteInput,
-  DataTable,
-  List,
-  Pagination,
-  type RaRecord,
-  ReferenceInput,
-  SearchInput,
-  SelectInput,
-  useListContext,
-  useTranslate,
-} from 'react-admin';
-import { Link } from 'react-router-dom';
+import { AutocompleteInput, DataTable, Link, List, Pagination, type RaRecord, ReferenceInput, SearchInput, SelectInput, useListContext, useTranslate } from 'react-admin';
 import { EmptyState } from '../../components/EmptyState';
 import { RequestStatusChip } from '../../components/RequestStatusChip';
 import { REQUESTS_REFRESH_MS, useCurrentUser } from '../../hooks';

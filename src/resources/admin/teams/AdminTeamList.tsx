@@ -1,7 +1,6 @@
 import { Box, Button, Chip, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
-import { DataTable, List, useListContext, useRefresh, useTranslate } from 'react-admin';
-import { Link } from 'react-router-dom';
+import { DataTable, Link, List, useListContext, useRefresh, useTranslate } from 'react-admin';
 import { formatDateTime } from '../../../utils/dates';
 import { type BulkSelection, BulkFlowDialog, BulkToolbar, useBulkSelection, useFormatCount } from '../bulk';
 import { AdminSearchInput, adminTableSx, NamesWithRoles } from '../common';

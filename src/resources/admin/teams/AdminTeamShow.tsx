@@ -1,6 +1,6 @@
 import { Alert, Box, Chip, Stack, TableCell, TableRow, Typography } from '@mui/material';
-import { Show, TabbedShowLayout, useRecordContext, useTranslate } from 'react-admin';
-import { Link, useParams } from 'react-router-dom';
+import { Link, Show, TabbedShowLayout, useRecordContext, useTranslate } from 'react-admin';
+import { useParams } from 'react-router-dom';
 import { RoleChip } from '../../../components/RoleChip';
 import { EnabledChip } from '../../../components/EnabledChip';
 import { formatDateTime } from '../../../utils/dates';

@@ -1,6 +1,5 @@
 import { Box, Chip, Stack, Typography } from '@mui/material';
-import { AutocompleteInput, DataTable, type Identifier, List, ReferenceInput, useListContext, useTranslate } from 'react-admin';
-import { Link } from 'react-router-dom';
+import { AutocompleteInput, DataTable, type Identifier, Link, List, ReferenceInput, useListContext, useTranslate } from 'react-admin';
 import { RoleChip } from '../../../components/RoleChip';
 import { formatDateTime } from '../../../utils/dates';
 import { AdminSearchInput, Chips } from '../common';
@@ -58,7 +57,7 @@ const usersTableSx = {
 const NameAndEmail = ({ record }: { record: AdminUser }) => (
   <Box sx={{ minWidth: 0 }}>
     <Typography variant="body2" noWrap title={record.name}>
-      <Link to={adminUserPath(record.id)} onClick={(event) => event.stopPropagation()}>
+      <Link to={adminUserPath(record.id)} onClick={(event: React.MouseEvent) => event.stopPropagation()}>
         {record.name}
       </Link>
     </Typography>
@@ -79,7 +78,7 @@ const FirstOfMany = ({ items, to, more, preferred }: { items?: Named[] | null; t
   return (
     <Box sx={{ minWidth: 0 }}>
       <Typography variant="body2" noWrap title={first.name}>
-        <Link to={to(first)} onClick={(event) => event.stopPropagation()}>
+        <Link to={to(first)} onClick={(event: React.MouseEvent) => event.stopPropagation()}>
           {first.name}
         </Link>
       </Typography>

@@ -1,8 +1,8 @@
 import { Box, Button, Chip, IconButton, Stack, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import { useState } from 'react';
-import { Confirm, Show, TabbedShowLayout, TopToolbar, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
-import { Link, useParams } from 'react-router-dom';
+import { Confirm, Link, Show, TabbedShowLayout, TopToolbar, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
+import { useParams } from 'react-router-dom';
 import { RoleChip } from '../../../components/RoleChip';
 import { useCurrentUser, useTestbedDataProvider } from '../../../hooks';
 import { errorMessage } from '../../../httpClient';

@@ -1,6 +1,5 @@
 import { Stack } from '@mui/material';
-import { AutocompleteInput, DataTable, List, ReferenceInput, useTranslate } from 'react-admin';
-import { Link } from 'react-router-dom';
+import { AutocompleteInput, DataTable, Link, List, ReferenceInput, useTranslate } from 'react-admin';
 import { formatDateTime } from '../../../utils/dates';
 import { BulkToolbar } from '../bulk';
 import { AdminSearchInput, adminTableSx, NamesWithRoles } from '../common';

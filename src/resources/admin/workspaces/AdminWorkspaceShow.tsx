@@ -1,6 +1,6 @@
 import { Box, Chip, Divider, TableCell, TableRow, Typography } from '@mui/material';
-import { Show, TabbedShowLayout, TopToolbar, useRecordContext, useTranslate } from 'react-admin';
-import { Link, useParams } from 'react-router-dom';
+import { Link, Show, TabbedShowLayout, TopToolbar, useRecordContext, useTranslate } from 'react-admin';
+import { useParams } from 'react-router-dom';
 import { RoleChip } from '../../../components/RoleChip';
 import { formatDateTime } from '../../../utils/dates';
 import { ActivityRow, CompactTabs, DetailField, DetailTable } from '../DetailParts';
