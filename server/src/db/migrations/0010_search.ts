@@ -54,8 +54,16 @@ async function trigramSchema(db: Kysely<any>): Promise<string | null> {
       break;
     } catch {
       await sql`rollback to savepoint pg_trgm`.execute(db);
+      // Another session creating it at the same time (replicas migrating together, test files
+      // run in parallel) makes ours fail once it commits: use theirs rather than creating a
+      // second copy in this schema, which would go when the schema goes.
+      if ((await installedTrigramSchema(db)) !== null) break;
     }
   }
+  return installedTrigramSchema(db);
+}
+
+async function installedTrigramSchema(db: Kysely<any>): Promise<string | null> {
   const { rows } = await sql<{ schema: string }>`
     select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace where e.extname = 'pg_trgm'
   `.execute(db);
