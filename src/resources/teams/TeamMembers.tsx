@@ -117,8 +117,14 @@ export const TeamMembers = ({ teamId, members, myRole, admin }: { teamId: number
           checked={allSelected}
           indeterminate={!allSelected && selected.length > 0}
           onChange={() => setSelected(allSelected ? [] : selectable.map((member) => member.id))}
-          slotProps={{ input: { 'aria-label': translate('teamAdmin.manage.select_all') } }}
+          slotProps={{ input: { id: 'team-members-select-all', 'aria-label': translate('teamAdmin.manage.select_all') } }}
         />
+        {/* Said beside the box too: alone above a phone's stacked rows, a bare checkbox says nothing. */}
+        {selected.length === 0 && selectable.length > 0 && (
+          <Typography component="label" htmlFor="team-members-select-all" variant="body2" color="text.secondary" sx={{ cursor: 'pointer' }}>
+            {translate('teamAdmin.manage.select_all')}
+          </Typography>
+        )}
         {selected.length > 0 && (
           <>
             <Typography variant="body2">{translate('teamAdmin.manage.selected', { count: selected.length })}</Typography>
