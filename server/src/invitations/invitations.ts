@@ -15,6 +15,7 @@ import { managesTeamMembers } from '../teams/members.js';
 import { addTeamMember, findTeam } from '../teams/teams.js';
 import { markEmailVerified } from '../users/users.js';
 import { addWorkspaceMember } from '../workspaces/workspaces.js';
+import { isLocale, type Locale } from '../i18n/messages.js';
 import { invitationMail } from './mail.js';
 
 // Invitations to a team and some of its workspaces (issue 16; docs/api-contract.md,
@@ -53,6 +54,18 @@ export interface InvitationInput {
   email: string;
   role: TeamRole;
   workspace_ids: number[];
+  /** The mail's language, when the inviter chose it. */
+  locale?: Locale;
+}
+
+/**
+ * The invitation mail's language: the one the inviter chose, else the invited address's own
+ * (an account that saved one), else the inviter's request language (`requestLocale`).
+ */
+export async function invitationLocale(db: Kysely<Database>, email: string, chosen: Locale | undefined, requestLanguage: Locale): Promise<Locale> {
+  if (chosen) return chosen;
+  const invitee = await db.selectFrom('users').select('locale').where('email', '=', email).executeTakeFirst();
+  return isLocale(invitee?.locale) ? invitee.locale : requestLanguage;
 }
 
 export const isExpired = (invitation: Pick<Invitation, 'expires_at'>, now = new Date()) => Date.parse(invitation.expires_at) <= now.getTime();
@@ -82,7 +95,7 @@ async function countMail(limits: InvitationLimits | null, teamId: number, invite
 async function queueInvitationMail(
   trx: Kysely<Database>,
   context: AppContext,
-  input: { invitation: Invitation; token: string; team: Team; inviter: User },
+  input: { invitation: Invitation; token: string; team: Team; inviter: User; locale: Locale },
 ): Promise<void> {
   const ids = workspaceIdsOf(input.invitation);
   const workspaces =
@@ -94,6 +107,7 @@ async function queueInvitationMail(
     workspaces: workspaces.map((workspace) => workspace.label),
     link: `${context.config.appUrl}/invitations/${input.invitation.id}/${input.token}`,
     validDays: INVITATION_DAYS,
+    locale: input.locale,
   });
   await enqueueMail(trx, { to: input.invitation.email, ...mail });
 }
@@ -102,7 +116,7 @@ async function queueInvitationMail(
 export async function createInvitation(
   context: AppContext,
   limits: InvitationLimits | null,
-  input: { access: Access; inviter: User; teamId: number; invitation: InvitationInput },
+  input: { access: Access; inviter: User; teamId: number; invitation: InvitationInput; requestLocale?: Locale },
   now = new Date(),
 ): Promise<Invitation> {
   const { db } = context;
@@ -136,6 +150,7 @@ export async function createInvitation(
   if (pending) throw new HttpError(409, ALREADY_INVITED);
 
   await countMail(limits, team.id, inviter.id);
+  const locale = await invitationLocale(db, email, input.invitation.locale, input.requestLocale ?? 'en');
   const token = newToken();
   const invitation = await db.transaction().execute(async (trx) => {
     const at = timestamp(now);
@@ -173,7 +188,7 @@ export async function createInvitation(
       subject: { type: 'team', id: team.id },
       properties: { invitation_id: created.id, email, role, workspace_ids: workspaceIds },
     });
-    await queueInvitationMail(trx, context, { invitation: created, token, team, inviter });
+    await queueInvitationMail(trx, context, { invitation: created, token, team, inviter, locale });
     return created;
   });
   context.outbox.kick();
@@ -190,7 +205,7 @@ async function invitationOfTeam(db: Kysely<Database>, teamId: number, invitation
 export async function resendInvitation(
   context: AppContext,
   limits: InvitationLimits | null,
-  input: { access: Access; inviter: User; teamId: number; invitationId: number },
+  input: { access: Access; inviter: User; teamId: number; invitationId: number; requestLocale?: Locale },
   now = new Date(),
 ): Promise<Invitation> {
   const { db } = context;
@@ -201,6 +216,7 @@ export async function resendInvitation(
     throw new HttpError(403, ABOVE_OWN_ROLE);
   }
   await countMail(limits, team.id, input.inviter.id);
+  const locale = await invitationLocale(db, invitation.email, undefined, input.requestLocale ?? 'en');
   const token = newToken();
   const resent = await db.transaction().execute(async (trx) => {
     const at = timestamp(now);
@@ -218,7 +234,7 @@ export async function resendInvitation(
       subject: { type: 'team', id: team.id },
       properties: { invitation_id: updated.id, email: updated.email },
     });
-    await queueInvitationMail(trx, context, { invitation: updated, token, team, inviter: input.inviter });
+    await queueInvitationMail(trx, context, { invitation: updated, token, team, inviter: input.inviter, locale });
     return updated;
   });
   context.outbox.kick();

@@ -16,6 +16,7 @@ import {
   revokeInvitation,
   teamToInviteTo,
 } from './invitations.js';
+import { requestLocale } from '../i18n/messages.js';
 import {
   acceptedSchema,
   invitationBody,
@@ -74,7 +75,13 @@ export function invitationRoutes(context: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const user = currentUser(request);
         const access = await loadAccess(db, user);
-        const invitation = await createInvitation(context, limits, { access, inviter: user, teamId: request.params.team, invitation: request.body });
+        const invitation = await createInvitation(context, limits, {
+          access,
+          inviter: user,
+          teamId: request.params.team,
+          invitation: request.body,
+          requestLocale: requestLocale(request),
+        });
         return reply.code(201).send((await presentInvitations(db, [invitation]))[0]);
       },
     );
@@ -98,6 +105,7 @@ export function invitationRoutes(context: AppContext): FastifyPluginAsyncZod {
           inviter: user,
           teamId: request.params.team,
           invitationId: request.params.invitation,
+          requestLocale: requestLocale(request),
         });
         return (await presentInvitations(db, [invitation]))[0];
       },

@@ -16,6 +16,8 @@ export const invitationBody = z.object({
     .max(MAX_INVITED_WORKSPACES, `The workspace_ids field must not have more than ${MAX_INVITED_WORKSPACES} items.`)
     .nullish()
     .transform((value) => value ?? []),
+  /** The mail's language (else the invitee's saved one, else the inviter's request language). */
+  locale: z.enum(['en', 'fr'], { error: 'The selected locale is invalid.' }).optional(),
 });
 
 export const teamParams = z.object({ team: idParam() });
