@@ -146,3 +146,47 @@ describe('preparedQuery', () => {
     await expect(computed.all(database.db, 1)).rejects.toThrow(/not used as plain values/);
   });
 });
+
+// Several test files (and several databases on one server) share a PostgreSQL server, each in
+// a schema of its own. Kysely's introspector looked at every schema, so a migration run while
+// another schema was being dropped failed with "relation <other schema>.invitations does not
+// exist" (seen on CI with two test workers). The console looks only at its own schema.
+describe.runIf(usingPostgres())('a database sharing its PostgreSQL server', () => {
+  const otherSchema = `other_${process.pid}_${Date.now()}`;
+  afterAll(async () => {
+    await sql`drop schema if exists ${sql.id(otherSchema)} cascade`.execute(database.db);
+  });
+
+  it('introspects only its own schema', async () => {
+    await sql`create schema ${sql.id(otherSchema)}`.execute(database.db);
+    await sql`create table ${sql.id(otherSchema)}.${sql.id('not_ours')} (id serial primary key)`.execute(database.db);
+    const tables = await database.db.introspection.getTables({ withInternalKyselyTables: true });
+    expect(tables.map((table) => table.name)).toContain('kysely_migration');
+    expect(tables.map((table) => table.name)).not.toContain('not_ours');
+    expect(new Set(tables.map((table) => table.schema)).size).toBe(1);
+    const users = tables.find((table) => table.name === 'users');
+    expect(users?.columns.find((column) => column.name === 'id')).toMatchObject({ isAutoIncrementing: true, isNullable: false });
+    expect(tables.find((table) => table.name === 'kysely_migration')).toBeDefined();
+    expect((await database.db.introspection.getTables()).map((table) => table.name)).not.toContain('kysely_migration');
+  });
+
+  it('migrates while other schemas on the server are created and dropped', async () => {
+    let churning = true;
+    const churn = (async () => {
+      for (let round = 0; churning; round++) {
+        const schema = `${otherSchema}_${round}`;
+        await sql`create schema ${sql.id(schema)}`.execute(database.db);
+        for (const table of ['a', 'b', 'c', 'd']) {
+          await sql`create table ${sql.id(schema)}.${sql.id(table)} (id serial primary key, name text)`.execute(database.db);
+        }
+        await sql`drop schema ${sql.id(schema)} cascade`.execute(database.db);
+      }
+    })();
+    try {
+      for (let run = 0; run < 40; run++) expect(await migrate(database.db)).toEqual([]);
+    } finally {
+      churning = false;
+      await churn;
+    }
+  });
+});

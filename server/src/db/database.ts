@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, type LogEvent, PostgresAdapter, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, type LogEvent, PostgresAdapter, SqliteDialect } from 'kysely';
 import type pg from 'pg';
+import { CurrentSchemaPostgresDialect } from './currentSchemaIntrospector.js';
 import { loadPg } from './pg.js';
 import type { Database } from './schema.js';
 
@@ -56,7 +57,7 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Kyse
       client.on('error', () => undefined);
       reusePreparedStatements(client);
     });
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: queryListener(options) });
+    return new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool }), log: queryListener(options) });
   }
 
   const sqliteMatch = /^sqlite:(.+)$/.exec(url);
