@@ -81,6 +81,9 @@ export default defineConfig(({ command }) => ({
             // react-admin imports lodash/get.js and the like (CommonJS: each brings lodash's
             // internals with interop wrappers); the same functions from lodash-es are ES modules.
             { find: /^lodash\/(\w+)(\.js)?$/, replacement: 'lodash-es/$1.js' },
+            // node-polyglot's polyfills, for methods every supported browser has (src/shims).
+            { find: /^object\.entries$/, replacement: fileURLToPath(new URL('src/shims/object-entries.cjs', import.meta.url)) },
+            { find: /^hasown$/, replacement: fileURLToPath(new URL('src/shims/hasown.cjs', import.meta.url)) },
           ]
         : [],
   },

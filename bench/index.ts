@@ -1,4 +1,5 @@
-// `npm run bench` (the API: bench/run.ts) or `npm run bench -- console` (the console: bench/console.ts).
+// `npm run bench` (the API: bench/run.ts), `npm run bench -- console` (the console: bench/console.ts)
+// or `npm run bench -- floor` (the pinned stack's own weight and Lighthouse score: bench/floor.ts).
 const target = process.argv[2] ?? 'api';
 
 if (target === 'api') {
@@ -7,8 +8,11 @@ if (target === 'api') {
 } else if (target === 'console') {
   const { runConsoleBench } = await import('./console.js');
   await runConsoleBench();
+} else if (target === 'floor') {
+  const { runFloorBench } = await import('./floor.js');
+  await runFloorBench();
 } else {
-  console.error(`Unknown bench "${target}": npm run bench [-- api | console]`);
+  console.error(`Unknown bench "${target}": npm run bench [-- api | console | floor]`);
   process.exitCode = 2;
 }
 export {};
