@@ -1,7 +1,7 @@
 import { StrictMode, Suspense, lazy, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createAuthProvider } from './authProvider';
-import { createHttpClient, tokenStore } from './httpClient';
+import { createAuthProvider, type TestbedAuthProvider } from './authProvider';
+import { createHttpClient, type HttpClient, tokenStore } from './httpClient';
 import { loadSettings, type Settings } from './settings';
 
 // Two bundles (issue 14). Without a token, the logged-out screens (login, registration,
@@ -19,7 +19,9 @@ const loggedIn = Boolean(tokenStore.get());
 let consoleModule: Awaited<ReturnType<typeof loadConsole>> | undefined;
 let loggedOutModule: Awaited<ReturnType<typeof loadLoggedOut>> | undefined;
 const firstScreen = loggedIn
-  ? loadConsole().then(async (module) => {
+  ? // The console's UI chunk starts loading beside App's, not once App has run (a level less in
+    // the chain a phone waits through; preloadConsole then finds it loaded or on its way).
+    Promise.all([loadConsole(), import('./ConsoleUI')]).then(async ([module]) => {
       await module.preloadConsole();
       consoleModule = module;
     })
@@ -27,11 +29,10 @@ const firstScreen = loggedIn
       loggedOutModule = module;
     });
 
-const Root = ({ settings }: { settings: Settings }) => {
-  const [session] = useState(() => {
-    const http = createHttpClient({ baseUrl: settings.apiUrl });
-    return { http, authProvider: createAuthProvider(http) };
-  });
+/** One per page load: the http client and the authProvider both bundles share. */
+type Session = { http: HttpClient; authProvider: TestbedAuthProvider };
+
+const Root = ({ settings, session }: { settings: Settings; session: Session }) => {
   const [consoleShown, setConsoleShown] = useState(loggedIn);
   // Once the console is shown it stays (logging out there shows its own login page).
   useEffect(() => {
@@ -57,12 +58,21 @@ const Root = ({ settings }: { settings: Settings }) => {
   );
 };
 
-// Settings first (GET /api/settings, defaults if unavailable), then the console.
-void Promise.all([loadSettings(), firstScreen.catch(() => undefined)]).then(([settings]) => {
+// Settings first (GET /api/settings, defaults if unavailable; they say where the API is), then
+// the session. With a stored token, GET /user goes out at once, while the console's chunks are
+// still loading, instead of once the console has rendered (SessionGate finds it loaded or in
+// flight). Then the first screen renders.
+const sessionReady = loadSettings().then((settings) => {
+  const http = createHttpClient({ baseUrl: settings.apiUrl });
+  const session: Session = { http, authProvider: createAuthProvider(http) };
+  if (loggedIn) void session.authProvider.loadUser();
+  return { settings, session };
+});
+void Promise.all([sessionReady, firstScreen.catch(() => undefined)]).then(([{ settings, session }]) => {
   document.title = settings.appName;
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <Root settings={settings} />
+      <Root settings={settings} session={session} />
     </StrictMode>,
   );
 });
