@@ -11,6 +11,16 @@
 // Each is served gzip-compressed (level 9) and measured by Lighthouse's mobile preset with
 // Debian's Chromium (BENCH_LIGHTHOUSE_RUNS runs, median); the JavaScript each page loaded is
 // printed beside the console's own budgets, so the room the product has inside them is plain.
+//
+// Then the API's floor (`npm run bench -- floor api` for this part alone): a Fastify server
+// with no plugin, no hook and no logger, answering from better-sqlite3 statements prepared once,
+// on a database seeded as `npm run bench` seeds it (BENCH_USERS, 100,000 by default: issue 12's
+// scale), against the bare Node hello-world, interleaved as `npm run bench` does (BENCH_ROUNDS,
+// BENCH_DURATION, BENCH_CONNECTIONS). Routes: a hello-world; the token check alone (the query
+// every authenticated request runs); the admin users list's three queries as the app runs them
+// (token, cached count, page 1 by name with each person's teams and workspaces); and the same
+// list without the teams and workspaces. No security headers, authorization, validation,
+// translation, metrics or logging: what is left of each ratio is all the app could ever reach.
 import { createServer } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -21,8 +31,11 @@ import react from '@vitejs/plugin-react';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
 import { build } from 'vite';
-import { median, table } from './report.js';
-import { ROOT } from './server.js';
+import { prepareDatabase } from './database.js';
+import { type LoadResult, runLoad } from './load.js';
+import { median, spread, table } from './report.js';
+import { ROOT, type Running, startBare } from './server.js';
+import { spawn } from 'node:child_process';
 
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
@@ -181,7 +194,12 @@ async function lighthouseMobile(url: string): Promise<Run> {
   }
 }
 
-export async function runFloorBench(): Promise<void> {
+export async function runFloorBench(part = process.argv[3]): Promise<void> {
+  if (part !== 'api') await consoleFloor();
+  if (part !== 'console') await apiFloor();
+}
+
+async function consoleFloor(): Promise<void> {
   const workDir = mkdtempSync(join(os.tmpdir(), 'testbed-bench-floor-'));
   const rows: string[][] = [];
   try {
@@ -215,4 +233,138 @@ export async function runFloorBench(): Promise<void> {
   console.log('');
   console.log(`The pinned stack's floor (Lighthouse mobile, median of ${RUNS}):`);
   console.log(table(['app', 'JS loaded (gzip)', "the console's budget", 'left for the product', 'mobile performance', 'LCP / TBT ms'], rows));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The API's floor
+
+const setting = (name: string, fallback: number) => {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+};
+
+/** The token query and the admin users list's, as the app's Kysely builders compile them. */
+const TOKEN_SQL = `select "u".*, "t"."id" as "token_id", "t"."kind" as "token_kind", "t"."name" as "token_name", "t"."token_hash", "t"."abilities" as "token_abilities", "t"."last_used_at" as "token_last_used_at", "t"."expires_at" as "token_expires_at", "t"."created_at" as "token_created_at" from "access_tokens" as "t" inner join "users" as "u" on "u"."id" = "t"."user_id" where "t"."id" = ?`;
+const COUNT_SQL = `select row_count from row_counts where table_name = 'users'`;
+const RELATIONS_SQL = `(select coalesce(json_group_array(json_object('id', "agg"."id", 'name', "agg"."name", 'role', "agg"."role")), '[]') from (select "t"."id", "t"."name", "tm"."role" from "team_members" as "tm" inner join "teams" as "t" on "t"."id" = "tm"."team_id" where "tm"."user_id" = "users"."id" order by "t"."name") as agg) as "team_list", (select coalesce(json_group_array(json_object('id', "agg"."id", 'name', "agg"."name", 'role', "agg"."role")), '[]') from (select "w"."id", "w"."name", "wm"."role" from "workspace_members" as "wm" inner join "workspaces" as "w" on "w"."id" = "wm"."workspace_id" where "wm"."user_id" = "users"."id" order by "w"."name") as agg) as "workspace_list"`;
+const PAGE_COLUMNS = `"id", "firstname", "lastname", "email", "admin", "enabled", "email_verified_at", "aup_accepted_at", "created_at"`;
+const PAGE_SQL = `select ${PAGE_COLUMNS}, ${RELATIONS_SQL} from "users" order by "firstname" asc, "lastname" asc, "id" asc limit ? offset ?`;
+const PLAIN_PAGE_SQL = `select ${PAGE_COLUMNS} from "users" order by "firstname" asc, "lastname" asc, "id" asc limit ? offset ?`;
+
+/** The floor server: its own process, Fastify and better-sqlite3 from this project. */
+const FLOOR_SERVER = `
+const { createRequire } = require('node:module');
+const load = createRequire(process.env.FLOOR_ROOT + '/package.json');
+const Fastify = load('fastify');
+const SQLite = load('better-sqlite3');
+const db = new SQLite(process.env.FLOOR_DB);
+db.pragma('journal_mode = WAL');
+db.prepare("insert or replace into access_tokens (id, user_id, kind, name, token_hash, abilities, last_used_at, expires_at, created_at) values (999999999, (select min(id) from users where admin = 1), 'session', 'floor', 'x', '[\\"*\\"]', null, null, '2026-01-01T00:00:00.000Z')").run();
+const token = db.prepare(process.env.TOKEN_SQL);
+const count = db.prepare(process.env.COUNT_SQL);
+const page = db.prepare(process.env.PAGE_SQL);
+const plainPage = db.prepare(process.env.PLAIN_PAGE_SQL);
+const app = Fastify({ logger: false });
+app.get('/hello', async () => ({ ok: true }));
+app.get('/token', async () => token.all([999999999])[0]);
+app.get('/users', async () => {
+  token.all([999999999]);
+  const total = count.get().row_count;
+  const data = page.all([25, 0]).map(({ team_list, workspace_list, ...user }) => ({ ...user, teams: JSON.parse(team_list), workspaces: JSON.parse(workspace_list) }));
+  return { data, meta: { total, current_page: 1, per_page: 25 } };
+});
+app.get('/users-plain', async () => {
+  token.all([999999999]);
+  const total = count.get().row_count;
+  return { data: plainPage.all([25, 0]), meta: { total, current_page: 1, per_page: 25 } };
+});
+app.listen({ port: 0, host: '127.0.0.1' }).then((address) => console.log(address));
+process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
+`;
+
+async function startFloorServer(databaseFile: string): Promise<Running> {
+  const child = spawn(process.execPath, ['-e', FLOOR_SERVER], {
+    env: { ...process.env, FLOOR_ROOT: ROOT, FLOOR_DB: databaseFile, TOKEN_SQL, COUNT_SQL, PAGE_SQL, PLAIN_PAGE_SQL },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.once('data', (data: Buffer) => resolve(data.toString().trim()));
+    child.once('exit', (code) => reject(new Error(`The floor server stopped (exit ${code})`)));
+  });
+  return {
+    pid: child.pid!,
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+const ROUTES: { path: string; label: string; goal: string }[] = [
+  { path: '/hello', label: 'Fastify hello-world (no plugin, no hook, no logger)', goal: '' },
+  { path: '/token', label: 'the token check alone (one query)', goal: 'GET /user ≥ 0.4 (issue 14) needs this and more' },
+  { path: '/users', label: 'admin users page 1 by name: token, count, page with teams and workspaces', goal: '≥ 0.2 (issue 12)' },
+  { path: '/users-plain', label: 'the same page without teams and workspaces', goal: '' },
+];
+
+async function apiFloor(): Promise<void> {
+  const users = setting('BENCH_USERS', 100_000);
+  const rounds = setting('BENCH_ROUNDS', 3);
+  const duration = setting('BENCH_DURATION', 3);
+  const connections = setting('BENCH_CONNECTIONS', 50);
+  const workDir = mkdtempSync(join(os.tmpdir(), 'testbed-bench-floor-api-'));
+  // SQLite only: PostgreSQL's driver adds its own cost per query on top of these.
+  const saved = process.env.DATABASE_URL;
+  delete process.env.DATABASE_URL;
+  const database = await prepareDatabase({ users, activity: 0, storageDir: workDir, keep: false });
+  if (saved !== undefined) process.env.DATABASE_URL = saved;
+  const running: Running[] = [];
+  try {
+    const floor = await startFloorServer(database.url.replace(/^sqlite:/, ''));
+    running.push(floor);
+    const bare = await startBare();
+    running.push(bare);
+    const load = (url: string, seconds = duration): Promise<LoadResult> => runLoad({ url, connections, duration: seconds });
+    for (const route of ROUTES) {
+      const response = await fetch(`${floor.url}${route.path}`);
+      if (!response.ok) throw new Error(`floor ${route.path} answered ${response.status}`);
+    }
+    console.log(`\nThe API's floor: SQLite, ${users} users; autocannon, ${connections} connections, ${duration} s per run, ${rounds} rounds, bare and floor interleaved`);
+    await load(bare.url, 1);
+    for (const route of ROUTES) await load(`${floor.url}${route.path}`, 1);
+    const ratios = new Map<string, number[]>(ROUTES.map((route) => [route.path, []]));
+    const rps = new Map<string, number[]>(ROUTES.map((route) => [route.path, []]));
+    for (let round = 0; round < rounds; round += 1) {
+      let before = await load(bare.url);
+      const line = [`bare ${before.rps.toFixed(0)}`];
+      for (const route of ROUTES) {
+        const result = await load(`${floor.url}${route.path}`);
+        const after = await load(bare.url);
+        if (result.non2xx || result.errors) throw new Error(`floor ${route.path}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+        ratios.get(route.path)!.push(result.rps / ((before.rps + after.rps) / 2));
+        rps.get(route.path)!.push(result.rps);
+        line.push(`${route.path} ${result.rps.toFixed(0)}`, `bare ${after.rps.toFixed(0)}`);
+        before = after;
+      }
+      console.log(`  round ${round + 1}: ${line.join(', ')}`);
+    }
+    console.log('');
+    console.log(
+      table(
+        ['floor route', 'ratio to bare Node (min–max)', 'req/s', 'the goal it bounds'],
+        ROUTES.map((route) => [
+          route.label,
+          `${median(ratios.get(route.path)!).toFixed(3)} (${spread(ratios.get(route.path)!, 3)})`,
+          median(rps.get(route.path)!).toFixed(0),
+          route.goal,
+        ]),
+      ),
+    );
+  } finally {
+    for (const server of running.reverse()) await server.stop();
+    await database.cleanup();
+    rmSync(workDir, { recursive: true, force: true });
+  }
 }
