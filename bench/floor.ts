@@ -12,7 +12,8 @@
 // Debian's Chromium (BENCH_LIGHTHOUSE_RUNS runs, median); the JavaScript each page loaded is
 // printed beside the console's own budgets, so the room the product has inside them is plain.
 //
-// Then the API's floor (`npm run bench -- floor api` for this part alone): a Fastify server
+// Then memory (`-- floor memory`): the idle RSS of Node alone and with the pinned Kubernetes
+// client loaded, as the server runs. Then the API's floor (`-- floor api`): a Fastify server
 // with no plugin, no hook and no logger, answering from better-sqlite3 statements prepared once,
 // on a database seeded as `npm run bench` seeds it (BENCH_USERS, 100,000 by default: issue 12's
 // scale), against the bare Node hello-world, interleaved as `npm run bench` does (BENCH_ROUNDS,
@@ -195,8 +196,58 @@ async function lighthouseMobile(url: string): Promise<Run> {
 }
 
 export async function runFloorBench(part = process.argv[3]): Promise<void> {
-  if (part !== 'api') await consoleFloor();
-  if (part !== 'console') await apiFloor();
+  if (part === undefined || part === 'console') await consoleFloor();
+  if (part === undefined || part === 'memory') await memoryFloor();
+  if (part === undefined || part === 'api') await apiFloor();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory: an idle Node process as `npm start` runs the server (--max-semi-space-size=2), alone
+// and with the pinned Kubernetes client loaded (what CLUSTER=sandbox and CLUSTER=kubernetes need:
+// the gateway speaks to the cluster through it), after garbage collection.
+
+const IDLE_RSS = `
+const load = require('node:module').createRequire(process.env.FLOOR_ROOT + '/package.json');
+(async () => {
+  if (process.env.FLOOR_IMPORT) await import(load.resolve(process.env.FLOOR_IMPORT));
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  global.gc(); global.gc();
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  console.log(process.memoryUsage().rss);
+})();
+`;
+
+async function idleRss(importName?: string): Promise<number> {
+  const child = spawn(process.execPath, ['--expose-gc', '--max-semi-space-size=2', '-e', IDLE_RSS], {
+    env: { ...process.env, FLOOR_ROOT: ROOT, FLOOR_IMPORT: importName ?? '' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout!.on('data', (data: Buffer) => (output += data.toString()));
+  await new Promise<void>((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`idle RSS probe exit ${code}`)))));
+  return Number(output.trim());
+}
+
+async function memoryFloor(): Promise<void> {
+  const runs = setting('BENCH_ROUNDS', 3);
+  const bare: number[] = [];
+  const kubernetes: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    bare.push(await idleRss());
+    kubernetes.push(await idleRss('@kubernetes/client-node'));
+  }
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+  console.log('');
+  console.log(`Idle RSS after garbage collection (median of ${runs}):`);
+  console.log(
+    table(
+      ['process', 'RSS', 'the goal it bounds'],
+      [
+        ['node, nothing loaded', mb(median(bare)), '≤ 100 MB without a cluster (issue 14)'],
+        ['node with @kubernetes/client-node', mb(median(kubernetes)), '≤ 120 MB with the sandbox cluster (issue 14)'],
+      ],
+    ),
+  );
 }
 
 async function consoleFloor(): Promise<void> {
