@@ -59,6 +59,39 @@ describe('answers in French beyond accounts', () => {
     );
   });
 
+  it('a request the console denied itself: its reason in French in every answer carrying it, a decider’s words as written', async () => {
+    const team = await insertTeam(ctx);
+    const person = await ctx.signedInUser({ firstname: 'Requester', lastname: 'Person' });
+    const asked = await ctx.inject('PATCH', '/api/requests/teams', { token: person.token, body: { team_id: team.id, message: 'Let me in' } });
+    expect(asked.statusCode, asked.body).toBe(201);
+    const deleted = await ctx.inject('DELETE', `/api/admin/teams/${team.id}`, { token: world.people.admin.token });
+    expect(deleted.statusCode, deleted.body).toBeLessThan(300);
+
+    const id = asked.json().id;
+    const find = (items: { id: number; decision_message: string | null }[], wanted = id) => items.find((item) => item.id === wanted);
+    // The requester's own requests (GET /user), and the admin's requests page (paginated).
+    const user = await ctx.inject('GET', '/user', { token: person.token, headers: FR });
+    expect(find(user.json().requests)).toMatchObject({ status: 'Denied', decision_message: 'L’équipe a été supprimée.', message: 'Let me in' });
+    const page = await ctx.inject('GET', '/api/requests?page=1&per_page=100&sort=created_at&order=desc', { token: world.people.admin.token, headers: FR });
+    expect(find(page.json().data)?.decision_message).toBe('L’équipe a été supprimée.');
+    const english = await ctx.inject('GET', '/user', { token: person.token, headers: { 'accept-language': 'en' } });
+    expect(find(english.json().requests)?.decision_message).toBe('The team was deleted.');
+
+    // A decider's own words are not the console's: they stay as written.
+    const other = await ctx.signedInUser({ firstname: 'Other', lastname: 'Requester' });
+    const join = await ctx.inject('PATCH', '/api/requests/teams', { token: other.token, body: { team_id: world.team.id, message: 'Please' } });
+    expect(join.statusCode, join.body).toBe(201);
+    const decided = await ctx.inject('PATCH', `/api/requests/${join.json().id}`, {
+      token: world.people.owner.token,
+      headers: FR,
+      body: { action: 'deny', message: 'The team was full this term.' },
+    });
+    expect(decided.statusCode, decided.body).toBe(200);
+    expect(decided.json().decision_message).toBe('The team was full this term.');
+    const theirs = await ctx.inject('GET', '/user', { token: other.token, headers: FR });
+    expect(find(theirs.json().requests, join.json().id)?.decision_message).toBe('The team was full this term.');
+  });
+
   it('admin: list filters, bulk results item by item, token revocation', async () => {
     const admin = world.people.admin;
     const filter = await ctx.inject('GET', '/api/admin/users?filter[verified]=maybe', { token: admin.token, headers: FR });

@@ -10,7 +10,8 @@ import ts from 'typescript';
 //  - the message argument of `new HttpError(status, message)` and `fieldError(field, message)`,
 //    and the values of `validationError({field: [message]})`;
 //  - `message: …` in object literals: zod options ({message}), addIssue, success answers
-//    ({message}) and bulk results' per-item messages;
+//    ({message}) and bulk results' per-item messages; and `decision_message: …`, the reason the
+//    console itself writes on a request it denies or fails (stored, then shown and mailed);
 //  - the message argument of zod's checks (`.refine(check, 'message')`, `.min(1, 'message')`…);
 //  - constants named like messages (UPPER_CASE holding a sentence, …_MESSAGE, …_INVALID) and
 //    tables named …Messages (the onboarding gate's, the framework errors');
@@ -165,7 +166,7 @@ export function serverMessages(): MessageSite[] {
         add(messagesOf(node.arguments[0]), file, true);
       } else if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && ZOD_CHECKS.has(node.expression.name.text)) {
         for (const argument of node.arguments) if (!ts.isObjectLiteralExpression(argument)) add(messagesOf(argument), file, true);
-      } else if (ts.isPropertyAssignment(node) && node.name.getText(file) === 'message') {
+      } else if (ts.isPropertyAssignment(node) && ['message', 'decision_message'].includes(node.name.getText(file))) {
         add(messagesOf(node.initializer), file, true);
       } else if (ts.isPropertyAssignment(node) && node.name.getText(file) === 'error') {
         // zod 4's `{ error: 'message' }` or `{ error: (issue) => … ? 'message' : 'other' }`.

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
-import { requestLocale, translateAnswer } from '../i18n/messages.js';
+import { requestLocale, translateAnswer, translateStoredTexts } from '../i18n/messages.js';
 
 /** Laravel's validation error bag: field name (as sent) → messages. */
 export type FieldErrors = Record<string, string[]>;
@@ -90,13 +90,17 @@ export function installErrorHandler(app: FastifyInstance): void {
   // error answer's `message` and field `errors`, and the `message` of success answers (i18n/messages.ts).
   // Synchronous (done callback): it runs on every answer, most of which it leaves alone.
   app.addHook('preSerialization', (request, reply, payload: unknown, done) => {
-    if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return done(null, payload);
+    if (payload === null || typeof payload !== 'object') return done(null, payload);
+    const locale = requestLocale(request);
+    if (locale === 'en') return done(null, payload);
+    // Texts the console stored in records (a request it denied itself: "The team was deleted.").
+    const answer = translateStoredTexts(payload, locale);
+    if (Array.isArray(answer)) return done(null, answer);
     // Success answers: their `message` ({message}, {message, user}), never an entity's (a request's
     // message is someone's text), and bulk answers' per-item messages ({results: [{message}]}).
-    const hasMessage = typeof (payload as { message?: unknown }).message === 'string' && !('id' in payload);
-    if (reply.statusCode < 400 && !hasMessage && !Array.isArray((payload as { results?: unknown }).results)) return done(null, payload);
-    const locale = requestLocale(request);
-    done(null, locale === 'en' ? payload : translateAnswer(payload, locale));
+    const hasMessage = typeof (answer as { message?: unknown }).message === 'string' && !('id' in answer);
+    if (reply.statusCode < 400 && !hasMessage && !Array.isArray((answer as { results?: unknown }).results)) return done(null, answer);
+    done(null, translateAnswer(answer, locale));
   });
   app.setErrorHandler((error: FastifyError | HttpError | ZodError, request, reply) => {
     // Every answer from here is JSON, also when the route had set another type (a CSV export

@@ -163,6 +163,34 @@ export function translateAnswer<T>(body: T, locale: Locale): T {
 }
 
 /**
+ * Texts the console wrote into records and that answers carry as data: a request's
+ * `decision_message` when the console decided it itself ("The team was deleted.", "The cluster
+ * refused this workspace: …"). A person's own words (a decider's message) are not in the
+ * catalogue and stay as written. Walks the answer (requests sit at its top, in `data`, in a
+ * user's or team's `requests`…), copying only what it changes.
+ */
+const STORED_TEXT_KEYS = new Set(['decision_message']);
+
+export function translateStoredTexts<T>(body: T, locale: Locale, depth = 0): T {
+  if (locale === 'en' || body === null || typeof body !== 'object' || depth > 6) return body;
+  if (Array.isArray(body)) {
+    let changed: unknown[] | undefined;
+    body.forEach((item, index) => {
+      const translated = translateStoredTexts(item, locale, depth + 1);
+      if (translated !== item) (changed ??= [...body])[index] = translated;
+    });
+    return (changed ?? body) as T;
+  }
+  let changed: Record<string, unknown> | undefined;
+  for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+    const translated =
+      typeof value === 'string' ? (STORED_TEXT_KEYS.has(key) ? translateMessage(value, locale) : value) : translateStoredTexts(value, locale, depth + 1);
+    if (translated !== value) (changed ??= { ...(body as Record<string, unknown>) })[key] = translated;
+  }
+  return (changed ?? body) as T;
+}
+
+/**
  * The language an Accept-Language header prefers among ours ('fr-CA,fr;q=0.9,en;q=0.8' → 'fr'),
  * undefined when it names none of them (or is absent).
  */

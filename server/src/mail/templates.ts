@@ -1,6 +1,6 @@
 import { APP_NAME } from '../config.js';
 import { escapeHtml } from '../html.js';
-import type { Locale } from '../i18n/messages.js';
+import { type Locale, translateMessage } from '../i18n/messages.js';
 
 // The mails the server sends, in English and in French (issue 15): each takes the recipient's
 // language (`locale`, English by default: i18n/messages.ts mailLocale picks it). Each has a
@@ -158,7 +158,9 @@ export function requestDecidedMail(options: {
 }): MailContent {
   const fr = options.locale === 'fr';
   const greeting = greetingFor(options.firstname, options.locale);
-  const note = options.decisionMessage ? [fr ? `Message : ${options.decisionMessage}` : `Message: ${options.decisionMessage}`] : [];
+  // The console's own reasons ("The team was deleted.") in the mail's language; a decider's words as written.
+  const decisionMessage = options.decisionMessage ? translateMessage(options.decisionMessage, options.locale ?? 'en') : null;
+  const note = decisionMessage ? [fr ? `Message : ${decisionMessage}` : `Message: ${decisionMessage}`] : [];
   if (fr) {
     const verdict = options.approved ? 'approuvée' : 'refusée';
     const intro = `Votre demande pour ${options.what} a été ${verdict}${options.deciderName ? ` par ${options.deciderName}` : ''}.`;

@@ -24,4 +24,7 @@ export const nodes: Record<string, string> = {
   'This workspace is still being set up in the cluster. Try again in a minute.':
     'Cet espace de travail est encore en cours de création dans le cluster. Réessayez dans une minute.',
   'The cluster answered :code.': 'Le cluster a répondu :code.',
+  // A request the reconciler could not carry out (its decision_message; the reason is the cluster's own words).
+  'The cluster refused this workspace: :reason': 'Le cluster a refusé cet espace de travail : :reason',
+  'The cluster refused this access: :reason': 'Le cluster a refusé cet accès : :reason',
 };

@@ -52,6 +52,11 @@ export const teams: Record<string, string> = {
   'The team :team still has :count workspaces: :names. Delete them first, or delete the team with its workspaces.':
     'L’équipe :team a encore :count espaces de travail : :names. Supprimez-les d’abord, ou supprimez l’équipe avec ses espaces de travail.',
 
+  // Why the console denied a pending request itself (its decision_message, shown and mailed to the
+  // requester): its team or workspace was deleted (teams/admin.ts, workspaces/deletion.ts).
+  'The team was deleted.': 'L’équipe a été supprimée.',
+  'The workspace was deleted.': 'L’espace de travail a été supprimé.',
+
   // Workspace quotas (workspaces/quota.ts).
   'The :field field must be a CPU quantity such as 4, 0.5 or 500m.': 'Le champ :field doit être une quantité de CPU comme 4, 0.5 ou 500m.',
   'The :field field must not be greater than :max CPUs.': 'Le champ :field ne doit pas dépasser :max CPU.',
