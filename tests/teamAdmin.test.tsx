@@ -115,6 +115,8 @@ describe('member management on /teams/{id}', () => {
     db.teams = [makeTeam()];
     const { user } = renderApp({ path: '/teams/3', loggedIn: true });
     const table = await screen.findByRole('table', { name: 'Users' });
+    // Column heads, so that a screen reader names each cell's column (the select and remove columns' are hidden words).
+    expect(within(table).getAllByRole('columnheader').map((head) => head.textContent)).toEqual(['Selection', 'Name', 'Role', 'Status', 'Actions']);
     await user.click(within(table).getByRole('combobox', { name: 'Role of Grace Hopper' }));
     await user.click(await screen.findByRole('option', { name: 'Manager' }));
     await waitFor(() => expect(requestsTo('PATCH', '/api/tenants/3/users/5')).toHaveLength(1));

@@ -873,6 +873,11 @@ export const appMessages = {
     manage_members: 'Change roles or remove members on the team page',
     admin_notice: 'You see this team as a platform admin: you are not a member of it.',
     manage: {
+      column_select: 'Selection',
+      column_name: 'Name',
+      column_role: 'Role',
+      column_status: 'Status',
+      column_actions: 'Actions',
       role_label: 'Role of %{name}',
       remove: 'Remove',
       remove_label: 'Remove %{name}',

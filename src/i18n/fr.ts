@@ -865,6 +865,11 @@ export const frenchAppMessages: typeof appMessages = {
     manage_members: 'Modifier les rôles ou retirer des membres sur la page de l’équipe',
     admin_notice: 'Vous voyez cette équipe en tant qu’administrateur de la plateforme : vous n’en êtes pas membre.',
     manage: {
+      column_select: 'Sélection',
+      column_name: 'Nom',
+      column_role: 'Rôle',
+      column_status: 'Statut',
+      column_actions: 'Actions',
       role_label: 'Rôle de %{name}',
       remove: 'Retirer',
       remove_label: 'Retirer %{name}',

@@ -9,11 +9,13 @@ import {
   Table,
   TableBody,
   TableCell,
+  TableHead,
   TableRow,
   Tooltip,
   Typography,
   type Theme,
 } from '@mui/material';
+import { visuallyHidden } from '@mui/utils';
 import PersonRemoveOutlinedIcon from '@mui/icons-material/PersonRemoveOutlined';
 import { useState } from 'react';
 import { Confirm, useNotify, useRefresh, useTranslate } from 'react-admin';
@@ -47,6 +49,8 @@ const PHONE_ROWS = (theme: Theme) => ({
   [theme.breakpoints.down('sm')]: {
     '& tr': { display: 'flex', flexWrap: 'wrap', alignItems: 'center', borderBottom: 1, borderColor: 'divider', py: 0.5 },
     '& td': { borderBottom: 0, py: 0.25 },
+    // Each row's controls say whose they are; the column heads would stand over nothing.
+    '& thead': { display: 'none' },
     // The name fills the first line beside the checkbox; the rest shares the second.
     '& td:nth-of-type(2)': { flex: '1 1 calc(100% - 64px)' },
     '& td:last-of-type': { ml: 'auto' },
@@ -136,6 +140,23 @@ export const TeamMembers = ({ teamId, members, myRole, admin }: { teamId: number
       </Stack>
       <Box sx={{ overflowX: 'auto' }}>
         <Table size="small" aria-label={translate('teams.users')} sx={PHONE_ROWS}>
+          <TableHead>
+            <TableRow>
+              <TableCell padding="checkbox">
+                <Box component="span" sx={visuallyHidden}>
+                  {translate('teamAdmin.manage.column_select')}
+                </Box>
+              </TableCell>
+              <TableCell>{translate('teamAdmin.manage.column_name')}</TableCell>
+              <TableCell>{translate('teamAdmin.manage.column_role')}</TableCell>
+              <TableCell>{translate('teamAdmin.manage.column_status')}</TableCell>
+              <TableCell align="right">
+                <Box component="span" sx={visuallyHidden}>
+                  {translate('teamAdmin.manage.column_actions')}
+                </Box>
+              </TableCell>
+            </TableRow>
+          </TableHead>
           <TableBody>
             {members.map((member) => {
               const touchable = mayTouch(member);
