@@ -13,6 +13,7 @@ import {
   ListItemText,
   type SxProps,
   type Theme,
+  Typography,
 } from '@mui/material';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { BulkActionsToolbar, type Identifier, type RaRecord, useListContext, useLocaleState, useTranslate } from 'react-admin';
@@ -72,9 +73,19 @@ export const SelectAllMatchingButton = ({ label = 'adminBulk.select_all', select
   }, [wholePage, setAllMatching]);
   useEffect(() => setAllMatching(false), [filterKey, setAllMatching]);
   if (!wholePage || total <= data.length) return null;
+  const counts = { count: format(total), smart_count: total };
+  if (allMatching) {
+    // A state, said as a sentence (announced when it appears), not a button that does nothing;
+    // unticking a row goes back to the checked rows.
+    return (
+      <Typography component="span" variant="body2" role="status" sx={{ color: 'text.primary', fontWeight: 500, px: 1 }}>
+        {translate(selectedLabel, counts)}
+      </Typography>
+    );
+  }
   return (
-    <Button size="small" onClick={() => setAllMatching(true)} disabled={allMatching}>
-      {translate(allMatching ? selectedLabel : label, { count: format(total), smart_count: total })}
+    <Button size="small" onClick={() => setAllMatching(true)}>
+      {translate(label, counts)}
     </Button>
   );
 };

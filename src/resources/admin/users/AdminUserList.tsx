@@ -129,9 +129,9 @@ const UserCard = ({ record }: { record: AdminUser }) => (
 
 const adminUserPath = (id: Identifier) => `/admin/users/${id}`;
 
-/** The bulk toolbar: Disable / Enable, with the users list's own "Select all N matching" (BulkUserButtons). */
+/** The bulk toolbar: Disable / Enable, on the checked rows or (after "Select all N matching") the whole filter. */
 const bulkToolbar = (
-  <BulkToolbar selectAll={false}>
+  <BulkToolbar selectAllLabel="adminUsers.bulk.select_all" allSelectedLabel="adminUsers.bulk.all_selected">
     <BulkUserButtons />
   </BulkToolbar>
 );

@@ -11,11 +11,12 @@ import {
   ListItem,
   ListItemText,
 } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useListContext, useRefresh, useTranslate } from 'react-admin';
 import type { BulkUsersAnswer, BulkUsersRequest } from '../../../dataProvider';
 import { useTestbedDataProvider } from '../../../hooks';
 import { errorMessage } from '../../../httpClient';
+import { useBulkSelection } from '../bulk';
 
 // Bulk Disable / Enable on /admin/users. The selection is either the checked rows (ids) or,
 // after "Select all N matching", the list's filter: the server then acts on every user it
@@ -45,18 +46,13 @@ export const bulkFilter = (values: Record<string, unknown>): NonNullable<BulkUse
 };
 
 export const BulkUserButtons = () => {
-  const { selectedIds, total = 0, data = [], filterValues, onUnselectItems } = useListContext();
+  const { selectedIds, total = 0, filterValues, onUnselectItems } = useListContext();
   const translate = useTranslate();
   const dataProvider = useTestbedDataProvider();
   const refresh = useRefresh();
-  const [allMatching, setAllMatching] = useState(false);
+  // The rows or everything the filter matches: the shared toolbar's "Select all N matching" (../bulk.tsx).
+  const { allMatching } = useBulkSelection();
   const [flow, setFlow] = useState<Flow | null>(null);
-  const wholePage = data.length > 0 && selectedIds.length >= data.length;
-  // Unticking a row (or a new filter) leaves "all matching": the selection is rows again.
-  useEffect(() => {
-    if (!wholePage) setAllMatching(false);
-  }, [wholePage]);
-  useEffect(() => setAllMatching(false), [JSON.stringify(filterValues)]);
 
   const target = (): Pick<BulkUsersRequest, 'ids' | 'filter'> =>
     allMatching ? { filter: bulkFilter(filterValues) } : { ids: selectedIds };
@@ -90,11 +86,6 @@ export const BulkUserButtons = () => {
   const selected = allMatching ? total : selectedIds.length;
   return (
     <>
-      {wholePage && total > data.length && (
-        <Button size="small" onClick={() => setAllMatching(true)} disabled={allMatching}>
-          {allMatching ? translate('adminUsers.bulk.all_selected', { count: total }) : translate('adminUsers.bulk.select_all', { count: total })}
-        </Button>
-      )}
       <Button size="small" color="error" onClick={() => void start('disable')}>
         {translate('adminUsers.bulk.disable')}
       </Button>
