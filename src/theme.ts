@@ -89,7 +89,10 @@ export const theme: RaThemeOptions = merge(defaultTheme as Plain, {
     // laid out on the page itself; ours sit in cards on the grey page, where a white strip
     // above the card looked like a broken card. Keep the page's background there.
     RaListToolbar: { styleOverrides: { root: { '@media (max-width: 599.95px)': { backgroundColor: 'transparent' } } } },
-    RaTopToolbar: { styleOverrides: { root: { '@media (max-width: 599.95px)': { backgroundColor: 'transparent' } } } },
+    // On phones the list's actions (Export…) sit on a line of their own above the search; MUI's
+    // Toolbar gives that line 56 px and react-admin aligns the buttons to its bottom, which left
+    // an empty band between the folded Filters panel and Export. The line is as tall as its buttons.
+    RaTopToolbar: { styleOverrides: { root: { '@media (max-width: 599.95px)': { backgroundColor: 'transparent', minHeight: 0, paddingTop: 4, paddingBottom: 4 } } } },
     RaMenuItemLink: {
       styleOverrides: {
         root: {
