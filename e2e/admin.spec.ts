@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 import { e2eRuntimeDir } from '../playwright.config';
-import { api, createUsers, inBatches, login, newAccount, seed, type SeedRun } from './support/admin';
+import { api, approvedTeam, createUsers, inBatches, login, newAccount, seed, type SeedRun } from './support/admin';
 import { screenshot } from './support/screens';
 import { loggedInPage, type TestUser } from './support/users';
 
@@ -148,17 +148,12 @@ async function arrange(): Promise<Arranged> {
   // The owner's team: asked for by the owner, approved by the admin; one workspace in it,
   // created at once by its owner.
   const shortname = `Bulk Lab ${tag}`;
-  const asked = await api(apiContext, 'POST', '/api/requests/teams', ownerSession, {
+  const team: Team = await approvedTeam(apiContext, { owner: ownerSession, admin: adminSession }, {
     fullname: `Bulk Decisions Laboratory ${tag}`,
     shortname,
-    affiliation: 'University of Somewhere',
-    country: 'France',
     url: 'https://bulk.example.org',
     joining_reason: 'We test the admin console at scale.',
-    joining_category: 'Research',
   });
-  await api(apiContext, 'PATCH', `/api/requests/${asked.id}`, adminSession, { action: 'approve' });
-  const team: Team = await api(apiContext, 'GET', `/api/tenants/${shortname.toLowerCase().replace(/\W+/g, '')}`, ownerSession);
   const created = await api(apiContext, 'POST', '/api/requests/workspaces', ownerSession, { label: 'Quota', name: 'quota', team_id: team.id });
   expect(created.status).toBe('Approved');
   const detail = await api(apiContext, 'GET', `/api/tenants/${team.id}`, ownerSession);

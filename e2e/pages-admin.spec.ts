@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { e2eRuntimeDir } from '../playwright.config';
-import { api, createUsers, inBatches, login, newAccount } from './support/admin';
+import { api, approvedTeam, createUsers, inBatches, login, newAccount } from './support/admin';
 import { checkPage, DESKTOP, expectNoHorizontalOverflow, PHONE } from './support/pageChecks';
 import { screenshot } from './support/screens';
 import type { TestUser } from './support/users';
@@ -53,17 +53,12 @@ async function arrange(): Promise<Arranged> {
   const adminToken = await login(apiContext, admin);
   const ownerToken = await login(apiContext, owner);
   const shortname = `Pages Lab ${tag}`;
-  const asked = await api(apiContext, 'POST', '/api/requests/teams', ownerToken, {
+  const team = await approvedTeam(apiContext, { owner: ownerToken, admin: adminToken }, {
     fullname: `Responsive Pages Laboratory ${tag}`,
     shortname,
-    affiliation: 'University of Somewhere',
-    country: 'France',
     url: 'https://pages.example.org',
     joining_reason: 'We check the admin pages on phones.',
-    joining_category: 'Research',
   });
-  await api(apiContext, 'PATCH', `/api/requests/${asked.id}`, adminToken, { action: 'approve' });
-  const team = await api(apiContext, 'GET', `/api/tenants/${shortname.toLowerCase().replace(/\W+/g, '')}`, ownerToken);
   await api(apiContext, 'POST', '/api/requests/workspaces', ownerToken, { label: 'Phones', name: 'phones', team_id: team.id });
   const detail = await api(apiContext, 'GET', `/api/tenants/${team.id}`, ownerToken);
   const workspace = detail.workspaces.find((item: { name: string }) => item.name === 'phones');

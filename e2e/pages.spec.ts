@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { api, login, newAccount } from './support/admin';
+import { api, approvedTeam, login, newAccount } from './support/admin';
 import { linkIn, waitForMail } from './support/mail';
 import { checkPage, DESKTOP, PHONE } from './support/pageChecks';
 import { createUser, loggedInPage, type TestUser } from './support/users';
@@ -138,17 +138,12 @@ test.beforeAll(async ({ baseURL }) => {
   const ownerSession = await login(apiContext, owner);
 
   // A team owned by `owner`, with a workspace, a node and an access token of theirs.
-  const asked = await api(apiContext, 'POST', '/api/requests/teams', ownerSession, {
+  team = await approvedTeam(apiContext, { owner: ownerSession, admin: adminSession }, {
     fullname: 'Pages Laboratory',
     shortname: teamShortname,
-    affiliation: 'University of Somewhere',
-    country: 'France',
     url: 'https://pages.example.org',
     joining_reason: 'We check every page.',
-    joining_category: 'Research',
   });
-  await api(apiContext, 'PATCH', `/api/requests/${asked.id}`, adminSession, { action: 'approve' });
-  team = await api(apiContext, 'GET', `/api/tenants/${teamName}`, ownerSession);
   await api(apiContext, 'POST', '/api/requests/workspaces', ownerSession, { label: 'Vision', name: 'vision', team_id: team.id });
   const me = await api<{ workspaces: { id: number; name: string }[] }>(apiContext, 'GET', '/user', ownerSession);
   workspaceId = me.workspaces.find((workspace) => workspace.name === 'vision')!.id;

@@ -90,3 +90,25 @@ export async function inBatches<T, R>(items: T[], parallel: number, work: (item:
   }
   return results;
 }
+
+export interface TeamForm {
+  fullname: string;
+  shortname: string;
+  url: string;
+  joining_reason: string;
+}
+
+/**
+ * A team asked for by its future owner (POST /api/requests/teams) and approved by a platform
+ * admin, as the console does it; answers the team (GET /api/tenants/{name}) as its owner sees it.
+ */
+export async function approvedTeam(request: APIRequestContext, tokens: { owner: string; admin: string }, form: TeamForm): Promise<any> {
+  const asked = await api(request, 'POST', '/api/requests/teams', tokens.owner, {
+    ...form,
+    affiliation: 'University of Somewhere',
+    country: 'France',
+    joining_category: 'Research',
+  });
+  await api(request, 'PATCH', `/api/requests/${asked.id}`, tokens.admin, { action: 'approve' });
+  return api(request, 'GET', `/api/tenants/${form.shortname.toLowerCase().replace(/\W+/g, '')}`, tokens.owner);
+}
