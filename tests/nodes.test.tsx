@@ -93,6 +93,23 @@ describe('/nodes', () => {
     expect(screen.getByRole('link', { name: 'Add a Node' })).toHaveAttribute('href', '/nodes/create');
   });
 
+  it('on a phone, lists the nodes as rows linking to each node, with the status badge inside the row as phrasing content', async () => {
+    // A 360 px screen for MUI's media queries (setup.ts answers as a 1280 px one).
+    const desktop = window.matchMedia;
+    window.matchMedia = ((query: string) => ({ ...desktop(query), matches: /max-width:\s*599\.95px/.test(query) || desktop(query).matches })) as typeof window.matchMedia;
+    try {
+      nodesDb.nodes = [makeNode({ id: 41, name: 'edge-pi-01', status: 'ok' }), makeNode({ id: 43, name: 'edge-x86', type: 'x86-64', status: 'error' })];
+      renderApp({ path: '/nodes', loggedIn: true });
+      const row = (await screen.findByText('edge-pi-01')).closest('a')!;
+      expect(row).toHaveAttribute('href', '/nodes/41');
+      // Inside the row's text and its link: a span, not the Chip's usual div.
+      expect(within(row).getByText('Running').closest('.MuiChip-root')!.tagName).toBe('SPAN');
+      expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    } finally {
+      window.matchMedia = desktop;
+    }
+  });
+
   it("shows other status values as no badge at all", async () => {
     nodesDb.nodes = [makeNode({ id: 41, name: 'odd', status: 'exploded' })];
     renderApp({ path: '/nodes', loggedIn: true });

@@ -26,16 +26,30 @@ beforeAll(() => {
   }
 });
 
+// React (in development, as here) reports HTML that browsers would rebuild differently: a <div>
+// inside a <span> or a <p>, a link inside a link. Any such report fails the test that rendered it.
+const INVALID_NESTING = /cannot be a descendant of|cannot contain a nested|validateDOMNesting/;
+let nestingErrors: string[] = [];
+const consoleError = console.error;
+
 beforeEach(() => {
+  nestingErrors = [];
+  console.error = (...args: unknown[]) => {
+    const text = args.map(String).join(' ');
+    if (INVALID_NESTING.test(text)) nestingErrors.push(text.slice(0, 300));
+    consoleError(...args);
+  };
   window.localStorage.clear();
   resetDb();
   resetNodesDb();
 });
 
 afterEach(() => {
+  console.error = consoleError;
   cleanup();
   server.resetHandlers();
   vi.useRealTimers();
+  if (nestingErrors.length > 0) throw new Error(`Invalid HTML nesting rendered:\n${nestingErrors.join('\n')}`);
 });
 
 afterAll(() => server.close());

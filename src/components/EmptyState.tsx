@@ -9,7 +9,8 @@ export const EmptyState = ({ icon, title, body }: { icon?: ReactNode; title: Rea
       {title}
     </Typography>
     {body && (
-      <Typography variant="body2" sx={{ mt: 0.5 }}>
+      // A paragraph for words; a div when the body holds blocks (a command line), which a <p> may not.
+      <Typography variant="body2" component={typeof body === 'string' ? 'p' : 'div'} sx={{ mt: 0.5 }}>
         {body}
       </Typography>
     )}

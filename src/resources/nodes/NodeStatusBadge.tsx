@@ -24,6 +24,8 @@ export const NodeStatusBadge = ({ status }: { status: string | null | undefined 
   if (!badge) return null;
   return (
     <Chip
+      // A span: the badge sits inside text (a list row's primary line, a link), where a div is invalid HTML.
+      component="span"
       size="small"
       label={translate(badge.label)}
       color={badge.color}
