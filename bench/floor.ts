@@ -16,11 +16,12 @@
 // client loaded, as the server runs. Then the API's floor (`-- floor api`): a Fastify server
 // with no plugin, no hook and no logger, answering from better-sqlite3 statements prepared once,
 // on a database seeded as `npm run bench` seeds it (BENCH_USERS, 100,000 by default: issue 12's
-// scale), against the bare Node hello-world, interleaved as `npm run bench` does (BENCH_ROUNDS,
+// scale; BENCH_ACTIVITY, 200,000), against the bare Node hello-world, interleaved as `npm run bench` does (BENCH_ROUNDS,
 // BENCH_DURATION, BENCH_CONNECTIONS). Routes: a hello-world; the token check alone (the query
-// every authenticated request runs); the admin users list's three queries as the app runs them
-// (token, cached count, page 1 by name with each person's teams and workspaces); and the same
-// list without the teams and workspaces. No security headers, authorization, validation,
+// every authenticated request runs); GET /user's two queries (the token, then the relations
+// query the app's own code sends, for the seeded member with the most workspaces); the admin users list's three queries as the app runs them
+// (token, cached count, page 1 by name with each person's teams and workspaces); the same
+// list without the teams and workspaces; the activity filtered by the person with the most. No security headers, authorization, validation,
 // translation, metrics or logging: what is left of each ratio is all the app could ever reach.
 import { createServer } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -32,6 +33,7 @@ import react from '@vitejs/plugin-react';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
 import { build } from 'vite';
+import type { Database } from '../server/src/db/schema.js';
 import { prepareDatabase } from './database.js';
 import { type LoadResult, runLoad } from './load.js';
 import { median, spread, table } from './report.js';
@@ -301,6 +303,10 @@ const RELATIONS_SQL = `(select coalesce(json_group_array(json_object('id', "agg"
 const PAGE_COLUMNS = `"id", "firstname", "lastname", "email", "admin", "enabled", "email_verified_at", "aup_accepted_at", "created_at"`;
 const PAGE_SQL = `select ${PAGE_COLUMNS}, ${RELATIONS_SQL} from "users" order by "firstname" asc, "lastname" asc, "id" asc limit ? offset ?`;
 const PLAIN_PAGE_SQL = `select ${PAGE_COLUMNS} from "users" order by "firstname" asc, "lastname" asc, "id" asc limit ? offset ?`;
+/** The admin activity filtered by a person (page 1 of 50, its count, the causer's name). */
+const ACTIVITY_PAGE_SQL = `select * from "activity_log" where "causer_id" = ? order by "created_at" desc, "id" desc limit ? offset ?`;
+const ACTIVITY_COUNT_SQL = `select count(*) as "total" from "activity_log" where "causer_id" = ?`;
+const CAUSER_SQL = `select "id", "firstname", "lastname" from "users" where "id" in (?)`;
 
 /** The floor server: its own process, Fastify and better-sqlite3 from this project. */
 const FLOOR_SERVER = `
@@ -310,14 +316,26 @@ const Fastify = load('fastify');
 const SQLite = load('better-sqlite3');
 const db = new SQLite(process.env.FLOOR_DB);
 db.pragma('journal_mode = WAL');
-db.prepare("insert or replace into access_tokens (id, user_id, kind, name, token_hash, abilities, last_used_at, expires_at, created_at) values (999999999, (select min(id) from users where admin = 1), 'session', 'floor', 'x', '[\\"*\\"]', null, null, '2026-01-01T00:00:00.000Z')").run();
+db.prepare("insert or replace into access_tokens (id, user_id, kind, name, token_hash, abilities, last_used_at, expires_at, created_at) values (999999999, ?, 'session', 'floor', 'x', '[\\"*\\"]', null, null, '2026-01-01T00:00:00.000Z')").run(Number(process.env.FLOOR_USER_ID));
 const token = db.prepare(process.env.TOKEN_SQL);
 const count = db.prepare(process.env.COUNT_SQL);
 const page = db.prepare(process.env.PAGE_SQL);
 const plainPage = db.prepare(process.env.PLAIN_PAGE_SQL);
+const activityPage = db.prepare(process.env.ACTIVITY_PAGE_SQL);
+const activityCount = db.prepare(process.env.ACTIVITY_COUNT_SQL);
+const causer = db.prepare(process.env.CAUSER_SQL);
+const userRelations = db.prepare(process.env.USER_SQL);
+const userParameters = JSON.parse(process.env.USER_PARAMETERS);
+// The person with the most entries, as the bench filters by.
+const causerId = db.prepare('select causer_id from activity_log where causer_id is not null group by causer_id order by count(*) desc limit 1').get()?.causer_id ?? 1;
 const app = Fastify({ logger: false });
 app.get('/hello', async () => ({ ok: true }));
 app.get('/token', async () => token.all([999999999])[0]);
+app.get('/user', async () => {
+  const [user] = token.all([999999999]);
+  const relations = userRelations.get(userParameters);
+  return { ...user, teams: JSON.parse(relations.teams), workspaces: JSON.parse(relations.workspaces), requests: JSON.parse(relations.requests) };
+});
 app.get('/users', async () => {
   token.all([999999999]);
   const total = count.get().row_count;
@@ -329,13 +347,67 @@ app.get('/users-plain', async () => {
   const total = count.get().row_count;
   return { data: plainPage.all([25, 0]), meta: { total, current_page: 1, per_page: 25 } };
 });
+app.get('/activity', async () => {
+  token.all([999999999]);
+  const rows = activityPage.all([causerId, 50, 0]);
+  const total = activityCount.get([causerId]).total;
+  const [person] = causer.all([causerId]);
+  const data = rows.map((row) => ({ ...row, properties: JSON.parse(row.properties ?? 'null'), causer: person }));
+  return { data, meta: { total, current_page: 1, per_page: 50 } };
+});
 app.listen({ port: 0, host: '127.0.0.1' }).then((address) => console.log(address));
 process.on('SIGTERM', () => app.close().then(() => process.exit(0)));
 `;
 
+/**
+ * GET /user's second query (the person's teams, workspaces and requests) as the app builds it,
+ * for the seeded member with the most workspaces: run once through the app's own code
+ * (loadUserRelations) on a Kysely instance that records what it sends.
+ */
+async function userRelationsQuery(databaseFile: string): Promise<{ userId: number; sql: string; parameters: unknown[] }> {
+  const [{ Kysely, SqliteDialect }, { default: SQLite }, { loadUserRelations }] = await Promise.all([
+    import('kysely'),
+    import('better-sqlite3'),
+    import('../server/src/users/presenter.js'),
+  ]);
+  const sent: { sql: string; parameters: readonly unknown[] }[] = [];
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(databaseFile) }), log: (event) => void sent.push(event.query) });
+  try {
+    const member = await db
+      .selectFrom('workspace_members')
+      .select('user_id')
+      .groupBy('user_id')
+      .orderBy((eb) => eb.fn.countAll(), 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    const user = await db.selectFrom('users').selectAll().where('id', '=', member.user_id).executeTakeFirstOrThrow();
+    sent.length = 0;
+    await loadUserRelations(db, user);
+    if (sent.length !== 1) throw new Error(`loadUserRelations sent ${sent.length} queries; the floor expects its one`);
+    return { userId: user.id, sql: sent[0]!.sql, parameters: [...sent[0]!.parameters] };
+  } finally {
+    await db.destroy();
+  }
+}
+
 async function startFloorServer(databaseFile: string): Promise<Running> {
+  const user = await userRelationsQuery(databaseFile);
   const child = spawn(process.execPath, ['-e', FLOOR_SERVER], {
-    env: { ...process.env, FLOOR_ROOT: ROOT, FLOOR_DB: databaseFile, TOKEN_SQL, COUNT_SQL, PAGE_SQL, PLAIN_PAGE_SQL },
+    env: {
+      ...process.env,
+      FLOOR_ROOT: ROOT,
+      FLOOR_DB: databaseFile,
+      FLOOR_USER_ID: String(user.userId),
+      USER_SQL: user.sql,
+      USER_PARAMETERS: JSON.stringify(user.parameters),
+      TOKEN_SQL,
+      COUNT_SQL,
+      PAGE_SQL,
+      PLAIN_PAGE_SQL,
+      ACTIVITY_PAGE_SQL,
+      ACTIVITY_COUNT_SQL,
+      CAUSER_SQL,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
@@ -355,13 +427,16 @@ async function startFloorServer(databaseFile: string): Promise<Running> {
 
 const ROUTES: { path: string; label: string; goal: string }[] = [
   { path: '/hello', label: 'Fastify hello-world (no plugin, no hook, no logger)', goal: '' },
-  { path: '/token', label: 'the token check alone (one query)', goal: 'GET /user ≥ 0.4 (issue 14) needs this and more' },
+  { path: '/token', label: 'the token check alone (one query)', goal: '' },
+  { path: '/user', label: "GET /user's two queries: the token, the member's teams, workspaces and requests", goal: '≥ 0.4 (issue 14)' },
   { path: '/users', label: 'admin users page 1 by name: token, count, page with teams and workspaces', goal: '≥ 0.2 (issue 12)' },
   { path: '/users-plain', label: 'the same page without teams and workspaces', goal: '' },
+  { path: '/activity', label: 'admin activity filtered by a person: token, page of 50, count, causer', goal: '≥ 0.2 (issue 12)' },
 ];
 
 async function apiFloor(): Promise<void> {
   const users = setting('BENCH_USERS', 100_000);
+  const activity = setting('BENCH_ACTIVITY', 200_000);
   const rounds = setting('BENCH_ROUNDS', 3);
   const duration = setting('BENCH_DURATION', 3);
   const connections = setting('BENCH_CONNECTIONS', 50);
@@ -369,7 +444,7 @@ async function apiFloor(): Promise<void> {
   // SQLite only: PostgreSQL's driver adds its own cost per query on top of these.
   const saved = process.env.DATABASE_URL;
   delete process.env.DATABASE_URL;
-  const database = await prepareDatabase({ users, activity: 0, storageDir: workDir, keep: false });
+  const database = await prepareDatabase({ users, activity, storageDir: workDir, keep: false });
   if (saved !== undefined) process.env.DATABASE_URL = saved;
   const running: Running[] = [];
   try {
@@ -382,7 +457,7 @@ async function apiFloor(): Promise<void> {
       const response = await fetch(`${floor.url}${route.path}`);
       if (!response.ok) throw new Error(`floor ${route.path} answered ${response.status}`);
     }
-    console.log(`\nThe API's floor: SQLite, ${users} users; autocannon, ${connections} connections, ${duration} s per run, ${rounds} rounds, bare and floor interleaved`);
+    console.log(`\nThe API's floor: SQLite, ${users} users, ${activity} activity entries; autocannon, ${connections} connections, ${duration} s per run, ${rounds} rounds, bare and floor interleaved`);
     await load(bare.url, 1);
     for (const route of ROUTES) await load(`${floor.url}${route.path}`, 1);
     const ratios = new Map<string, number[]>(ROUTES.map((route) => [route.path, []]));
