@@ -5,8 +5,9 @@ import { resetDb } from './mocks/db';
 import { resetNodesDb } from './mocks/nodes';
 import { server } from './mocks/server';
 
-// The whole console renders in each test: allow for a loaded machine (default 1000 ms).
-configure({ asyncUtilTimeout: 3000 });
+// The whole console renders in each test: allow for a loaded machine (default 1000 ms). Under
+// CI's two cores shared with another job, a lazily loaded list page has taken over 3 s to show.
+configure({ asyncUtilTimeout: 8000 });
 
 beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });
