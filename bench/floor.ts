@@ -23,6 +23,7 @@
 // (token, cached count, page 1 by name with each person's teams and workspaces); the same
 // list without the teams and workspaces; the activity filtered by the person with the most. No security headers, authorization, validation,
 // translation, metrics or logging: what is left of each ratio is all the app could ever reach.
+// Then the CSV export's memory (`-- floor export`, bench/floorExport.ts).
 import { createServer } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -201,6 +202,7 @@ export async function runFloorBench(part = process.argv[3]): Promise<void> {
   if (part === undefined || part === 'console') await consoleFloor();
   if (part === undefined || part === 'memory') await memoryFloor();
   if (part === undefined || part === 'api') await apiFloor();
+  if (part === undefined || part === 'export') await (await import('./floorExport.js')).exportFloor();
 }
 
 // ---------------------------------------------------------------------------------------------
