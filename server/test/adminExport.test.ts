@@ -254,6 +254,38 @@ describe('the admin CSV exports', () => {
     expect(queried).toBe(Math.ceil(total / BATCH) + (total % BATCH === 0 ? 1 : 0));
   });
 
+  it('a reader that goes away stops the queries: the batches are closed, no query follows', async () => {
+    let queried = 0;
+    let closed = false;
+    const users = keysetBatches(async (after, limit) => {
+      queried += 1;
+      return filteredUsers(ctx.db, { q: prefix })
+        .select(USER_COLUMNS)
+        .$if(after !== undefined, (qb) => qb.where('id', '>', after!))
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+    }, 100);
+    async function* batches() {
+      try {
+        yield* users;
+      } finally {
+        closed = true;
+      }
+    }
+    const stream = csvStream([{ header: 'email', value: (user: { email: string }) => user.email }], batches());
+    const reader = stream[Symbol.asyncIterator]();
+    await reader.next();
+    stream.destroy(); // what Fastify does when the client's connection closes
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(closed).toBe(true);
+    const total = SEEDED + HOSTILE.length + 1;
+    expect(queried).toBeLessThan(Math.ceil(total / 100));
+    const after = queried;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(queried).toBe(after);
+  });
+
   it('a query failing mid-export fails the stream instead of ending the file early', async () => {
     async function* failing() {
       yield [{ id: 1 }];
