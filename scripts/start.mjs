@@ -63,7 +63,9 @@ if (process.env.SKIP_SERVER_BUILD !== '1' && serverIsStale()) {
 // few MB instead of after 20-90 MB: the export of 100,000 users on PostgreSQL grew RSS by 1-3 MB
 // instead of up to 93 MB (issue 12: < 50 MB). The server's CPU per export, one bench run of three
 // rounds each: 2.8 s with the default limit, 3.2 s at 1024 MB, 4.1 s at 384 MB (a factor of 1.35).
-// No request of the server comes near the limit.
+// The requests that allocate most (the admin users page, the export) pay 13-19% more CPU for the
+// extra full collections, the member's requests nothing measurable (README: Benchmark). No
+// request of the server comes near the limit.
 // The Dockerfile's CMD runs the server the same way.
 const server = spawn(process.execPath, ['--enable-source-maps', '--max-semi-space-size=2', '--max-old-space-size=1024', serverMain], {
   cwd: root,
