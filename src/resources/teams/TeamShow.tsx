@@ -166,12 +166,13 @@ export const TeamShow = () => {
 
         <Card component="section" aria-labelledby="team-workspaces-title">
           <CardContent>
-            <Stack direction="row" sx={{ alignItems: 'center', mb: 1 }}>
+            {/* On a phone the button goes under the title, whole, rather than both wrapping beside each other. */}
+            <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', columnGap: 2, rowGap: 1, mb: 1 }}>
               <Typography id="team-workspaces-title" variant="h6" component="h2" sx={{ flexGrow: 1 }}>
                 {translate('teams.workspaces')}
               </Typography>
               {(member || admin) && (
-                <Button size="small" variant="contained" startIcon={<AddIcon />} onClick={() => setCreating(true)}>
+                <Button size="small" variant="contained" startIcon={<AddIcon />} onClick={() => setCreating(true)} sx={{ whiteSpace: 'nowrap' }}>
                   {translate(canCreate ? 'workspaces.create' : 'workspaces.request')}
                 </Button>
               )}
