@@ -226,64 +226,58 @@ describe('the admin CSV exports', () => {
     }
   });
 
-  it('stream with backpressure: batches are queried as the reader takes the lines, never all at once', async () => {
-    const BATCH = 100;
-    let queried = 0;
-    const batches = keysetBatches(async (after, limit) => {
-      queried += 1;
+  /** The seeded people's emails as an export streams them, in batches of `size`, counting the queries and noting when the batches are closed. */
+  function emailExport(size: number) {
+    const seen = { queried: 0, closed: false };
+    const users = keysetBatches(async (after, limit) => {
+      seen.queried += 1;
       return filteredUsers(ctx.db, { q: prefix })
         .select(USER_COLUMNS)
         .$if(after !== undefined, (qb) => qb.where('id', '>', after!))
         .orderBy('id')
         .limit(limit)
         .execute();
-    }, BATCH);
-    const stream = csvStream([{ header: 'email', value: (user: { email: string }) => user.email }], batches);
+    }, size);
+    async function* batches() {
+      try {
+        yield* users;
+      } finally {
+        seen.closed = true;
+      }
+    }
+    return { seen, stream: csvStream([{ header: 'email', value: (user: { email: string }) => user.email }], batches()) };
+  }
+
+  it('stream with backpressure: batches are queried as the reader takes the lines, never all at once', async () => {
+    const BATCH = 100;
+    const { seen, stream } = emailExport(BATCH);
 
     // Nobody reads: the buffers fill and the queries stop. What may be held is csv-stringify's
     // 16 KiB of text (~470 lines of ~35 bytes), 16 + 16 rows in the object buffers and the
     // batch in hand: at most 7 of the 26 batches.
     await new Promise((resolve) => setTimeout(resolve, 300));
     const total = SEEDED + HOSTILE.length + 1;
-    expect(queried).toBeGreaterThan(0);
-    expect(queried).toBeLessThanOrEqual(7);
+    expect(seen.queried).toBeGreaterThan(0);
+    expect(seen.queried).toBeLessThanOrEqual(7);
 
     let text = '';
     for await (const chunk of stream) text += String(chunk);
     expect(text.split('\r\n')).toHaveLength(total + 2); // the header, the rows, and '' after the last CRLF
-    expect(queried).toBe(Math.ceil(total / BATCH) + (total % BATCH === 0 ? 1 : 0));
+    expect(seen.queried).toBe(Math.ceil(total / BATCH) + (total % BATCH === 0 ? 1 : 0));
   });
 
   it('a reader that goes away stops the queries: the batches are closed, no query follows', async () => {
-    let queried = 0;
-    let closed = false;
-    const users = keysetBatches(async (after, limit) => {
-      queried += 1;
-      return filteredUsers(ctx.db, { q: prefix })
-        .select(USER_COLUMNS)
-        .$if(after !== undefined, (qb) => qb.where('id', '>', after!))
-        .orderBy('id')
-        .limit(limit)
-        .execute();
-    }, 100);
-    async function* batches() {
-      try {
-        yield* users;
-      } finally {
-        closed = true;
-      }
-    }
-    const stream = csvStream([{ header: 'email', value: (user: { email: string }) => user.email }], batches());
+    const { seen, stream } = emailExport(100);
     const reader = stream[Symbol.asyncIterator]();
     await reader.next();
     stream.destroy(); // what Fastify does when the client's connection closes
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(closed).toBe(true);
+    expect(seen.closed).toBe(true);
     const total = SEEDED + HOSTILE.length + 1;
-    expect(queried).toBeLessThan(Math.ceil(total / 100));
-    const after = queried;
+    expect(seen.queried).toBeLessThan(Math.ceil(total / 100));
+    const after = seen.queried;
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(queried).toBe(after);
+    expect(seen.queried).toBe(after);
   });
 
   it('a query failing mid-export fails the stream instead of ending the file early', async () => {
