@@ -55,7 +55,13 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/--omit=dev/);
     expect(dockerfile).toMatch(/^HEALTHCHECK .*\n.*\/livez/m);
-    expect(dockerfile).toMatch(/^CMD \["node", "--enable-source-maps", "--max-semi-space-size=2", "build\/server\/main\.js"\]$/m);
+    expect(dockerfile).toMatch(
+      /^CMD \["node", "--enable-source-maps", "--max-semi-space-size=2", "--max-old-space-size=1024", "build\/server\/main\.js"\]$/m,
+    );
+    // The image runs the server with the same V8 flags as `npm start` (memory: README, Benchmark).
+    const startFlags = /spawn\(process\.execPath, \[([^\]]*), serverMain\]/.exec(readFileSync(join(root, 'scripts', 'start.mjs'), 'utf8'))?.[1];
+    const imageFlags = /^CMD \["node", (.*), "build\/server\/main\.js"\]$/m.exec(dockerfile)?.[1];
+    expect(startFlags?.replaceAll("'", '"')).toBe(imageFlags);
     expect(dockerfile).not.toMatch(/tsx/);
   });
 
