@@ -35,6 +35,5 @@ EXPOSE 8000 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8000) + '/livez').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node directly (no npm in between): SIGTERM reaches the server, which drains and exits 0.
-# --max-semi-space-size=2, --max-old-space-size=1024: see scripts/start.mjs (idle memory; garbage
-# collected sooner).
+# The V8 flags of scripts/server-node-flags.mjs (idle memory; garbage collected sooner).
 CMD ["node", "--enable-source-maps", "--max-semi-space-size=2", "--max-old-space-size=1024", "build/server/main.js"]

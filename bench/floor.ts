@@ -36,6 +36,7 @@ import lighthouse, { type Result } from 'lighthouse';
 import { build } from 'vite';
 import type { Database } from '../server/src/db/schema.js';
 import { prepareDatabase } from './database.js';
+import { exportFloor } from './floorExport.js';
 import { type LoadResult, runLoad } from './load.js';
 import { median, spread, table } from './report.js';
 import { ROOT, type Running, startBare } from './server.js';
@@ -202,7 +203,7 @@ export async function runFloorBench(part = process.argv[3]): Promise<void> {
   if (part === undefined || part === 'console') await consoleFloor();
   if (part === undefined || part === 'memory') await memoryFloor();
   if (part === undefined || part === 'api') await apiFloor();
-  if (part === undefined || part === 'export') await (await import('./floorExport.js')).exportFloor();
+  if (part === undefined || part === 'export') await exportFloor();
 }
 
 // ---------------------------------------------------------------------------------------------

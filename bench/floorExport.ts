@@ -2,7 +2,7 @@
 // the CSV export's batches costs with nothing of the app around it, the floor under the goal
 // "RSS growth < 50 MB during the export of 100,000 users".
 //
-// A Node process run as the server runs (scripts/start.mjs's heap flags) reads the users exactly as
+// A Node process run as the server runs (scripts/server-node-flags.mjs) reads the users exactly as
 // the export does: keyset batches of 1,000 by id, and for each batch the people's team and
 // workspace memberships, with the database driver alone (pg or better-sqlite3; no Kysely, no
 // presentation, no CSV, no HTTP). Each batch is dropped as soon as it is read, so nothing is
@@ -14,6 +14,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
+import { serverNodeFlags } from '../scripts/server-node-flags.mjs';
 import { prepareDatabase } from './database.js';
 import { mb, table } from './report.js';
 import { ROOT } from './server.js';
@@ -82,7 +83,7 @@ interface Round {
 }
 
 function readAll(url: string, rounds: number): Promise<Round[]> {
-  const child = spawn(process.execPath, ['--max-semi-space-size=2', '--max-old-space-size=1024', '-e', READ_ALL], {
+  const child = spawn(process.execPath, [...serverNodeFlags, '-e', READ_ALL], {
     env: { ...process.env, FLOOR_ROOT: ROOT, FLOOR_URL: url, FLOOR_ROUNDS: String(rounds) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

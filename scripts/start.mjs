@@ -9,6 +9,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildServer, serverBuildDir } from './build-server.mjs';
+import { serverNodeFlags } from './server-node-flags.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const builtIndex = join(root, 'dist', 'index.html');
@@ -53,23 +54,7 @@ if (process.env.SKIP_SERVER_BUILD !== '1' && serverIsStale()) {
 
 // The server handles SIGTERM and SIGINT itself (drains requests, closes websockets with a
 // reconnect code, exits 0); this wrapper passes them on and exits with its code.
-// --max-semi-space-size=2 (MB): V8's young generation otherwise grows to 16 MB per semi-space and
-// stays committed, some 30 MB of an idle server's memory; at 2 MB the bench measured no change
-// in CPU per request (issue 14: idle RSS).
-// --max-old-space-size=1024 (MB): with a heap limit under 2 GB, V8 lets the old generation grow
-// to about 1.6 times what is live before a full collection, instead of up to 4 times with the
-// default limit (2-4 GB on most machines). Garbage that outlives the small young generation (a
-// CSV export's rows, read in batches while the client drains them) is then collected within a
-// few MB instead of after 20-90 MB: the export of 100,000 users on PostgreSQL grew RSS by 1-3 MB
-// instead of up to 93 MB (issue 12: < 50 MB). The server's CPU per export, one bench run of three
-// rounds each: 2.8 s with the default limit, 3.2 s at 1024 MB, 4.1 s at 384 MB (a factor of 1.35).
-// The requests that allocate most (the admin users page, the export) pay 13-19% more CPU for the
-// extra full collections, the member's requests nothing measurable (README: Benchmark). No
-// request of the server comes near the limit.
-// The Dockerfile's CMD runs the server the same way.
-const server = spawn(process.execPath, ['--enable-source-maps', '--max-semi-space-size=2', '--max-old-space-size=1024', serverMain], {
-  cwd: root,
-  stdio: 'inherit',
-});
+// V8's heap flags and why: scripts/server-node-flags.mjs.
+const server = spawn(process.execPath, [...serverNodeFlags, serverMain], { cwd: root, stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -15,6 +15,7 @@ import { Namespace } from 'kubernetes-models/v1/Namespace';
 import { Service } from 'kubernetes-models/v1/Service';
 import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { serverNodeFlags } from '../../scripts/server-node-flags.mjs';
 import { KUBECTL, kubectlAvailable, runFile } from './kubectl.js';
 
 // The image and the manifests of docs/deploy.md, checked without a real cluster or Docker:
@@ -59,9 +60,9 @@ describe('Dockerfile', () => {
       /^CMD \["node", "--enable-source-maps", "--max-semi-space-size=2", "--max-old-space-size=1024", "build\/server\/main\.js"\]$/m,
     );
     // The image runs the server with the same V8 flags as `npm start` (memory: README, Benchmark).
-    const startFlags = /spawn\(process\.execPath, \[([^\]]*), serverMain\]/.exec(readFileSync(join(root, 'scripts', 'start.mjs'), 'utf8'))?.[1];
+    const startFlags = serverNodeFlags.map((flag) => JSON.stringify(flag)).join(', ');
     const imageFlags = /^CMD \["node", (.*), "build\/server\/main\.js"\]$/m.exec(dockerfile)?.[1];
-    expect(startFlags?.replaceAll("'", '"')).toBe(imageFlags);
+    expect(startFlags).toBe(imageFlags);
     expect(dockerfile).not.toMatch(/tsx/);
   });
 
