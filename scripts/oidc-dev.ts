@@ -1,6 +1,6 @@
 import { startTestProvider } from '../server/test/oidcProvider.js';
 
-// npm run oidc:dev: a local OpenID provider to try institutional sign-in (README, "Institutional
+// npm run oidc:dev: a local OpenID provider to try institutional sign-in (docs/configuration.md, "Institutional
 // sign-in"). oidc-provider on http://127.0.0.1:9400 (OIDC_DEV_PORT) with a client for the console
 // at APP_URL (http://localhost:8000 by default) and three accounts to choose from on its page.
 

@@ -12,5 +12,5 @@
 // few MB instead of after 20-90 MB (issue 12: < 50 MB during the export of 100,000 users). The
 // requests that allocate most (the admin users page, the export) pay 13-19% more CPU for the
 // extra full collections, the member's requests nothing measurable; at 384 MB the export cost
-// 45% more (README: Benchmark). No request of the server comes near the limit.
+// 45% more (docs/benchmarks.md). No request of the server comes near the limit.
 export const serverNodeFlags = ['--enable-source-maps', '--max-semi-space-size=2', '--max-old-space-size=1024'];

@@ -220,7 +220,7 @@ export interface LoadConfigOptions {
 }
 
 /**
- * The server configuration from the environment, with the defaults of the README.
+ * The server configuration from the environment, with the defaults listed in docs/configuration.md.
  * Throws a ConfigError that names every bad variable.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadConfigOptions = {}): Config {

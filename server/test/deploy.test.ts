@@ -59,7 +59,7 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(
       /^CMD \["node", "--enable-source-maps", "--max-semi-space-size=2", "--max-old-space-size=1024", "build\/server\/main\.js"\]$/m,
     );
-    // The image runs the server with the same V8 flags as `npm start` (memory: README, Benchmark).
+    // The image runs the server with the same V8 flags as `npm start` (memory: docs/benchmarks.md).
     const startFlags = serverNodeFlags.map((flag) => JSON.stringify(flag)).join(', ');
     const imageFlags = /^CMD \["node", (.*), "build\/server\/main\.js"\]$/m.exec(dockerfile)?.[1];
     expect(startFlags).toBe(imageFlags);
