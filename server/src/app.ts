@@ -16,7 +16,7 @@ import { invitationRoutes } from './invitations/routes.js';
 import { oidcRoutes } from './oidc/routes.js';
 import { agentRoutes } from './nodes/agentRoutes.js';
 import { adminNodeRoutes, nodeRoutes } from './nodes/routes.js';
-import type { Config } from './config.js';
+import type { Config } from './config/config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/schema.js';
 import { installAuthentication } from './http/authenticate.js';
@@ -42,6 +42,7 @@ import { adminTeamRoutes } from './teams/adminRoutes.js';
 import { teamMemberRoutes } from './teams/memberRoutes.js';
 import { teamRoutes } from './teams/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
+import { authenticateToken } from './tokens/tokens.js';
 import { userRoutes } from './users/routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 
@@ -152,7 +153,7 @@ export async function buildApp({
   await installSecurityHeaders(app);
   await installOpenApi(app);
   await installRateLimiting(app, config.rateLimits ? new Throttle(db) : null);
-  installAuthentication(app, db);
+  installAuthentication(app, (bearer) => authenticateToken(db, bearer));
   installOnboardingGate(app);
 
   // Every answer's duration, labelled by route pattern (bounded), not by the URL asked for.

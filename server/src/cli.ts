@@ -2,13 +2,14 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig } from './config/config.js';
 import { createDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { seedDatabase } from './db/seed.js';
 import type { Database } from './db/schema.js';
 import { HttpError } from './http/errors.js';
-import { emailField, newPasswordField, requiredText, strongPassword } from './http/schemas.js';
+import { strongPassword } from './auth/passwordStrength.js';
+import { emailField, newPasswordField, requiredText } from './http/schemas.js';
 import { createUser, promoteToAdmin } from './users/users.js';
 
 // `npm run cli -- <command>`: operator commands against the configured database.

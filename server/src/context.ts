@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { BackgroundTasks } from './background.js';
 import type { ClusterGateway } from './cluster/gateway.js';
-import type { Config } from './config.js';
+import type { Config } from './config/config.js';
 import type { Database } from './db/schema.js';
 import type { Metrics } from './health/metrics.js';
 import type { OutboxSender } from './mail/outbox.js';

@@ -4,7 +4,7 @@ import { connectCluster } from './cluster/connect.js';
 import { clusterWorkCounts, createReconciler } from './cluster/reconciler.js';
 import { createMetrics } from './health/metrics.js';
 import { createNodeWatcher } from './nodes/watcher.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig } from './config/config.js';
 import { createDatabase } from './db/database.js';
 import { createLogger } from './logging/logger.js';
 import { clientAddressResolver } from './http/clientAddress.js';

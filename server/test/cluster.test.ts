@@ -11,7 +11,7 @@ import { ClusterError, type ClusterGateway, IDENTITY_NAMESPACE, WORKSPACE_CLUSTE
 import { kubeConfigFor, kubernetesGateway } from '../src/cluster/kubernetesGateway.js';
 import { createReconciler, type Reconciler } from '../src/cluster/reconciler.js';
 import { type SandboxCluster, startSandboxCluster } from '../src/cluster/sandbox/server.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { timestamp } from '../src/db/database.js';
 import { createMailer, type Mailer } from '../src/mail/mailer.js';
 import { createUser } from '../src/users/users.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_RATE_LIMITS, loadConfig } from '../src/config.js';
+import { ConfigError, DEFAULT_RATE_LIMITS, loadConfig } from '../src/config/config.js';
 
 let dir: string;
 beforeEach(() => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { createDatabase } from '../src/db/database.js';
 import { createMetrics } from '../src/health/metrics.js';
 import { isDatabaseUnavailable } from '../src/http/errors.js';

@@ -8,7 +8,7 @@ import { simpleParser } from 'mailparser';
 import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { type BuildAppOptions, buildApp } from '../src/app.js';
-import { type Config, loadConfig } from '../src/config.js';
+import { type Config, loadConfig } from '../src/config/config.js';
 import { createDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import type { Database, User } from '../src/db/schema.js';

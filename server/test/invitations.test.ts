@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_RATE_LIMITS } from '../src/config.js';
+import { DEFAULT_RATE_LIMITS } from '../src/config/config.js';
 import {
   ABOVE_OWN_ROLE,
   ALREADY_INVITED,

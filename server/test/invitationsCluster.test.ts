@@ -10,7 +10,7 @@ import { type ClusterGateway, IDENTITY_NAMESPACE } from '../src/cluster/gateway.
 import { kubeConfigFor, kubernetesGateway } from '../src/cluster/kubernetesGateway.js';
 import { createReconciler, type Reconciler } from '../src/cluster/reconciler.js';
 import { type SandboxCluster, startSandboxCluster } from '../src/cluster/sandbox/server.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { timestamp } from '../src/db/database.js';
 import { createMailer, type Mailer } from '../src/mail/mailer.js';
 import type { Broadcaster } from '../src/realtime/broadcaster.js';

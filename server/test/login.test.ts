@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_RATE_LIMITS } from '../src/config.js';
+import { DEFAULT_RATE_LIMITS } from '../src/config/config.js';
 import { createTestContext, type TestContext, uniqueEmail } from './helpers.js';
 
 let ctx: TestContext;

@@ -10,7 +10,7 @@ import type { ClusterGateway } from '../src/cluster/gateway.js';
 import { kubeConfigFor, kubernetesGateway } from '../src/cluster/kubernetesGateway.js';
 import { noneGateway } from '../src/cluster/noneGateway.js';
 import { type SandboxCluster, startSandboxCluster } from '../src/cluster/sandbox/server.js';
-import { type Config, loadConfig, type RateLimits } from '../src/config.js';
+import { type Config, loadConfig, type RateLimits } from '../src/config/config.js';
 import type { NodeRecord, User } from '../src/db/schema.js';
 import { createMailer, type Mailer } from '../src/mail/mailer.js';
 import type { NodeServices } from '../src/nodes/nodes.js';

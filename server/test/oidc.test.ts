@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_RATE_LIMITS, loadConfig } from '../src/config.js';
+import { ConfigError, DEFAULT_RATE_LIMITS, loadConfig } from '../src/config/config.js';
 import {
   consentDenied,
   emailTaken,

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { DEFAULT_RATE_LIMITS } from '../src/config.js';
+import { DEFAULT_RATE_LIMITS } from '../src/config/config.js';
 import { HttpError } from '../src/http/errors.js';
 import { reserveEach, Throttle } from '../src/http/throttle.js';
 import { createMailer, type Mailer } from '../src/mail/mailer.js';

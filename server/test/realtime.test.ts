@@ -2,7 +2,7 @@ import Echo from 'laravel-echo';
 import type Pusher from 'pusher-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig } from '../src/config/config.js';
 import { RealtimeEvent } from '../src/realtime/broadcaster.js';
 import { holderChannelData } from '../src/realtime/protocol.js';
 import { channelAuthSignature, createRealtimeServer, PusherErrorCode, realtimeAppSecret } from '../src/realtime/pusherServer.js';

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import { timestamp } from '../src/db/database.js';
 import type { TeamRole } from '../src/db/schema.js';
 import type { Mailer } from '../src/mail/mailer.js';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { recordActivity } from '../activity/log.js';
-import type { RateLimit } from '../config.js';
+import type { RateLimit } from '../config/config.js';
 import type { AccessToken, Database, User } from '../db/schema.js';
 import { fieldError } from '../http/errors.js';
 import { reserveEach, type Throttle } from '../http/throttle.js';

@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
 import { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import { z } from 'zod';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../http/schemas.js';
 
 // Password strength as zxcvbn judges it: an estimate of how many guesses an attacker with
 // the common password lists, English dictionaries, keyboard patterns and the person's own
@@ -77,3 +79,24 @@ export function weakPasswordMessage(password: string, userInputs: string[] = [])
   const { warning, suggestions } = result.feedback;
   return [WEAK_PASSWORD, warning, ...suggestions].filter(Boolean).join(' ');
 }
+
+/**
+ * Strength of a password being chosen, judged by zxcvbn against common passwords and the
+ * person's own email and names (a password made of them scores low), for object schemas with
+ * `password` and the person's `email`, `firstname`, `lastname`: `.check(strongPassword())`.
+ * The message goes on `password`, next to the other messages of the body (so it runs even
+ * when another field is wrong); a password already refused for its length is not judged.
+ */
+export const strongPassword = <T extends { password: string }>() =>
+  z.superRefine<T>(
+    (body, ctx) => {
+      const message = weakPasswordMessage(body.password, personalWords(body as Record<string, unknown>));
+      if (message) ctx.addIssue({ code: 'custom', path: ['password'], message, input: body.password });
+    },
+    {
+      when: (payload) => {
+        const password = (payload.value as { password?: unknown } | undefined)?.password;
+        return typeof password === 'string' && password.length >= MIN_PASSWORD_LENGTH && password.length <= MAX_PASSWORD_LENGTH;
+      },
+    },
+  );

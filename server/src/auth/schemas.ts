@@ -6,8 +6,8 @@ import {
   passwordsMatch,
   passwordWithConfirmation,
   requiredText,
-  strongPassword,
 } from '../http/schemas.js';
+import { strongPassword } from './passwordStrength.js';
 
 export const registerBody = z
   .object({

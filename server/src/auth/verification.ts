@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { Database, User } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { enqueueMail } from '../mail/outbox.js';

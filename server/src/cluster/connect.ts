@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { ClusterGateway } from './gateway.js';
 import { noneGateway } from './noneGateway.js';
 

@@ -1,4 +1,4 @@
-import type { ClusterMode } from '../config.js';
+import type { ClusterMode } from '../config/config.js';
 import type { WorkspaceRole } from '../db/schema.js';
 import type { WorkspaceQuota } from './quota.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { CoreV1Api, KubeConfig, NetworkingV1Api, RbacAuthorizationV1Api, VersionApi } from '@kubernetes/client-node';
-import type { ClusterMode } from '../config.js';
+import type { ClusterMode } from '../config/config.js';
 import type { ClusterGateway } from './gateway.js';
 import { accessCalls } from './kubernetesAccess.js';
 import { call } from './kubernetesCalls.js';

@@ -1,7 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { AccessToken, Database, User } from '../db/schema.js';
-import { authenticateToken } from '../tokens/tokens.js';
+import type { AccessToken, User } from '../db/schema.js';
 import { HttpError, unauthenticated } from './errors.js';
 
 declare module 'fastify' {
@@ -15,12 +13,16 @@ declare module 'fastify' {
 
 const NOT_FOR_PEOPLE = new Set(['/livez', '/readyz', '/metrics']);
 
+/** Turns a bearer token's text into its user and token record, or null when it is not valid. */
+export type TokenResolver = (bearer: string) => Promise<{ user: User; token: AccessToken } | null>;
+
 /**
  * Resolves `Authorization: Bearer ID|SECRET` on every request into `request.user`. An absent
  * or invalid token leaves it null; routes that need a user say so with `requireUser`, so a
- * stale token does not get in the way of public routes such as /login.
+ * stale token does not get in the way of public routes such as /login. What a valid token is
+ * belongs to the tokens domain, which app.ts hands in as `resolveToken`.
  */
-export function installAuthentication(app: FastifyInstance, db: Kysely<Database>): void {
+export function installAuthentication(app: FastifyInstance, resolveToken: TokenResolver): void {
   app.decorateRequest('user', null);
   app.decorateRequest('accessToken', null);
   app.addHook('onRequest', async (request) => {
@@ -30,7 +32,7 @@ export function installAuthentication(app: FastifyInstance, db: Kysely<Database>
     const header = request.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) return;
-    const authenticated = await authenticateToken(db, match[1]);
+    const authenticated = await resolveToken(match[1]);
     if (authenticated) {
       request.user = authenticated.user;
       request.accessToken = authenticated.token;

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
-import { APP_NAME } from '../config.js';
+import { APP_NAME } from '../config/config.js';
 
 /** The project's package.json: three levels up from server/src/http, two from build/server. */
 function findPackageJson(): string {

@@ -1,6 +1,6 @@
 import rateLimit, { type FastifyRateLimitStore, type RateLimitHook, type RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { RateLimit } from '../config.js';
+import type { RateLimit } from '../config/config.js';
 import { tooManyAttempts } from './errors.js';
 import type { Throttle } from './throttle.js';
 

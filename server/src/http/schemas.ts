@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { personalWords, weakPasswordMessage } from '../auth/passwordStrength.js';
 
 // Building blocks for request and response schemas. Request fields carry Laravel-style
 // messages ("The firstname field is required."), keyed by the field name as sent, because
@@ -107,27 +106,6 @@ export const confirmationMismatch = {
   message: 'The password confirmation does not match.',
   when: (payload: z.core.ParsePayload) => typeof (payload.value as { password?: unknown } | undefined)?.password === 'string',
 };
-
-/**
- * Strength of a password being chosen, judged by zxcvbn against common passwords and the
- * person's own email and names (a password made of them scores low), for object schemas with
- * `password` and the person's `email`, `firstname`, `lastname`: `.check(strongPassword())`.
- * The message goes on `password`, next to the other messages of the body (so it runs even
- * when another field is wrong); a password already refused for its length is not judged.
- */
-export const strongPassword = <T extends { password: string }>() =>
-  z.superRefine<T>(
-    (body, ctx) => {
-      const message = weakPasswordMessage(body.password, personalWords(body as Record<string, unknown>));
-      if (message) ctx.addIssue({ code: 'custom', path: ['password'], message, input: body.password });
-    },
-    {
-      when: (payload) => {
-        const password = (payload.value as { password?: unknown } | undefined)?.password;
-        return typeof password === 'string' && password.length >= MIN_PASSWORD_LENGTH && password.length <= MAX_PASSWORD_LENGTH;
-      },
-    },
-  );
 
 export const messageSchema = z.object({ message: z.string() });
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import type { RateLimit } from '../config.js';
+import type { RateLimit } from '../config/config.js';
 import { timestamp } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { tooManyAttempts } from './errors.js';

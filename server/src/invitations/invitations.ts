@@ -46,8 +46,8 @@ const newToken = () => randomBytes(32).toString('base64url');
 
 export interface InvitationLimits {
   throttle: Throttle;
-  perTeam: import('../config.js').RateLimit;
-  perInviter: import('../config.js').RateLimit;
+  perTeam: import('../config/config.js').RateLimit;
+  perInviter: import('../config/config.js').RateLimit;
 }
 
 export interface InvitationInput {

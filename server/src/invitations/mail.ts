@@ -1,4 +1,4 @@
-import { APP_NAME } from '../config.js';
+import { APP_NAME } from '../config/config.js';
 import type { Locale } from '../i18n/messages.js';
 import { htmlMail, type MailContent } from '../mail/templates.js';
 

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import pretty from 'pino-pretty';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 
 /**
  * The server's logger. `json`: pino writing asynchronously to standard output (a request never

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 
 // nodemailer is loaded only for SMTP (MAIL_URL set): some 10 MB a development server writing
 // mails to its log does not need.

@@ -1,4 +1,4 @@
-import { APP_NAME } from '../config.js';
+import { APP_NAME } from '../config/config.js';
 import { escapeHtml } from '../html.js';
 import { type Locale, translateMessage } from '../i18n/messages.js';
 

@@ -3,7 +3,7 @@ import type { Kysely, Updateable } from 'kysely';
 import { type ActivityInput, recordActivity } from '../activity/log.js';
 import { type ClusterGateway, type ClusterNode, ClusterError, ClusterUnavailable } from '../cluster/gateway.js';
 import { CLUSTER_UNREACHABLE, NO_CLUSTER } from '../cluster/http.js';
-import type { Config, RateLimit, RateLimits } from '../config.js';
+import type { Config, RateLimit, RateLimits } from '../config/config.js';
 import { dialectOf, isUniqueViolation, timestamp } from '../db/database.js';
 import type { Database, NodeRecord, NodesTable, NodeStatus, User } from '../db/schema.js';
 import { FORBIDDEN } from '../http/authenticate.js';
@@ -44,7 +44,7 @@ export interface NodeServices {
 
 export type NodeRateLimits = Pick<RateLimits, 'nodeClaim' | 'agentRegister'>;
 
-/** The nodes' limits (config.ts, DEFAULT_RATE_LIMITS); null with RATE_LIMITS=off. */
+/** The nodes' limits (config/config.ts, DEFAULT_RATE_LIMITS); null with RATE_LIMITS=off. */
 export function nodeRateLimits(config: Pick<Config, 'rateLimits'>): NodeRateLimits | null {
   return config.rateLimits;
 }

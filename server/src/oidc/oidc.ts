@@ -4,14 +4,14 @@ import * as client from 'openid-client';
 import { recordActivity } from '../activity/log.js';
 import { ACCOUNT_DISABLED } from '../auth/login.js';
 import { queueVerificationMail } from '../auth/verification.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import { isUniqueViolation, timestamp } from '../db/database.js';
 import type { Database, Identity, OidcIntent, User } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import type { OutboxSender } from '../mail/outbox.js';
 import { issueSession } from '../tokens/tokens.js';
 import { normalizeEmail } from '../users/users.js';
-import type { OidcProviderConfig } from './settings.js';
+import type { OidcProviderConfig } from '../config/oidcProviders.js';
 
 // Institutional sign-in (issue 16; docs/api-contract.md, "Institutional sign-in"). All the
 // protocol is openid-client's: discovery, the authorization code flow with PKCE, state and

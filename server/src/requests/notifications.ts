@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { Database, Request } from '../db/schema.js';
 import { type Locale, mailLocale } from '../i18n/messages.js';
 import { enqueueMail, enqueueMails } from '../mail/outbox.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { APP_NAME, type Config } from '../config.js';
+import { APP_NAME, type Config } from '../config/config.js';
 import type { AppContext } from '../context.js';
 
 const settingsSchema = z.object({

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { APP_NAME, type Config } from '../config.js';
+import { APP_NAME, type Config } from '../config/config.js';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/schema.js';
 import { type Locale, mailLocale } from '../i18n/messages.js';

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import dotenv from 'dotenv';
 import { z } from 'zod';
-import { parseTrustProxy, type TrustProxy } from './http/clientAddress.js';
-import { type OidcProviderConfig, oidcProvidersFrom } from './oidc/settings.js';
+import { type OidcProviderConfig, oidcProvidersFrom } from './oidcProviders.js';
+import { parseTrustProxy, type TrustProxy } from './trustProxy.js';
 
 export const APP_NAME = 'Testbed Console';
 
