@@ -14,7 +14,21 @@ export default tseslint.config(
     rules: {
       // `_name` marks an argument or binding that is there on purpose and unused.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // The input guards match control characters on purpose (names, mail headers, FAT labels).
+      'no-control-regex': 'off',
     },
+  },
+  {
+    // Kysely's migrations, migrator and introspector take Kysely<any> by design (they work on
+    // whatever schema is there, not today's table types); tests read untyped JSON answers and
+    // build loose mock data.
+    files: ['server/src/db/migrations/**', 'server/src/db/migrate.ts', 'server/src/db/currentSchemaIntrospector.ts', 'server/src/db/database.ts', 'server/test/**', 'tests/**', 'e2e/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // Playwright finds a test's fixtures by destructuring its first argument: `({}, testInfo)`.
+    files: ['e2e/**'],
+    rules: { 'no-empty-pattern': 'off' },
   },
   {
     files: ['src/**/*.{ts,tsx}', 'tests/**/*.{ts,tsx}'],

@@ -27,7 +27,7 @@ let reconciler: Reconciler;
 const requests: Request[] = [];
 /** Runs before the sandbox handles a request (to make a create lose a race). */
 let beforeRequest: ((request: Request) => void) | null = null;
-let namespaces: string[] = [];
+const namespaces: string[] = [];
 
 const writes = (from = 0) => requests.slice(from).filter((request) => !READS.has(request.verb));
 const describeWrites = (list: Request[]) => list.map((request) => `${request.verb} ${request.path}`);

@@ -44,7 +44,7 @@ afterAll(async () => {
 // helpers
 
 /** A plain HTTPS request to the sandbox with its admin token, trusting its CA. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 function sandbox(path: string, options: { method?: string; body?: unknown } = {}): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const req = request(
@@ -77,7 +77,7 @@ interface AgentCall {
   path: string;
   /** The Bearer secret sent, if any. */
   secret: string | null;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+   
   body: any;
 }
 

@@ -36,7 +36,7 @@ const waitForStatus = async (id: number, status: string, timeoutMs = 5000) => {
   try {
     await eventually(async () => (await statusOf(id)) === status, `node ${id} to be ${status}`, timeoutMs);
   } catch (error) {
-    throw new Error(`${(error as Error).message} (it is ${await statusOf(id)})`);
+    throw new Error(`${(error as Error).message} (it is ${await statusOf(id)})`, { cause: error });
   }
 };
 const descriptions = async (id: number) =>

@@ -174,7 +174,7 @@ async function api(target: Replica, method: string, path: string, token?: string
     signal: AbortSignal.timeout(15_000),
   });
   const text = await response.text();
-  let json: unknown = null;
+  let json: unknown;
   try {
     json = text ? JSON.parse(text) : null;
   } catch {
@@ -508,7 +508,7 @@ describe.runIf(enabled)('three replicas on one PostgreSQL', () => {
           }
         }),
       );
-      let readyAfterMs = 0;
+      let readyAfterMs: number;
       try {
         await pause(300);
         await world.pg!.restart();

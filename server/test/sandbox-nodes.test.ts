@@ -16,7 +16,7 @@ const FAST = { scheduleMs: 30, startMs: 80, logIntervalMs: 150, heartbeatMs: 100
 let storageDir: string;
 let cluster: SandboxCluster;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 type Json = any;
 
 /** A plain HTTPS request to the sandbox trusting its CA; no token = no Authorization header. */

@@ -14,7 +14,7 @@ const FAST = { scheduleMs: 30, startMs: 80, logIntervalMs: 150, heartbeatMs: 400
 let storageDir: string;
 let cluster: SandboxCluster;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 type Answer = { status: number; body: any; warnings: string[] };
 
 function api(path: string, options: { method?: string; body?: unknown; contentType?: string } = {}): Promise<Answer> {
@@ -61,9 +61,9 @@ async function namespace(labels: Record<string, string> | undefined = LABELS): P
   return name;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 const createPod = (ns: string, pod: any, query = '') => api(`/api/v1/namespaces/${ns}/pods${query}`, { method: 'POST', body: pod });
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 const podWith = (name: string, spec: any = {}, container: any = {}) => ({
   metadata: { name },
   spec: { containers: [{ name: 'x', image: 'busybox', ...container }], ...spec },

@@ -48,7 +48,7 @@ const until = async <T>(probe: () => Promise<T | undefined>, timeoutMs = 5000): 
 };
 
 /** A plain HTTPS request to the sandbox, trusting its CA: status code and parsed JSON body. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 function raw(path: string, options: { token?: string; method?: string; body?: unknown; contentType?: string } = {}): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const req = request(

@@ -170,7 +170,6 @@ export class SandboxRuntime {
   }
 
   private run(namespace: string, name: string, uid: string, target: NodeTarget) {
-    const key = `${namespace}/${name}`;
     const current = this.store.get('pods', namespace, name);
     if (!current || current.metadata.uid !== uid || current.metadata.deletionTimestamp) return;
     const counter = (this.nextIp.get(target.name) ?? 1) + 1;
