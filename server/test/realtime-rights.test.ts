@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timestamp } from '../src/db/database.js';
 import { podLogChannel } from '../src/realtime/clusterFeeds.js';
 import { SUBSCRIPTION_ENDED_EVENT, type SubscriptionEnd } from '../src/realtime/protocol.js';
-import { loadAccess, loadAccessMany } from '../src/teams/access.js';
+import { loadAccess, loadAccessMany } from '../src/access/access.js';
 import { createTestContext, type SignedInUser, type TestContext } from './helpers.js';
 import { APP_KEY, connected, type RealtimeRig, startRealtimeRig, subscribeOutcome, until } from './realtimeClients.js';
 import { addTeamMember, addWorkspaceMember, createWorld, insertTeam, insertWorkspace } from './teamFixtures.js';

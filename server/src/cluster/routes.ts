@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { currentUser } from '../http/authenticate.js';
 import { fieldError, HttpError, notFound } from '../http/errors.js';
 import { bearerAuth } from '../http/schemas.js';
-import { loadAccess } from '../teams/access.js';
+import { loadAccess } from '../access/access.js';
 import { withCluster } from './http.js';
 
 const tags = ['cluster'];

@@ -10,7 +10,7 @@ import { MAX_ID } from '../http/schemas.js';
 import { reserveEach, type Throttle } from '../http/throttle.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { RealtimeEvent } from '../realtime/broadcaster.js';
-import { type Access, TEAM_ROLE_RANK } from '../teams/access.js';
+import { type Access, TEAM_ROLE_RANK } from '../access/access.js';
 import { managesTeamMembers } from '../teams/members.js';
 import { addTeamMember, findTeam } from '../teams/teams.js';
 import { markEmailVerified } from '../users/users.js';

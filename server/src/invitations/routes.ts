@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { currentUser, requireUser } from '../http/authenticate.js';
 import { bearerAuth } from '../http/schemas.js';
 import { Throttle } from '../http/throttle.js';
-import { loadAccess } from '../teams/access.js';
+import { loadAccess } from '../access/access.js';
 import {
   acceptInvitation,
   createInvitation,

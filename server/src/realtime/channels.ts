@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, User } from '../db/schema.js';
-import { type Access, loadAccess } from '../teams/access.js';
+import { type Access, loadAccess } from '../access/access.js';
 import { findWorkspace } from '../workspaces/workspaces.js';
 import { POD_LOG_CHANNEL } from './clusterFeeds.js';
 

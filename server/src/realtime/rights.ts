@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { timestamp } from '../db/database.js';
 import type { Database } from '../db/schema.js';
-import { loadAccessMany } from '../teams/access.js';
+import { loadAccessMany } from '../access/access.js';
 import { channelRule, ruleAllows } from './channels.js';
 import type { SubscriptionEnd } from './protocol.js';
 import type { HeldSubscription, RealtimeServer } from './pusherServer.js';

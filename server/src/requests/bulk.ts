@@ -3,7 +3,7 @@ import { recordActivity } from '../activity/log.js';
 import type { AppContext } from '../context.js';
 import type { Database, RequestStatus, RequestType } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
-import type { Access } from '../teams/access.js';
+import type { Access } from '../access/access.js';
 import { broadcastRequestDecided } from './broadcasts.js';
 import { matchingRequests } from './list.js';
 import { notifyRequester } from './notifications.js';

@@ -1,6 +1,6 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database, Request, RequestStatus, RequestType } from '../db/schema.js';
-import { type Access, managesTeam } from '../teams/access.js';
+import { type Access, managesTeam } from '../access/access.js';
 import { type RequestRelations, splitJoinedRequests } from './presenter.js';
 
 export interface RequestListOptions {

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database, Request } from '../db/schema.js';
-import type { Access } from '../teams/access.js';
-import { mayDecide } from './routing.js';
+import type { Access } from '../access/access.js';
+import { mayDecide } from '../access/requests.js';
 
 /** A request as the console sees it (docs/api-contract.md, "Request"). */
 export const requestSchema = z.object({

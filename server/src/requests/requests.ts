@@ -4,14 +4,15 @@ import type { AppContext } from '../context.js';
 import { isUniqueViolation, timestamp } from '../db/database.js';
 import type { Database, Request, RequestType, User } from '../db/schema.js';
 import { fieldError, HttpError } from '../http/errors.js';
-import type { Access } from '../teams/access.js';
+import type { Access } from '../access/access.js';
 import { MAX_TEAM_NAME_LENGTH, teamNameFromShortname } from '../teams/naming.js';
 import { findTeam, findTeamByName, isTeamMember } from '../teams/teams.js';
 import { MAX_NAMESPACE_LENGTH, namespaceFits } from '../workspaces/naming.js';
 import { findWorkspaceByName, isWorkspaceMember } from '../workspaces/workspaces.js';
 import { broadcastRequestCreated } from './broadcasts.js';
 import { notifyDeciders } from './notifications.js';
-import { applyDecision, isDecider } from './routing.js';
+import { isDecider } from '../access/requests.js';
+import { applyDecision } from './routing.js';
 
 export const TEAM_NAME_TAKEN = 'A team with this short name already exists.';
 export const WORKSPACE_NAME_TAKEN = 'A workspace with this name already exists in this team.';

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { currentUser } from '../http/authenticate.js';
 import { listSchema, paginated } from '../http/pagination.js';
 import { bearerAuth } from '../http/schemas.js';
-import { loadAccess } from '../teams/access.js';
+import { loadAccess } from '../access/access.js';
 import { broadcastRequestDecided } from './broadcasts.js';
 import { notifyRequester } from './notifications.js';
 import { presentRequests, presentRequestsWith, requestSchema } from './presenter.js';

@@ -4,7 +4,8 @@ import { timestamp } from '../db/database.js';
 import type { Database, Request, RequestStatus } from '../db/schema.js';
 import { requestClusterSync } from '../cluster/reconciler.js';
 import { HttpError, notFound } from '../http/errors.js';
-import { type Access, managesTeam } from '../teams/access.js';
+import type { Access } from '../access/access.js';
+import { mayDecide, maySee } from '../access/requests.js';
 import { addTeamMember, findTeam, findTeamByName, insertTeam, type NewTeam } from '../teams/teams.js';
 import { addWorkspaceMember, findWorkspaceByName, insertWorkspace } from '../workspaces/workspaces.js';
 
@@ -22,31 +23,6 @@ export const ALREADY_DECIDED = 'This request has already been decided.';
 export const NOT_YOURS_TO_DECIDE = 'You may not decide this request.';
 
 type Routed = Pick<Request, 'type' | 'team_id' | 'workspace_id'>;
-
-/** Whether the user is among the request's deciders, leaving aside who made it. */
-export function isDecider(access: Access, request: Routed): boolean {
-  if (access.admin) return true;
-  switch (request.type) {
-    case 'CreateTeam':
-      return false;
-    case 'JoinTeam':
-    case 'CreateWorkspace':
-      return managesTeam(access, request.team_id);
-    case 'JoinWorkspace':
-      return (
-        managesTeam(access, request.team_id) ||
-        (request.workspace_id !== null && access.workspaceRoles.get(request.workspace_id) === 'manager')
-      );
-  }
-}
-
-/** May decide it: a decider who is not the requester. (Whether it is still Pending is separate.) */
-export const mayDecide = (access: Access, request: Routed & Pick<Request, 'user_id'>) =>
-  request.user_id !== access.userId && isDecider(access, request);
-
-/** Requests are visible to their requester and to those who may decide them. */
-export const maySee = (access: Access, request: Routed & Pick<Request, 'user_id'>) =>
-  request.user_id === access.userId || isDecider(access, request);
 
 export interface Decider {
   id: number;

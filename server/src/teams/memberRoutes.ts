@@ -5,7 +5,7 @@ import type { AppContext } from '../context.js';
 import { currentUser } from '../http/authenticate.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { bearerAuth, idParam } from '../http/schemas.js';
-import { loadAccess } from './access.js';
+import { loadAccess } from '../access/access.js';
 import { bulkMembersAnswer, bulkMembersBody, memberRoleAnswer, roleBody } from './adminSchemas.js';
 import { broadcastRequestsClosed } from './memberRequests.js';
 import { changeTeamMemberRole, managesTeamMembers, type MemberOutcome, removeTeamMember, removeTeamMembers } from './members.js';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { recordActivity } from '../activity/log.js';
 import { timestamp } from '../db/database.js';
 import type { Database, Request, TeamRole } from '../db/schema.js';
-import { type Access, managesTeam, TEAM_ROLE_RANK } from './access.js';
+import { type Access, managesTeam, TEAM_ROLE_RANK } from '../access/access.js';
 import { closeRequestsOfFormerMember } from './memberRequests.js';
 
 // Managing a team's members (PATCH/DELETE /api/tenants/{id}/users/{userId} and the bulk

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database, Team } from '../db/schema.js';
 import { presentRequests, requestSchema } from '../requests/presenter.js';
-import { type Access, seesTeamMembers } from './access.js';
+import { type Access, seesTeamMembers } from '../access/access.js';
 
 const workspaceSummary = z.object({ id: z.number(), name: z.string(), label: z.string(), namespace: z.string() });
 

@@ -4,7 +4,7 @@ import { jsonArrayFrom, jsonRows } from '../db/json.js';
 import { preparedQuery } from '../db/prepared.js';
 import type { Database, Request, User } from '../db/schema.js';
 import { type JoinedRequest, presentRequestsWith, type RequestRelations, requestSchema, splitJoinedRequests } from '../requests/presenter.js';
-import type { Access } from '../teams/access.js';
+import type { Access } from '../access/access.js';
 import { isLocale } from '../i18n/messages.js';
 
 /** A workspace of the user's in one of their teams (spec §3: a team's workspaces, alias sub_namespaces). */

@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { POD_SECURITY } from '../cluster/gateway.js';
 import type { Database, Workspace } from '../db/schema.js';
-import { isDecider } from '../requests/routing.js';
-import { type Access, managesWorkspace, seesTeamMembers } from '../teams/access.js';
+import { isDecider } from '../access/requests.js';
+import { type Access, managesWorkspace, seesTeamMembers } from '../access/access.js';
 
 const teamRef = z.object({ id: z.number(), name: z.string(), fullname: z.string() });
 

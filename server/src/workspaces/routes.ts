@@ -6,7 +6,7 @@ import { timestamp } from '../db/database.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { kubeconfigYaml, NO_CLUSTER, STILL_SETTING_UP, withCluster } from '../cluster/http.js';
 import { bearerAuth, idParam } from '../http/schemas.js';
-import { loadAccess, managesWorkspace } from '../teams/access.js';
+import { loadAccess, managesWorkspace } from '../access/access.js';
 import { requestClusterSync } from '../cluster/reconciler.js';
 import { presentWorkspace, workspaceSchema } from './presenter.js';
 import { findWorkspace, removeWorkspaceMember } from './workspaces.js';

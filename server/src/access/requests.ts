@@ -1,0 +1,32 @@
+import type { Request } from '../db/schema.js';
+import { type Access, managesTeam } from './access.js';
+
+// Who may decide and see which request (docs/api-contract.md, "Who decides"); the decision
+// itself is requests/routing.ts.
+
+type Routed = Pick<Request, 'type' | 'team_id' | 'workspace_id'>;
+
+/** Whether the user is among the request's deciders, leaving aside who made it. */
+export function isDecider(access: Access, request: Routed): boolean {
+  if (access.admin) return true;
+  switch (request.type) {
+    case 'CreateTeam':
+      return false;
+    case 'JoinTeam':
+    case 'CreateWorkspace':
+      return managesTeam(access, request.team_id);
+    case 'JoinWorkspace':
+      return (
+        managesTeam(access, request.team_id) ||
+        (request.workspace_id !== null && access.workspaceRoles.get(request.workspace_id) === 'manager')
+      );
+  }
+}
+
+/** May decide it: a decider who is not the requester. (Whether it is still Pending is separate.) */
+export const mayDecide = (access: Access, request: Routed & Pick<Request, 'user_id'>) =>
+  request.user_id !== access.userId && isDecider(access, request);
+
+/** Requests are visible to their requester and to those who may decide them. */
+export const maySee = (access: Access, request: Routed & Pick<Request, 'user_id'>) =>
+  request.user_id === access.userId || isDecider(access, request);
