@@ -245,6 +245,8 @@ export const appMessages = {
     revoke_title: 'Revoke the invitation to %{email}?',
     revoke_content: 'The link in the mail stops working at once.',
     revoked: 'Invitation revoked',
+    inviter_cannot_grant: 'Resend needed',
+    inviter_cannot_grant_hint: 'Whoever sent it can no longer invite with this role, so it cannot be accepted. Resend it to vouch for it yourself, or revoke it.',
     sent: 'Invitation sent to %{email}',
     dialog: {
       title: 'Invite someone to %{team}',

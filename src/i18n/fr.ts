@@ -243,6 +243,8 @@ export const frenchAppMessages: typeof appMessages = {
     revoke_title: 'Révoquer l’invitation de %{email} ?',
     revoke_content: 'Le lien de l’e-mail cesse immédiatement de fonctionner.',
     revoked: 'Invitation révoquée',
+    inviter_cannot_grant: 'À renvoyer',
+    inviter_cannot_grant_hint: 'La personne qui l’a envoyée ne peut plus inviter avec ce rôle : elle ne peut donc pas être acceptée. Renvoyez-la pour en répondre vous-même, ou révoquez-la.',
     sent: 'Invitation envoyée à %{email}',
     dialog: {
       title: 'Inviter quelqu’un dans %{team}',

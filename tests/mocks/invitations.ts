@@ -16,6 +16,7 @@ export interface MockInvitation {
   status: 'pending';
   expired: boolean;
   invited_by: { id: number; name: string } | null;
+  inviter_can_grant: boolean;
   expires_at: string;
   sent_at: string;
   created_at: string;
@@ -53,6 +54,7 @@ export const makeInvitation = (overrides: Partial<MockInvitation> = {}): MockInv
   status: 'pending',
   expired: false,
   invited_by: { id: 1, name: 'Ada Lovelace' },
+  inviter_can_grant: true,
   expires_at: '2026-11-29T10:15:00.000Z',
   sent_at: NOW,
   created_at: NOW,
@@ -89,6 +91,8 @@ export const invitationHandlers = [
     const invitation = invitationDb.invitations.find((entry) => entry.id === Number(params.id));
     if (!invitation) return HttpResponse.json({ message: 'Not found.' }, { status: 404 });
     invitation.expired = false;
+    // The resender becomes its inviter.
+    invitation.inviter_can_grant = true;
     return HttpResponse.json(invitation);
   }),
 

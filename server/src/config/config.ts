@@ -31,13 +31,25 @@ export interface RateLimits {
   nodeClaim: RateLimit;
   /** Machine-first node registrations (POST /agent/register), keyed by client address. */
   agentRegister: RateLimit;
-  /** Invitations mailed (sent and resent) for one team, whoever sends them (issue 16). */
+  /** Invitations mailed (sent and resent) for one team by its owners and managers, together (issue 16). */
   invitationTeam: RateLimit;
+  /** One owner's or manager's share of their team's invitations (invitations/budget.ts). */
+  invitationTeamInviter: RateLimit;
   /** Invitations mailed (sent and resent) by one person, whatever the teams (issue 16). */
   invitationInviter: RateLimit;
+  /** Invitations mailed by one platform admin a day, whatever the teams (admins are outside team budgets). */
+  invitationAdmin: RateLimit;
   /** Institutional sign-ins started (GET /auth/oidc/{provider}), keyed by client address (issue 16). */
   oidcStart: RateLimit;
 }
+
+/**
+ * What one owner or manager may mail for one team a day: half the team's 50, so that one person
+ * cannot spend the whole team's budget and leave the others none.
+ */
+export const INVITATIONS_PER_INVITER_PER_TEAM = 25;
+/** What one platform admin may mail a day, whatever the teams (they do not spend team budgets). */
+export const INVITATIONS_PER_ADMIN = 100;
 
 /** The limits of docs/api-contract.md ("Rate limits"). */
 export const DEFAULT_RATE_LIMITS: RateLimits = {
@@ -49,7 +61,9 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   nodeClaim: { max: 10, windowSeconds: 600 },
   agentRegister: { max: 60, windowSeconds: 3600 },
   invitationTeam: { max: 50, windowSeconds: 86400 },
+  invitationTeamInviter: { max: INVITATIONS_PER_INVITER_PER_TEAM, windowSeconds: 86400 },
   invitationInviter: { max: 20, windowSeconds: 3600 },
+  invitationAdmin: { max: INVITATIONS_PER_ADMIN, windowSeconds: 86400 },
   oidcStart: { max: 30, windowSeconds: 600 },
 };
 

@@ -7,7 +7,6 @@ import { timestamp } from '../db/database.js';
 import type { Database, Invitation, Team, TeamRole, User } from '../db/schema.js';
 import { fieldError, HttpError, notFound } from '../http/errors.js';
 import { MAX_ID } from '../http/schemas.js';
-import { reserveEach, type Throttle } from '../http/throttle.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { RealtimeEvent } from '../realtime/broadcaster.js';
 import { type Access, TEAM_ROLE_RANK } from '../access/access.js';
@@ -16,7 +15,11 @@ import { addTeamMember, findTeam } from '../teams/teams.js';
 import { markEmailVerified } from '../users/users.js';
 import { addWorkspaceMember } from '../workspaces/workspaces.js';
 import { isLocale, type Locale } from '../i18n/messages.js';
+import { invitationBudgetKeys, type InvitationLimits, reserveInvitationMail } from './budget.js';
 import { invitationMail } from './mail.js';
+import { invitationGrantRefusal } from './rights.js';
+
+export type { InvitationLimits } from './budget.js';
 
 // Invitations to a team and some of its workspaces (issue 16; docs/api-contract.md,
 // "Invitations"). The team's owners and managers (and platform admins) invite by email with a
@@ -24,7 +27,9 @@ import { invitationMail } from './mail.js';
 // the token is random, stored only as a SHA-256, works once and expires after 7 days (a resend
 // replaces it). Accepting needs a signed-in person with the invited address: they join the
 // team with the role and the workspaces as `member` at once, as an approved request would
-// (same membership functions, activity entries, cluster reconciler, realtime re-check).
+// (same membership functions, activity entries, cluster reconciler, realtime re-check), provided
+// the team is enabled and the inviter may still give the role (rights.ts). Mails are counted
+// against the budgets of budget.ts.
 
 export const INVITATION_DAYS = 7;
 export const INVALID_INVITATION = 'This invitation link is invalid.';
@@ -43,12 +48,6 @@ export const wrongEmailMessage = (invited: string, current: string) =>
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 const newToken = () => randomBytes(32).toString('base64url');
-
-export interface InvitationLimits {
-  throttle: Throttle;
-  perTeam: import('../config/config.js').RateLimit;
-  perInviter: import('../config/config.js').RateLimit;
-}
 
 export interface InvitationInput {
   email: string;
@@ -83,13 +82,10 @@ export async function teamToInviteTo(db: Kysely<Database>, access: Access, teamI
   return team;
 }
 
-/** Reserves one mailed invitation for the team and for the inviter (429 past either limit). */
-async function countMail(limits: InvitationLimits | null, teamId: number, inviterId: number): Promise<void> {
+/** Reserves one mailed invitation against the inviter's and the team's budgets (429 naming the one spent). */
+async function countMail(limits: InvitationLimits | null, teamId: number, inviter: { id: number; admin: boolean }): Promise<void> {
   if (!limits) return;
-  await reserveEach(limits.throttle, [
-    [`invitation-team:${teamId}`, limits.perTeam],
-    [`invitation-inviter:${inviterId}`, limits.perInviter],
-  ]);
+  await reserveInvitationMail(limits.throttle, invitationBudgetKeys(limits.budgets, teamId, inviter));
 }
 
 async function queueInvitationMail(
@@ -149,7 +145,7 @@ export async function createInvitation(
     .executeTakeFirst();
   if (pending) throw new HttpError(409, ALREADY_INVITED);
 
-  await countMail(limits, team.id, inviter.id);
+  await countMail(limits, team.id, { id: inviter.id, admin: access.admin });
   const locale = await invitationLocale(db, email, input.invitation.locale, input.requestLocale ?? 'en');
   const token = newToken();
   const invitation = await db.transaction().execute(async (trx) => {
@@ -201,7 +197,11 @@ async function invitationOfTeam(db: Kysely<Database>, teamId: number, invitation
   return invitation;
 }
 
-/** POST /api/tenants/{id}/invitations/{invitation}/resend: a new link (the old one stops working), 7 days again. */
+/**
+ * POST /api/tenants/{id}/invitations/{invitation}/resend: a new link (the old one stops working),
+ * 7 days again. The mail goes out in the resender's name, so they become its inviter: the one
+ * whose rights the acceptance checks.
+ */
 export async function resendInvitation(
   context: AppContext,
   limits: InvitationLimits | null,
@@ -215,14 +215,20 @@ export async function resendInvitation(
   if (!input.access.admin && TEAM_ROLE_RANK[invitation.role] > TEAM_ROLE_RANK[input.access.teamRoles.get(team.id) ?? 'member']) {
     throw new HttpError(403, ABOVE_OWN_ROLE);
   }
-  await countMail(limits, team.id, input.inviter.id);
+  await countMail(limits, team.id, { id: input.inviter.id, admin: input.access.admin });
   const locale = await invitationLocale(db, invitation.email, undefined, input.requestLocale ?? 'en');
   const token = newToken();
   const resent = await db.transaction().execute(async (trx) => {
     const at = timestamp(now);
     const updated = await trx
       .updateTable('invitations')
-      .set({ token_hash: sha256(token), expires_at: timestamp(new Date(now.getTime() + INVITATION_DAYS * 86_400_000)), sent_at: at, updated_at: at })
+      .set({
+        token_hash: sha256(token),
+        invited_by: input.inviter.id,
+        expires_at: timestamp(new Date(now.getTime() + INVITATION_DAYS * 86_400_000)),
+        sent_at: at,
+        updated_at: at,
+      })
       .where('id', '=', invitation.id)
       .where('status', '=', 'pending')
       .returningAll()
@@ -232,7 +238,7 @@ export async function resendInvitation(
       causerId: input.inviter.id,
       description: 'invitation resent',
       subject: { type: 'team', id: team.id },
-      properties: { invitation_id: updated.id, email: updated.email },
+      properties: { invitation_id: updated.id, email: updated.email, previous_inviter: invitation.invited_by },
     });
     await queueInvitationMail(trx, context, { invitation: updated, token, team, inviter: input.inviter, locale });
     return updated;
@@ -308,7 +314,9 @@ export function invitationRefusal(invitation: Invitation, now = new Date()): Htt
 /**
  * POST /api/invitations/{id}/{token}/accept by a signed-in person. The claim (pending → accepted,
  * conditional) and the memberships are one transaction; following the mailed link also proves
- * the address, so an unverified account becomes verified. Answers the invitation as accepted.
+ * the address, so an unverified account becomes verified. Refused (403, the invitation left
+ * pending) while the team is suspended or when its inviter may no longer give its role
+ * (rights.ts), checked in the transaction, after the claim. Answers the invitation as accepted.
  */
 export async function acceptInvitation(
   context: AppContext,
@@ -334,6 +342,9 @@ export async function acceptInvitation(
       .returningAll()
       .executeTakeFirst();
     if (!claimed) throw new HttpError(403, INVITATION_USED);
+    // Throwing rolls the claim back: the invitation stays pending.
+    const grantRefused = await invitationGrantRefusal(trx, claimed);
+    if (grantRefused) throw new HttpError(403, grantRefused);
     if (!user.email_verified_at) await markEmailVerified(trx, user);
     await addTeamMember(trx, { teamId: claimed.team_id, userId: user.id, role: claimed.role, causerId: user.id });
     // Workspaces deleted since the invitation are left out.

@@ -16,6 +16,8 @@ import {
   revokeInvitation,
   teamToInviteTo,
 } from './invitations.js';
+import { invitationGrantRefusal } from './rights.js';
+import { HttpError } from '../http/errors.js';
 import { requestLocale } from '../i18n/messages.js';
 import {
   acceptedSchema,
@@ -39,7 +41,7 @@ export const INVITATION_LINK_ROUTES = ['/api/invitations/:id/:token', '/api/invi
 export function invitationRoutes(context: AppContext): FastifyPluginAsyncZod {
   const { db, config } = context;
   const limits: InvitationLimits | null = config.rateLimits
-    ? { throttle: new Throttle(db), perTeam: config.rateLimits.invitationTeam, perInviter: config.rateLimits.invitationInviter }
+    ? { throttle: new Throttle(db), budgets: config.rateLimits }
     : null;
   return async (app) => {
     app.get(
@@ -136,6 +138,9 @@ export function invitationRoutes(context: AppContext): FastifyPluginAsyncZod {
         const invitation = await invitationOfLink(db, request.params);
         const refusal = invitationRefusal(invitation);
         if (refusal) throw refusal;
+        // Shown before signing in, so that nobody registers for an invitation that cannot be accepted now.
+        const grantRefused = await invitationGrantRefusal(db, invitation);
+        if (grantRefused) throw new HttpError(403, grantRefused);
         return presentPreview(db, invitation);
       },
     );

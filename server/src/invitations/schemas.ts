@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Database, Invitation } from '../db/schema.js';
 import { emailField, idField, idParam } from '../http/schemas.js';
 import { isExpired, MAX_INVITED_WORKSPACES, workspaceIdsOf } from './invitations.js';
+import { grantStates, inviterCanGrant } from './rights.js';
 
 const teamRole = z.enum(['owner', 'manager', 'member']);
 
@@ -38,6 +39,11 @@ export const invitationSchema = z.object({
   /** Pending but past expires_at: it can only be resent or revoked. */
   expired: z.boolean(),
   invited_by: z.object({ id: z.number(), name: z.string() }).nullable(),
+  /**
+   * false: its inviter may no longer give its role in the team (demoted, removed, disabled, or
+   * the account deleted), so it cannot be accepted until someone who may resends it.
+   */
+  inviter_can_grant: z.boolean(),
   expires_at: z.string(),
   sent_at: z.string(),
   created_at: z.string(),
@@ -77,7 +83,7 @@ async function lookups(db: Kysely<Database>, invitations: Invitation[]) {
 }
 
 export async function presentInvitations(db: Kysely<Database>, invitations: Invitation[], now = new Date()): Promise<z.infer<typeof invitationSchema>[]> {
-  const { workspaces, users } = await lookups(db, invitations);
+  const [{ workspaces, users }, grants] = await Promise.all([lookups(db, invitations), grantStates(db, invitations)]);
   return invitations.map((invitation) => ({
     id: invitation.id,
     team_id: invitation.team_id,
@@ -87,6 +93,7 @@ export async function presentInvitations(db: Kysely<Database>, invitations: Invi
     status: invitation.status,
     expired: invitation.status === 'pending' && isExpired(invitation, now),
     invited_by: invitation.invited_by === null ? null : (users.get(invitation.invited_by) ?? null),
+    inviter_can_grant: inviterCanGrant(invitation.role, grants.get(invitation.id)!),
     expires_at: invitation.expires_at,
     sent_at: invitation.sent_at,
     created_at: invitation.created_at,

@@ -3,6 +3,7 @@ import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react'
 import { useTranslate } from 'react-admin';
 import { useLocation, useParams } from 'react-router-dom';
 import { tokenStore } from '../../httpClient';
+import { acceptLanguage } from '../../i18n/locale';
 import { useSettings } from '../../settings';
 import { InstitutionSignIn } from '../auth/InstitutionSignIn';
 import { LoggedOutLayout } from '../auth/LoggedOutLayout';
@@ -13,7 +14,9 @@ import { browserNavigation } from '../../utils/browserNavigation';
 // (GET /api/invitations/{id}/{token}); a person signed in with the invited address joins at once
 // (POST …/accept) and goes to the team; one signed in with another address is told and may
 // sign out; anyone else logs in, registers (the invited address, fixed) or signs in with their
-// institution, then joins. Joining through the link also verifies the address.
+// institution, then joins. Joining through the link also verifies the address. A link that
+// cannot be used (used, withdrawn, expired, a suspended team, an inviter who may no longer give
+// the role) shows the server's reason, in the console's language.
 
 interface Preview {
   id: number;
@@ -61,6 +64,8 @@ export const InvitationPage = () => {
         method: options.method ?? 'GET',
         headers: {
           Accept: 'application/json',
+          // The server's reasons (a suspended team, an inviter who may no longer invite…) in the page's language.
+          'Accept-Language': acceptLanguage(),
           ...(options.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
           ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
         },

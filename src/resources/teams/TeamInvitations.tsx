@@ -18,6 +18,7 @@ import {
   MenuItem,
   Stack,
   TextField,
+  Tooltip,
   Typography,
 } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -30,7 +31,9 @@ import { ourRole } from '../../utils/roles';
 
 // The team page's invitations (issue 16), for the team's owners and managers and platform
 // admins: the pending invitations (GET /api/tenants/{id}/invitations) with Resend and Revoke
-// (confirmed), and the Invite dialog (email, a role no higher than one's own, workspaces).
+// (confirmed), and the Invite dialog (email, a role no higher than one's own, workspaces). An
+// invitation whose inviter may no longer give its role is marked: resending it makes the
+// resender its inviter. A spent invitation budget shows the server's message naming it.
 
 type TeamRole = 'owner' | 'manager' | 'member';
 const ROLES: TeamRole[] = ['member', 'manager', 'owner'];
@@ -43,6 +46,8 @@ export interface Invitation {
   workspaces: { id: number; name: string; label: string }[];
   expired: boolean;
   invited_by: { id: number; name: string } | null;
+  /** false: its inviter may no longer give its role here; it cannot be accepted until resent. */
+  inviter_can_grant?: boolean;
   expires_at: string;
 }
 
@@ -144,6 +149,11 @@ export const TeamInvitations = ({
                   .join(' · ')}
               />
               {invitation.expired && <Chip size="small" color="warning" label={translate('invitations.expired')} />}
+              {invitation.inviter_can_grant === false && (
+                <Tooltip title={translate('invitations.inviter_cannot_grant_hint')}>
+                  <Chip size="small" color="warning" label={translate('invitations.inviter_cannot_grant')} />
+                </Tooltip>
+              )}
               <Button size="small" startIcon={<MailOutlineIcon />} disabled={busy === invitation.id} onClick={() => void resend(invitation)}>
                 {translate('invitations.resend')}
               </Button>

@@ -44,6 +44,21 @@ export const teams: Record<string, string> = {
   'This invitation was sent to :invited, but you are signed in as :current. Sign out, then sign in or register with :again to accept it.':
     'Cette invitation a été envoyée à :invited, mais vous êtes connecté en tant que :current. Déconnectez-vous, puis connectez-vous ou inscrivez-vous avec :again pour l’accepter.',
   'You joined :team.': 'Vous avez rejoint :team.',
+  // Accepting is refused while the grant no longer holds (invitations/rights.ts).
+  'This team is suspended: its invitations cannot be accepted until it is enabled again.':
+    'Cette équipe est suspendue : ses invitations ne peuvent pas être acceptées tant qu’elle n’est pas réactivée.',
+  'The person who sent this invitation can no longer invite people to this team with this role. Ask the team to send it again.':
+    'La personne qui a envoyé cette invitation ne peut plus inviter quelqu’un dans cette équipe avec ce rôle. Demandez à l’équipe de vous la renvoyer.',
+  'This team no longer exists.': 'Cette équipe n’existe plus.',
+  // Invitation budgets (invitations/budget.ts).
+  'This team may send :max invitations per :hours h and has reached that limit. Try again in :seconds seconds.':
+    'Cette équipe peut envoyer :max invitations par :hours h et a atteint cette limite. Réessayez dans :seconds secondes.',
+  'You may send :max invitations per :hours h for this team and have reached that limit. Try again in :seconds seconds.':
+    'Vous pouvez envoyer :max invitations par :hours h pour cette équipe et avez atteint cette limite. Réessayez dans :seconds secondes.',
+  'You may send :max invitations per :hours h, whatever the team, and have reached that limit. Try again in :seconds seconds.':
+    'Vous pouvez envoyer :max invitations par :hours h, toutes équipes confondues, et avez atteint cette limite. Réessayez dans :seconds secondes.',
+  'As a platform admin you may send :max invitations per :hours h, whatever the team, and have reached that limit. Try again in :seconds seconds.':
+    'En tant qu’administrateur de la plateforme, vous pouvez envoyer :max invitations par :hours h, toutes équipes confondues, et avez atteint cette limite. Réessayez dans :seconds secondes.',
   'The :field field must be a list of workspace ids.': 'Le champ :field doit être une liste d’identifiants d’espaces de travail.',
 
   // Deleting a team (teams/admin.ts).
