@@ -51,8 +51,8 @@ describe('sign in with an institution', () => {
     expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
     expect(screen.queryByTestId('institution-sign-in')).not.toBeInTheDocument();
     unmount();
-    window.history.replaceState(null, '', '/?oidc_error=You%20did%20not%20allow%20University%20of%20X%20to%20sign%20you%20in.');
-    renderApp({ path: '/?oidc_error=x', settings: { oidcProviders: providers } });
+    window.history.replaceState(null, '', '/?oidc_error=consent_denied&oidc_provider=uni');
+    renderApp({ path: '/?oidc_error=consent_denied', settings: { oidcProviders: providers } });
     expect(await screen.findByRole('alert')).toHaveTextContent('You did not allow University of X to sign you in.');
   });
 
@@ -72,11 +72,11 @@ describe('sign in with an institution', () => {
   });
 
   it('the callback page takes errors to the login page, and linking outcomes to the profile', async () => {
-    const first = renderApp({ path: '/oidc/callback?intent=login&error=Denied%20here' });
-    await waitFor(() => expect(navigation.replace).toHaveBeenCalledWith('/?oidc_error=Denied%20here'));
+    const first = renderApp({ path: '/oidc/callback?intent=login&error=consent_denied&provider=uni' });
+    await waitFor(() => expect(navigation.replace).toHaveBeenCalledWith('/?oidc_error=consent_denied&oidc_provider=uni'));
     first.unmount();
-    const second = renderApp({ path: '/oidc/callback?intent=link&error=Taken' });
-    await waitFor(() => expect(navigation.replace).toHaveBeenCalledWith('/profile?identity_error=Taken'));
+    const second = renderApp({ path: '/oidc/callback?intent=link&error=linked_elsewhere&provider=uni' });
+    await waitFor(() => expect(navigation.replace).toHaveBeenCalledWith('/profile?identity_error=linked_elsewhere&identity_provider=uni'));
     second.unmount();
     renderApp({ path: '/oidc/callback?linked=uni' });
     await waitFor(() => expect(navigation.replace).toHaveBeenCalledWith('/profile?identity_linked=uni'));
@@ -113,8 +113,8 @@ describe('linked identities on the profile', () => {
 
   it('cannot unlink the only way in, and shows a linking error', async () => {
     invitationDb.identities = [identity({ can_unlink: false })];
-    renderApp({ path: '/profile?identity_error=This%20account%20is%20linked%20elsewhere.', loggedIn: true, settings: { oidcProviders: providers } });
-    expect(await screen.findByText('This account is linked elsewhere.')).toBeInTheDocument();
+    renderApp({ path: '/profile?identity_error=linked_elsewhere&identity_provider=uni', loggedIn: true, settings: { oidcProviders: providers } });
+    expect(await screen.findByText('This University of X account is already linked to another account.')).toBeInTheDocument();
     expect(await screen.findByText('This is your only way to sign in: set a password first.')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Unlink' })).toBeDisabled();
     // Already linked: not offered again.

@@ -124,10 +124,12 @@ describe('answers in French beyond accounts', () => {
     expect(unauthenticated.json().message).toBe('Non authentifié.');
   });
 
-  it('institutional sign-in: the error the console shows after the redirect', async () => {
+  it('institutional sign-in: the redirect names the error by its code (the console words it), the exchange answers in French', async () => {
     const callback = await ctx.inject('GET', '/auth/oidc/callback?state=nothing&code=nothing', { headers: FR });
     expect(callback.statusCode).toBe(302);
-    const error = new URL(String(callback.headers.location)).searchParams.get('error');
-    expect(error).toBe('Cette connexion n’a pas été commencée dans ce navigateur ou a expiré. Veuillez recommencer.');
+    expect(new URL(String(callback.headers.location)).searchParams.get('error')).toBe('expired');
+    const exchange = await ctx.inject('POST', '/auth/oidc/exchange', { headers: FR, body: { code: 'x'.repeat(43) } });
+    expect(exchange.statusCode).toBe(403);
+    expect(exchange.json().message).toBe('Cette connexion n’a pas été commencée dans ce navigateur ou a expiré. Veuillez recommencer.');
   });
 });

@@ -1,17 +1,9 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_RATE_LIMITS, loadConfig } from '../src/config/config.js';
-import {
-  consentDenied,
-  emailTaken,
-  INVALID_CODE,
-  linkedElsewhere,
-  providerDown,
-  SIGN_IN_EXPIRED,
-  signInFailed,
-} from '../src/oidc/oidc.js';
+import { INVALID_CODE } from '../src/oidc/oidc.js';
 import { LAST_WAY_IN, WRONG_PASSWORD } from '../src/oidc/routes.js';
-import { createTestContext, linkIn, TEST_APP_URL, type TestContext, uniqueEmail } from './helpers.js';
+import { createTestContext, TEST_APP_URL, type TestContext, uniqueEmail } from './helpers.js';
 import { startTestProvider, type TestProvider, throughProvider } from './oidcProvider.js';
 
 // Issue 16, institutional sign-in through a REAL OpenID provider (oidc-provider on loopback):
@@ -69,6 +61,9 @@ const cookieOf = (setCookie: string | string[] | undefined) => {
   return header.split(';')[0];
 };
 
+/** The oidc_browser cookie of the last round trip's browser (the exchange needs it). */
+let lastCookie = '';
+
 /** The browser's round trip: start, the provider, back to the callback; answers where the console page is sent. */
 async function roundTrip(options: { start?: () => Promise<{ location: string; cookie: string }>; tamper?: (callback: URL) => URL | void; cookie?: string } = {}) {
   const started =
@@ -79,6 +74,7 @@ async function roundTrip(options: { start?: () => Promise<{ location: string; co
       return { location: String(response.headers.location), cookie: cookieOf(response.headers['set-cookie']) };
     })());
   expect(started.location.startsWith(provider.issuer)).toBe(true);
+  lastCookie = started.cookie;
   let back = await throughProvider(started.location, CALLBACK);
   back = options.tamper?.(back) ?? back;
   const callback = await ctx.inject('GET', `${back.pathname}${back.search}`, { headers: { cookie: options.cookie ?? started.cookie } });
@@ -92,7 +88,7 @@ async function signIn(): Promise<{ token: string; code: string }> {
   const result = await roundTrip();
   const code = result.get('code');
   expect(code, result.get('error') ?? '').toBeTruthy();
-  const exchanged = await ctx.inject('POST', '/auth/oidc/exchange', { body: { code } });
+  const exchanged = await ctx.inject('POST', '/auth/oidc/exchange', { body: { code }, headers: { cookie: lastCookie } });
   expect(exchanged.statusCode, exchanged.body).toBe(200);
   return { token: exchanged.json().token, code: code! };
 }
@@ -151,7 +147,7 @@ describe('signing in', () => {
     expect(gated.json().onboarding).toBe('accept-aup');
 
     // The code works once.
-    const reused = await ctx.inject('POST', '/auth/oidc/exchange', { body: { code: first.code } });
+    const reused = await ctx.inject('POST', '/auth/oidc/exchange', { body: { code: first.code }, headers: { cookie: lastCookie } });
     expect(reused.statusCode).toBe(403);
     expect(reused.json().message).toBe(INVALID_CODE);
 
@@ -177,40 +173,28 @@ describe('signing in', () => {
     newAccount({ email: existing.user.email });
     const usersBefore = await ctx.db.selectFrom('users').select('id').execute();
     const result = await roundTrip();
-    expect(result.get('error')).toBe(emailTaken(existing.user.email, NAME));
+    expect(result.get('error')).toBe('email_taken');
+    expect(result.get('provider')).toBe('test');
     expect(result.get('intent')).toBe('login');
     expect(await ctx.db.selectFrom('users').select('id').execute()).toHaveLength(usersBefore.length);
     expect(await ctx.db.selectFrom('identities').select('id').where('subject', '=', provider.behaviour.account).execute()).toEqual([]);
-  });
-
-  it('with email_verified false: the account still needs its verification mail', async () => {
-    const person = newAccount({ email_verified: false });
-    const { token } = await signIn();
-    const me = (await ctx.inject('GET', '/user', { token })).json();
-    expect(me.email_verified_at).toBeNull();
-    expect((await ctx.inject('GET', '/api/tenants', { token })).json().onboarding).toBe('verify-email');
-    await ctx.idle();
-    const mail = await ctx.mailbox.waitFor(person.email, { subject: /Verify/ });
-    const link = linkIn(mail, '/email/verify/');
-    const verified = await ctx.inject('GET', `/api${link.pathname}${link.search}`, { token });
-    expect(verified.statusCode, verified.body).toBe(200);
   });
 
   it('ends on the console with a clear message when consent is denied', async () => {
     newAccount();
     provider.behaviour.deny = true;
     const result = await roundTrip();
-    expect(result.get('error')).toBe(consentDenied(NAME));
+    expect(result.get('error')).toBe('consent_denied');
     expect(result.get('code')).toBeNull();
   });
 
   it('refuses a tampered state, a callback from another browser, and a replayed state', async () => {
     newAccount();
     const tampered = await roundTrip({ tamper: (url) => void url.searchParams.set('state', 'forged-state-value') });
-    expect(tampered.get('error')).toBe(SIGN_IN_EXPIRED);
+    expect(tampered.get('error')).toBe('expired');
 
     const otherBrowser = await roundTrip({ cookie: 'oidc_browser=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
-    expect(otherBrowser.get('error')).toBe(SIGN_IN_EXPIRED);
+    expect(otherBrowser.get('error')).toBe('expired');
 
     // The same callback twice: the state was used up by the first.
     const start = await ctx.inject('GET', '/auth/oidc/test');
@@ -219,7 +203,7 @@ describe('signing in', () => {
     const first = await ctx.inject('GET', `${back.pathname}${back.search}`, { headers: { cookie } });
     expect(new URL(String(first.headers.location)).searchParams.get('code')).toBeTruthy();
     const replay = await ctx.inject('GET', `${back.pathname}${back.search}`, { headers: { cookie } });
-    expect(new URL(String(replay.headers.location)).searchParams.get('error')).toBe(SIGN_IN_EXPIRED);
+    expect(new URL(String(replay.headers.location)).searchParams.get('error')).toBe('expired');
   });
 
   it('refuses an ID token whose nonce is not the one sent (openid-client checks it)', async () => {
@@ -236,7 +220,7 @@ describe('signing in', () => {
         return { location: String(response.headers.location), cookie: cookieOf(response.headers['set-cookie']) };
       },
     });
-    expect(result.get('error')).toBe(signInFailed(NAME));
+    expect(result.get('error')).toBe('failed');
   });
 
   it('says when the provider cannot be reached, at the start and at the callback', async () => {
@@ -244,7 +228,8 @@ describe('signing in', () => {
     expect(start.statusCode).toBe(302);
     const landing = new URL(String(start.headers.location));
     expect(landing.pathname).toBe('/oidc/callback');
-    expect(landing.searchParams.get('error')).toBe(providerDown('Down Lab'));
+    expect(landing.searchParams.get('error')).toBe('provider_down');
+    expect(landing.searchParams.get('provider')).toBe('down');
 
     // Down between the redirect and the callback: the token request fails.
     const flaky = await startTestProvider({ redirectUris: [CALLBACK], accounts: { someone: { email: uniqueEmail(), email_verified: true, given_name: 'A', family_name: 'B' } } });
@@ -256,7 +241,7 @@ describe('signing in', () => {
       const back = await throughProvider(String(begun.headers.location), CALLBACK);
       await flaky.close();
       const callback = await flakyCtx.inject('GET', `${back.pathname}${back.search}`, { headers: { cookie: cookieOf(begun.headers['set-cookie']) } });
-      expect(new URL(String(callback.headers.location)).searchParams.get('error')).toBe(providerDown('Flaky'));
+      expect(new URL(String(callback.headers.location)).searchParams.get('error')).toBe('provider_down');
       expect(await flakyCtx.db.selectFrom('users').select('id').execute()).toEqual([]);
     } finally {
       await flakyCtx.close();
@@ -277,7 +262,7 @@ describe('signing in', () => {
     const id = (await ctx.inject('GET', '/user', { token })).json().id;
     await ctx.db.updateTable('users').set({ enabled: 0 }).where('id', '=', id).execute();
     const result = await roundTrip();
-    expect(result.get('error')).toBe('This account is disabled.');
+    expect(result.get('error')).toBe('account_disabled');
   });
 });
 
@@ -342,7 +327,7 @@ describe('linking and unlinking', () => {
         return { location: response.json().url, cookie: cookieOf(response.headers['set-cookie']) };
       },
     });
-    expect(taken.get('error')).toBe(linkedElsewhere(NAME));
+    expect(taken.get('error')).toBe('linked_elsewhere');
     expect(taken.get('intent')).toBe('link');
 
     expect((await ctx.inject('DELETE', `/api/identities/${mine[0].id}`, { token: other.token })).statusCode).toBe(404);

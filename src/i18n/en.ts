@@ -211,6 +211,27 @@ export const appMessages = {
     callback_title: 'Signing you in…',
     callback_failed: 'The sign-in could not be completed',
     linked: '%{name} is now linked to your account.',
+    your_institution: 'your institution',
+    // Why a sign-in or linking failed: the codes of the server's redirect (pages/oidc/oidcErrors.ts).
+    errors: {
+      expired: 'This sign-in was not started in this browser or has expired. Please start again.',
+      unknown_provider: 'This sign-in provider is not configured.',
+      provider_down: '%{name} cannot be reached right now. Try again later, or sign in with your email and password.',
+      consent_denied: 'You did not allow %{name} to sign you in.',
+      failed: 'The sign-in with %{name} failed. Please try again.',
+      no_email: '%{name} did not give an email address, which an account needs.',
+      invalid_email: '%{name} gave an email address that is not valid. Register with your email and a password instead.',
+      email_unverified:
+        '%{name} has not confirmed your email address, so no account can be made from it. Register with your email and a password, then link %{name} from your profile.',
+      email_taken: 'An account with this email address already exists. Sign in with your password, then link %{name} from your profile.',
+      linked_elsewhere: 'This %{name} account is already linked to another account.',
+      account_disabled: 'This account is disabled.',
+      unknown: 'The sign-in could not be completed. Please try again.',
+    },
+    switch_title: 'Switch accounts?',
+    switch_intro: 'You are signed in as %{current}. This sign-in is for %{next}.',
+    switch_continue: 'Continue as %{name}',
+    switch_stay: 'Stay signed in as %{name}',
   },
   identities: {
     title: 'Institutional sign-in',

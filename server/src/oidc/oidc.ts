@@ -3,7 +3,6 @@ import type { Kysely } from 'kysely';
 import * as client from 'openid-client';
 import { recordActivity } from '../activity/log.js';
 import { ACCOUNT_DISABLED } from '../auth/login.js';
-import { queueVerificationMail } from '../auth/verification.js';
 import type { Config } from '../config/config.js';
 import { isUniqueViolation, timestamp } from '../db/database.js';
 import type { Database, Identity, OidcIntent, User } from '../db/schema.js';
@@ -12,13 +11,16 @@ import type { OutboxSender } from '../mail/outbox.js';
 import { issueSession } from '../tokens/tokens.js';
 import { normalizeEmail } from '../users/users.js';
 import type { OidcProviderConfig } from '../config/oidcProviders.js';
+import { claimEmail, claimNames } from './claims.js';
 
 // Institutional sign-in (issue 16; docs/api-contract.md, "Institutional sign-in"). All the
 // protocol is openid-client's: discovery, the authorization code flow with PKCE, state and
 // nonce, the ID token's validation. This module keeps what is ours: the redirect's state in
 // the database bound to the browser that started it, the account made or found from the
 // claims (issuer + subject, never the email alone), linking, and the one-time code the console
-// exchanges for the same session token POST /login gives.
+// exchanges for the same session token POST /login gives. The code is bound to the browser that
+// started the sign-in: its stored hash covers that browser's cookie, so the code alone, given
+// to another browser (login CSRF), matches nothing.
 
 export const STATE_MINUTES = 10;
 export const CODE_SECONDS = 60;
@@ -29,22 +31,46 @@ export const NO_PASSWORD = '';
 
 export const UNKNOWN_PROVIDER = 'This sign-in provider is not configured.';
 export const SIGN_IN_EXPIRED = 'This sign-in was not started in this browser or has expired. Please start again.';
-export const INVALID_CODE = 'This sign-in code is invalid or has expired. Please sign in again.';
+export const INVALID_CODE = 'This sign-in code is invalid, has expired or was issued to another browser. Please sign in again.';
 export const providerDown = (name: string) => `${name} cannot be reached right now. Try again later, or sign in with your email and password.`;
-export const consentDenied = (name: string) => `You did not allow ${name} to sign you in.`;
-export const signInFailed = (name: string) => `The sign-in with ${name} failed. Please try again.`;
-export const noEmail = (name: string) => `${name} did not give an email address, which an account needs.`;
-export const emailTaken = (email: string, name: string) =>
-  `An account with the email ${email} already exists. Sign in with your password, then link ${name} from your profile.`;
-export const linkedElsewhere = (name: string) => `This ${name} account is already linked to another account.`;
+
+/**
+ * Why a sign-in or a linking failed, as the redirect to the console's /oidc/callback names it
+ * (`error=`): a fixed set of codes, for which the console has its own words. Never free text: a
+ * link to /oidc/callback can be made by anyone, and the page must not show what it carries.
+ */
+export const OIDC_ERRORS = [
+  'expired',
+  'unknown_provider',
+  'provider_down',
+  'consent_denied',
+  'failed',
+  'no_email',
+  'invalid_email',
+  'email_unverified',
+  'email_taken',
+  'linked_elsewhere',
+  'account_disabled',
+] as const;
+export type OidcErrorCode = (typeof OIDC_ERRORS)[number];
+
+/** A sign-in or linking refused for a reason the person is told (by its code). */
+export class OidcFailure extends Error {
+  constructor(readonly code: OidcErrorCode) {
+    super(`OpenID sign-in refused: ${code}`);
+  }
+}
 
 /** How a callback ends, for the console's /oidc/callback page. */
 export type CallbackOutcome =
   | { kind: 'code'; code: string }
   | { kind: 'linked'; provider: string }
-  | { kind: 'error'; intent: OidcIntent; message: string };
+  | { kind: 'error'; intent: OidcIntent; error: OidcErrorCode; provider?: string };
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+/** A one-time code's stored hash: of the code and the browser cookie it was issued to. */
+const codeHash = (code: string, browser: string) => sha256(`${browser}.${code}`);
+const RANDOM_VALUE = /^[A-Za-z0-9_-]{43}$/;
 const isLoopback = (url: URL) => ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
 
 export interface OidcService {
@@ -52,13 +78,17 @@ export interface OidcService {
   provider(id: string): OidcProviderConfig | undefined;
   /**
    * A redirect to the provider: the URL to send the browser to and the cookie value binding it
-   * to this browser (a new one unless it already has one). Discovery failures are HttpError 502.
+   * to this browser (always a new random one: a value the browser brings could have been
+   * planted). Discovery failures are HttpError 502.
    */
-  start(input: { provider: string; intent: OidcIntent; userId?: number; browser?: string }): Promise<{ url: string; browser: string }>;
+  start(input: { provider: string; intent: OidcIntent; userId?: number }): Promise<{ url: string; browser: string }>;
   /** The provider sent the browser back to APP_URL/auth/oidc/callback?{query}. Never throws. */
   callback(query: string, browser: string | undefined): Promise<CallbackOutcome>;
-  /** The one-time code for a session token (POST /auth/oidc/exchange). */
-  exchange(code: string, ip: string): Promise<string>;
+  /**
+   * The one-time code for a session token (POST /auth/oidc/exchange), only with the cookie of
+   * the browser the sign-in was started from (`browser`); 403 otherwise.
+   */
+  exchange(code: string, browser: string | undefined, ip: string): Promise<string>;
 }
 
 export const callbackUrl = (config: Pick<Config, 'appUrl'>) => `${config.appUrl}/auth/oidc/callback`;
@@ -94,7 +124,7 @@ export function createOidcService(options: {
     providers,
     provider: find,
 
-    async start({ provider: id, intent, userId, browser }) {
+    async start({ provider: id, intent, userId }) {
       const provider = find(id);
       if (!provider) throw new HttpError(404, UNKNOWN_PROVIDER);
       let configuration: client.Configuration;
@@ -107,7 +137,7 @@ export function createOidcService(options: {
       const state = client.randomState();
       const nonce = client.randomNonce();
       const verifier = client.randomPKCECodeVerifier();
-      const browserValue = browser && /^[A-Za-z0-9_-]{43}$/.test(browser) ? browser : randomBytes(32).toString('base64url');
+      const browserValue = randomBytes(32).toString('base64url');
       const now = new Date();
       await db.deleteFrom('oidc_states').where('expires_at', '<=', timestamp(now)).execute();
       await db
@@ -144,10 +174,11 @@ export function createOidcService(options: {
         : undefined;
       const intentGuess: OidcIntent = pending?.intent ?? 'login';
       if (!pending || Date.parse(pending.expires_at) <= Date.now() || !browser || sha256(browser) !== pending.browser_hash) {
-        return { kind: 'error', intent: intentGuess, message: SIGN_IN_EXPIRED };
+        return { kind: 'error', intent: intentGuess, error: 'expired' };
       }
       const provider = find(pending.provider);
-      if (!provider) return { kind: 'error', intent: pending.intent, message: UNKNOWN_PROVIDER };
+      if (!provider) return { kind: 'error', intent: pending.intent, error: 'unknown_provider' };
+      const failed = (error: OidcErrorCode): CallbackOutcome => ({ kind: 'error', intent: pending.intent, error, provider: provider.id });
 
       let claims: client.IDToken;
       try {
@@ -162,7 +193,7 @@ export function createOidcService(options: {
         if (!idClaims) throw new Error('no ID token');
         claims = idClaims;
       } catch (error) {
-        return { kind: 'error', intent: pending.intent, message: grantErrorMessage(error, provider, options.log) };
+        return failed(grantError(error, provider, options.log));
       }
 
       try {
@@ -170,24 +201,25 @@ export function createOidcService(options: {
           await linkIdentity(db, { userId: pending.user_id, provider, claims });
           return { kind: 'linked', provider: provider.id };
         }
-        const code = await signIn(db, config, { provider, claims });
+        const code = await signIn(db, { provider, claims, browser });
         outbox.kick();
         return { kind: 'code', code };
       } catch (error) {
-        if (error instanceof HttpError) return { kind: 'error', intent: pending.intent, message: error.message };
+        if (error instanceof OidcFailure) return failed(error.code);
         options.log?.warn({ err: error, provider: provider.id }, 'OpenID sign-in failed');
-        return { kind: 'error', intent: pending.intent, message: signInFailed(provider.name) };
+        return failed('failed');
       }
     },
 
-    async exchange(code, ip) {
+    async exchange(code, browser, ip) {
+      if (!browser || !RANDOM_VALUE.test(browser)) throw new HttpError(403, SIGN_IN_EXPIRED);
       const invalid = new HttpError(403, INVALID_CODE);
-      if (!/^[A-Za-z0-9_-]{43}$/.test(code)) throw invalid;
+      if (!RANDOM_VALUE.test(code)) throw invalid;
       const now = timestamp();
       const claimed = await db
         .updateTable('oidc_codes')
         .set({ used_at: now })
-        .where('code_hash', '=', sha256(code))
+        .where('code_hash', '=', codeHash(code, browser))
         .where('used_at', 'is', null)
         .where('expires_at', '>', now)
         .returning(['user_id', 'provider'])
@@ -208,41 +240,39 @@ export function createOidcService(options: {
   };
 }
 
-/** The person's message for a failed code grant: denied, unreachable, or failed (logged). */
-function grantErrorMessage(error: unknown, provider: OidcProviderConfig, log?: { warn: (object: unknown, message: string) => void }): string {
-  if (error instanceof client.AuthorizationResponseError && error.error === 'access_denied') return consentDenied(provider.name);
+/** Why a code grant failed, for the person: denied, unreachable, or failed (logged). */
+function grantError(error: unknown, provider: OidcProviderConfig, log?: { warn: (object: unknown, message: string) => void }): OidcErrorCode {
+  if (error instanceof client.AuthorizationResponseError && error.error === 'access_denied') return 'consent_denied';
   const unreachable =
     (error instanceof TypeError && /fetch failed/i.test(error.message)) ||
     (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) ||
     (error instanceof client.ClientError && error.code === 'OAUTH_TIMEOUT');
   log?.warn({ err: error, provider: provider.id }, 'OpenID code grant failed');
-  return unreachable ? providerDown(provider.name) : signInFailed(provider.name);
+  return unreachable ? 'provider_down' : 'failed';
 }
-
-const claimText = (claims: client.IDToken, name: string): string | null => {
-  const value = claims[name];
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
-};
 
 function findIdentity(db: Kysely<Database>, issuer: string, subject: string): Promise<Identity | undefined> {
   return db.selectFrom('identities').selectAll().where('issuer', '=', issuer).where('subject', '=', subject).executeTakeFirst();
 }
 
 /**
- * The account of a sign-in and a one-time code for it. A known issuer + subject is its user's
- * account; otherwise a new account from the claims, in one transaction with its identity, its
- * activity and (unless the provider vouches for the email) its verification mail. An email
- * another account already has is refused: nothing is created.
+ * The account of a sign-in and a one-time code for it, bound to `browser`. A known issuer +
+ * subject is its user's account; otherwise a new account from the claims (claims.ts), in one
+ * transaction with its identity and its activity. Nothing is created from an email the provider
+ * does not vouch for (`email_verified` not true): such an account, or its identity, would stay
+ * in the hands of whoever signed in once the mailbox's owner takes the address over (Forgot
+ * password, verification). An email another account already has is refused too: identities are
+ * linked by their account's owner (linkIdentity), never by a matching email.
  */
-async function signIn(db: Kysely<Database>, config: Config, input: { provider: OidcProviderConfig; claims: client.IDToken }): Promise<string> {
-  const { provider, claims } = input;
+async function signIn(db: Kysely<Database>, input: { provider: OidcProviderConfig; claims: client.IDToken; browser: string }): Promise<string> {
+  const { provider, claims, browser } = input;
   const code = randomBytes(32).toString('base64url');
   const now = new Date();
   const storeCode = (trx: Kysely<Database>, userId: number) =>
     trx
       .insertInto('oidc_codes')
       .values({
-        code_hash: sha256(code),
+        code_hash: codeHash(code, browser),
         user_id: userId,
         provider: provider.id,
         expires_at: timestamp(new Date(now.getTime() + CODE_SECONDS * 1000)),
@@ -254,19 +284,18 @@ async function signIn(db: Kysely<Database>, config: Config, input: { provider: O
   const known = await findIdentity(db, claims.iss, claims.sub);
   if (known) {
     const user = await db.selectFrom('users').select(['id', 'enabled']).where('id', '=', known.user_id).executeTakeFirstOrThrow();
-    if (!user.enabled) throw new HttpError(403, ACCOUNT_DISABLED);
+    if (!user.enabled) throw new OidcFailure('account_disabled');
     await storeCode(db, user.id);
     return code;
   }
 
-  const rawEmail = claimText(claims, 'email');
-  if (!rawEmail || !/^\S+@\S+$/.test(rawEmail) || rawEmail.length > 255) throw new HttpError(422, noEmail(provider.name));
-  const email = normalizeEmail(rawEmail);
-  const taken = () => new HttpError(409, emailTaken(email, provider.name));
+  const claimed = claimEmail(claims);
+  if ('problem' in claimed) throw new OidcFailure(claimed.problem);
+  if (claims.email_verified !== true) throw new OidcFailure('email_unverified');
+  const email = normalizeEmail(claimed.email);
+  const taken = () => new OidcFailure('email_taken');
   if (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) throw taken();
-  const verified = claims.email_verified === true;
-  const firstname = (claimText(claims, 'given_name') ?? claimText(claims, 'name') ?? email.split('@')[0]).slice(0, 255);
-  const lastname = (claimText(claims, 'family_name') ?? '').slice(0, 255);
+  const { firstname, lastname } = claimNames(claims, email);
   try {
     await db.transaction().execute(async (trx) => {
       const at = timestamp(now);
@@ -277,7 +306,7 @@ async function signIn(db: Kysely<Database>, config: Config, input: { provider: O
           lastname,
           email,
           password_hash: NO_PASSWORD,
-          email_verified_at: verified ? at : null,
+          email_verified_at: at,
           aup_accepted_at: null,
           admin: 0,
           enabled: 1,
@@ -295,9 +324,8 @@ async function signIn(db: Kysely<Database>, config: Config, input: { provider: O
         causerId: user.id,
         description: 'registered',
         subject: { type: 'user', id: user.id },
-        properties: { method: 'oidc', provider: provider.id, email_verified: verified },
+        properties: { method: 'oidc', provider: provider.id, email_verified: true },
       });
-      if (!verified) await queueVerificationMail(trx, config, user, now);
       await storeCode(trx, user.id);
     });
   } catch (error) {
@@ -310,13 +338,15 @@ async function signIn(db: Kysely<Database>, config: Config, input: { provider: O
 
 async function linkIdentity(db: Kysely<Database>, input: { userId: number | null; provider: OidcProviderConfig; claims: client.IDToken }): Promise<void> {
   const { userId, provider, claims } = input;
-  if (userId === null) throw new HttpError(403, SIGN_IN_EXPIRED);
+  if (userId === null) throw new OidcFailure('expired');
   const known = await findIdentity(db, claims.iss, claims.sub);
   if (known) {
     if (known.user_id === userId) return;
-    throw new HttpError(409, linkedElsewhere(provider.name));
+    throw new OidcFailure('linked_elsewhere');
   }
-  const email = claimText(claims, 'email');
+  // Only shown next to the identity: an email claim that breaks the rules is not kept.
+  const claimed = claimEmail(claims);
+  const email = 'email' in claimed ? claimed.email : null;
   try {
     await db.transaction().execute(async (trx) => {
       await trx
@@ -326,7 +356,7 @@ async function linkIdentity(db: Kysely<Database>, input: { userId: number | null
           provider: provider.id,
           issuer: claims.iss,
           subject: claims.sub,
-          email: email ? normalizeEmail(email).slice(0, 255) : null,
+          email: email ? normalizeEmail(email) : null,
           linked_at: timestamp(),
         })
         .execute();
@@ -338,7 +368,7 @@ async function linkIdentity(db: Kysely<Database>, input: { userId: number | null
       });
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new HttpError(409, linkedElsewhere(provider.name));
+    if (isUniqueViolation(error)) throw new OidcFailure('linked_elsewhere');
     throw error;
   }
 }

@@ -11,8 +11,7 @@ import { fieldError, HttpError, notFound } from '../http/errors.js';
 import { bearerAuth, idParam, MAX_PASSWORD_LENGTH, requiredText } from '../http/schemas.js';
 import { routeRateLimit } from '../http/rateLimit.js';
 import { reserveEach, Throttle } from '../http/throttle.js';
-import { BROWSER_COOKIE, type CallbackOutcome, createOidcService, NO_PASSWORD, type OidcService, STATE_MINUTES } from './oidc.js';
-import { type Locale, requestLocale, translateMessage } from '../i18n/messages.js';
+import { BROWSER_COOKIE, type CallbackOutcome, CODE_SECONDS, createOidcService, NO_PASSWORD, type OidcService, STATE_MINUTES } from './oidc.js';
 
 export const WRONG_PASSWORD = 'The password is incorrect.';
 export const LAST_WAY_IN = 'Set a password (Forgot password) or link another identity before unlinking this one: it is your only way to sign in.';
@@ -40,22 +39,27 @@ function readCookie(request: FastifyRequest, name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The cookie binding a sign-in to this browser, until its one-time code is exchanged (the state
+ * lives STATE_MINUTES, then the code CODE_SECONDS); an empty value with Max-Age 0 removes it.
+ */
 function setBrowserCookie(reply: FastifyReply, appUrl: string, value: string): void {
   const secure = appUrl.startsWith('https:') ? '; Secure' : '';
-  reply.header('set-cookie', `${BROWSER_COOKIE}=${value}; Path=/auth/oidc; Max-Age=${STATE_MINUTES * 60}; HttpOnly; SameSite=Lax${secure}`);
+  const maxAge = value ? STATE_MINUTES * 60 + 2 * CODE_SECONDS : 0;
+  reply.header('set-cookie', `${BROWSER_COOKIE}=${value}; Path=/auth/oidc; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`);
 }
 
 /**
- * Where the console's /oidc/callback page takes over. An error's message is in the browser's
- * language (Accept-Language; the console shows it as it is).
+ * Where the console's /oidc/callback page takes over. A failure is named by its code (OIDC_ERRORS)
+ * and the provider's id; the console has its own words for each code, in the person's language.
  */
-function consoleUrl(appUrl: string, outcome: CallbackOutcome, locale: Locale): string {
+function consoleUrl(appUrl: string, outcome: CallbackOutcome): string {
   const query = new URLSearchParams(
     outcome.kind === 'code'
       ? { code: outcome.code }
       : outcome.kind === 'linked'
         ? { linked: outcome.provider }
-        : { intent: outcome.intent, error: translateMessage(outcome.message, locale) },
+        : { intent: outcome.intent, error: outcome.error, ...(outcome.provider ? { provider: outcome.provider } : {}) },
   );
   return `${appUrl}/oidc/callback?${query}`;
 }
@@ -98,12 +102,13 @@ export function oidcRoutes(context: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         try {
-          const started = await oidc.start({ provider: request.params.provider, intent: 'login', browser: readCookie(request, BROWSER_COOKIE) });
+          const started = await oidc.start({ provider: request.params.provider, intent: 'login' });
           setBrowserCookie(reply, config.appUrl, started.browser);
           return reply.redirect(started.url, 302);
         } catch (error) {
           if (error instanceof HttpError && error.status === 502) {
-            return reply.redirect(consoleUrl(config.appUrl, { kind: 'error', intent: 'login', message: error.message }, requestLocale(request)), 302);
+            const outcome = { kind: 'error', intent: 'login', error: 'provider_down', provider: request.params.provider } as const;
+            return reply.redirect(consoleUrl(config.appUrl, outcome), 302);
           }
           throw error;
         }
@@ -116,7 +121,7 @@ export function oidcRoutes(context: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
         const outcome = await oidc.callback(query, readCookie(request, BROWSER_COOKIE));
-        return reply.redirect(consoleUrl(config.appUrl, outcome, requestLocale(request)), 302);
+        return reply.redirect(consoleUrl(config.appUrl, outcome), 302);
       },
     );
 
@@ -125,12 +130,18 @@ export function oidcRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          summary: "Exchange a sign-in's one-time code (valid 60 s) for the session token POST /login gives",
+          summary:
+            "Exchange a sign-in's one-time code (valid 60 s) for the session token POST /login gives; only from the browser that started the sign-in (its oidc_browser cookie)",
           body: z.object({ code: requiredText('code', 100) }),
           response: { 200: z.object({ token: z.string() }) },
         },
       },
-      async (request) => ({ token: await oidc.exchange(request.body.code, request.ip) }),
+      async (request, reply) => {
+        const token = await oidc.exchange(request.body.code, readCookie(request, BROWSER_COOKIE), request.ip);
+        // Used up: the browser no longer needs it.
+        setBrowserCookie(reply, config.appUrl, '');
+        return { token };
+      },
     );
 
     app.get(
@@ -162,7 +173,7 @@ export function oidcRoutes(context: AppContext): FastifyPluginAsyncZod {
         const reservations = throttle && linkLimit ? await reserveEach(throttle, [[`identity-link:${user.id}`, linkLimit]]) : [];
         if (!(await verifyPassword(user.password_hash, request.body.password))) throw fieldError('password', WRONG_PASSWORD);
         for (const reservation of reservations) await throttle?.release(reservation);
-        const started = await oidc.start({ provider: request.body.provider, intent: 'link', userId: user.id, browser: readCookie(request, BROWSER_COOKIE) });
+        const started = await oidc.start({ provider: request.body.provider, intent: 'link', userId: user.id });
         setBrowserCookie(reply, config.appUrl, started.browser);
         return { url: started.url };
       },

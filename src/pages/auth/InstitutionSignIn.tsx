@@ -1,14 +1,16 @@
 import { Alert, Button, Divider, Stack } from '@mui/material';
 import { useContext, useEffect, useState } from 'react';
 import { SettingsContext } from '../../settings';
+import { oidcErrorMessage } from '../oidc/oidcErrors';
 
 // "Sign in with {provider}" (issue 16): one button per configured OpenID provider, each a plain
 // navigation to the server's /auth/oidc/{id}, which redirects to the provider. Self-contained
 // (MUI and fetch, no react-admin) so that both the logged-out bundle and the console can show
 // it: the providers come from the settings (GET /api/settings), fetched here when the settings
 // in context have none; the strings come from the caller's translate (keys under `oidc`).
-// An error of a sign-in that failed (the server's /oidc/callback?error=…, handed on as
-// ?oidc_error=… by the callback page) is shown above the buttons.
+// An error of a sign-in that failed (the server's /oidc/callback?error={code}&provider={id},
+// handed on as ?oidc_error={code}&oidc_provider={id} by the callback page) is shown above the
+// buttons in the console's own words for that code (oidcErrors.ts), never as the link says it.
 
 export interface InstitutionProvider {
   id: string;
@@ -25,9 +27,11 @@ export interface InstitutionSignInProps {
   onStart?: (provider: InstitutionProvider) => void;
 }
 
-const errorInLocation = (): string | null => {
+const errorInLocation = (): { code: string; provider: string | null } | null => {
   if (typeof window === 'undefined') return null;
-  return new URLSearchParams(window.location.search).get('oidc_error');
+  const params = new URLSearchParams(window.location.search);
+  const code = params.get('oidc_error');
+  return code === null ? null : { code, provider: params.get('oidc_provider') };
 };
 
 export const InstitutionSignIn = ({ translate, apiUrl, providers: given, onStart }: InstitutionSignInProps) => {
@@ -54,7 +58,7 @@ export const InstitutionSignIn = ({ translate, apiUrl, providers: given, onStart
     <Stack spacing={1.5} sx={{ mb: 2 }} data-testid="institution-sign-in">
       {error && (
         <Alert severity="error" role="alert">
-          {error}
+          {oidcErrorMessage(translate, error.code, error.provider, providers)}
         </Alert>
       )}
       {providers.map((provider) => (

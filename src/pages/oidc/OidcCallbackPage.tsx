@@ -1,18 +1,26 @@
-import { Alert, CircularProgress, Link, Stack, Typography } from '@mui/material';
+import { Alert, Button, CircularProgress, Link, Stack, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { useLocation } from 'react-router-dom';
 import { tokenStore } from '../../httpClient';
 import { useSettings } from '../../settings';
+import type { User } from '../../types';
 import { LoggedOutLayout } from '../auth/LoggedOutLayout';
 import { browserNavigation } from '../../utils/browserNavigation';
+import { isOidcErrorCode } from './oidcErrors';
 
 // /oidc/callback (issue 16): where the server's /auth/oidc/callback sends the browser back.
-//   ?code=…                  a sign-in: exchanged at once (POST /auth/oidc/exchange) for the
-//                            session token, which is stored; then on to where the sign-in began
-//                            (an invitation page) or home. The code never stays in the history.
+//   ?code=…                  a sign-in: exchanged at once (POST /auth/oidc/exchange, which only
+//                            this browser's sign-in cookie opens) for the session token; then on
+//                            to where the sign-in began (an invitation page) or home. The code
+//                            never stays in the history. Someone already signed in here is never
+//                            replaced without being asked: the page names both accounts and lets
+//                            the person continue as the new one or stay (the new session is then
+//                            ended at once).
 //   ?linked=…                a linking: on to the profile, which says so.
-//   ?intent=…&error=…        on to the login page (or the profile for a linking) with the message.
+//   ?intent=…&error=…        on to the login page (or the profile for a linking) with the error's
+//                            CODE and the provider's id, which those pages word themselves
+//                            (oidcErrors.ts): the link's text is never shown.
 
 /** Where to go after an institutional sign-in (the invitation page sets it before leaving). */
 export const AFTER_SIGN_IN_KEY = 'testbed.after_sign_in';
@@ -28,13 +36,37 @@ const takeAfterSignIn = (): string => {
   }
 };
 
-const withQuery = (path: string, key: string, value: string) => `${path}${path.includes('?') ? '&' : '?'}${key}=${encodeURIComponent(value)}`;
+const withQuery = (path: string, query: Record<string, string | null>) => {
+  const pairs = Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== null);
+  return `${path}${path.includes('?') ? '&' : '?'}${new URLSearchParams(pairs)}`;
+};
+
+const PROVIDER_ID = /^[a-z0-9][a-z0-9-]{0,39}$/;
+
+/** Two accounts to choose between: the one signed in here, and the one the sign-in is for. */
+interface Switch {
+  token: string;
+  current: { token: string; user: User };
+  next: User;
+}
+
+const fullName = (user: User) => user.name?.trim() || [user.firstname, user.lastname].filter(Boolean).join(' ');
+const label = (user: User) => `${fullName(user)} (${user.email})`;
 
 export const OidcCallbackPage = () => {
   const translate = useTranslate();
   const { apiUrl } = useSettings();
   const [failure, setFailure] = useState<string | null>(null);
+  const [choice, setChoice] = useState<Switch | null>(null);
+  const [busy, setBusy] = useState(false);
   const { search } = useLocation();
+
+  const userOf = async (token: string, signal?: AbortSignal): Promise<User | null> => {
+    const response = await fetch(`${apiUrl}/user`, { headers: { Accept: 'application/json', Authorization: `Bearer ${token}` }, signal });
+    return response.ok ? ((await response.json()) as User) : null;
+  };
+  const endSession = (token: string) =>
+    fetch(`${apiUrl}/logout`, { method: 'POST', headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } }).catch(() => undefined);
 
   useEffect(() => {
     const params = new URLSearchParams(search);
@@ -42,12 +74,15 @@ export const OidcCallbackPage = () => {
     const error = params.get('error');
     const linked = params.get('linked');
     if (linked) {
-      browserNavigation.replace(withQuery('/profile', 'identity_linked', linked));
+      browserNavigation.replace(withQuery('/profile', { identity_linked: linked }));
       return;
     }
-    if (error) {
-      if (params.get('intent') === 'link') browserNavigation.replace(withQuery('/profile', 'identity_error', error));
-      else browserNavigation.replace(withQuery(takeAfterSignIn(), 'oidc_error', error));
+    if (error !== null) {
+      const reason = isOidcErrorCode(error) ? error : 'unknown';
+      const provider = params.get('provider');
+      const providerId = provider && PROVIDER_ID.test(provider) ? provider : null;
+      if (params.get('intent') === 'link') browserNavigation.replace(withQuery('/profile', { identity_error: reason, identity_provider: providerId }));
+      else browserNavigation.replace(withQuery(takeAfterSignIn(), { oidc_error: reason, oidc_provider: providerId }));
       return;
     }
     if (!code) {
@@ -57,16 +92,33 @@ export const OidcCallbackPage = () => {
     // Strict mode runs effects twice in development: the code works once, so claim it once.
     const controller = new AbortController();
     const timer = setTimeout(() => {
+      const signal = controller.signal;
       fetch(`${apiUrl}/auth/oidc/exchange`, {
         method: 'POST',
         headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
         body: JSON.stringify({ code }),
-        signal: controller.signal,
+        // The cookie of the browser that started the sign-in: without it the code is refused.
+        credentials: 'same-origin',
+        signal,
       })
         .then(async (response) => {
           const body = (await response.json().catch(() => ({}))) as { token?: string; message?: string };
           if (!response.ok || !body.token) throw new Error(body.message || translate('oidc.callback_failed'));
-          tokenStore.set(body.token);
+          const token = body.token;
+          const currentToken = tokenStore.get();
+          if (currentToken && currentToken !== token) {
+            const [current, next] = await Promise.all([userOf(currentToken, signal).catch(() => null), userOf(token, signal).catch(() => null)]);
+            if (current && (!next || next.id !== current.id)) {
+              if (!next) {
+                void endSession(token);
+                throw new Error(translate('oidc.callback_failed'));
+              }
+              window.history.replaceState(null, '', '/oidc/callback');
+              setChoice({ token, current: { token: currentToken, user: current }, next });
+              return;
+            }
+          }
+          tokenStore.set(token);
           browserNavigation.replace(takeAfterSignIn());
         })
         .catch((reason: unknown) => {
@@ -80,7 +132,46 @@ export const OidcCallbackPage = () => {
       clearTimeout(timer);
       controller.abort();
     };
+    // userOf and endSession only read apiUrl.
   }, [apiUrl, translate, search]);
+
+  const switchAccounts = async () => {
+    if (!choice) return;
+    setBusy(true);
+    // The account signed in before ends its session here; the new one takes over.
+    await endSession(choice.current.token);
+    tokenStore.set(choice.token);
+    browserNavigation.replace(takeAfterSignIn());
+  };
+
+  const stay = async () => {
+    if (!choice) return;
+    setBusy(true);
+    await endSession(choice.token);
+    takeAfterSignIn();
+    browserNavigation.replace('/');
+  };
+
+  if (choice) {
+    const current = label(choice.current.user);
+    const next = label(choice.next);
+    return (
+      <LoggedOutLayout title="oidc.switch_title">
+        <Stack spacing={2} data-testid="oidc-switch">
+          <Alert severity="warning">{translate('oidc.switch_intro', { current, next })}</Alert>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
+            {/* The safe answer has the focus: Enter keeps the account signed in here. */}
+            <Button variant="contained" autoFocus disabled={busy} onClick={stay}>
+              {translate('oidc.switch_stay', { name: fullName(choice.current.user) || choice.current.user.email })}
+            </Button>
+            <Button variant="outlined" disabled={busy} onClick={switchAccounts}>
+              {translate('oidc.switch_continue', { name: fullName(choice.next) || choice.next.email })}
+            </Button>
+          </Stack>
+        </Stack>
+      </LoggedOutLayout>
+    );
+  }
 
   return (
     <LoggedOutLayout title={failure ? 'oidc.callback_failed' : 'oidc.callback_title'}>

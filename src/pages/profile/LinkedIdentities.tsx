@@ -7,11 +7,13 @@ import { createHttpClient, errorMessage, fieldErrors } from '../../httpClient';
 import { useSettings } from '../../settings';
 import { formatDateTime } from '../../utils/dates';
 import { browserNavigation } from '../../utils/browserNavigation';
+import { oidcErrorMessage } from '../oidc/oidcErrors';
 
 // The profile's institutional identities (issue 16): the linked ones (GET /api/identities) with
 // Unlink (confirmed; refused for the only way into an account without a password), and a Link
 // button per configured provider that asks for the password again (POST /api/identities) and
-// sends the browser to the provider. The outcome comes back as ?identity_linked / ?identity_error.
+// sends the browser to the provider. The outcome comes back as ?identity_linked, or ?identity_error
+// (a code, worded by oidcErrors.ts) with ?identity_provider.
 
 export interface LinkedIdentity {
   id: number;
@@ -40,7 +42,7 @@ const useIdentityCalls = () => {
 
 const outcomeIn = (search: string) => {
   const params = new URLSearchParams(search);
-  return { linked: params.get('identity_linked'), error: params.get('identity_error') };
+  return { linked: params.get('identity_linked'), error: params.get('identity_error'), provider: params.get('identity_provider') };
 };
 
 export const LinkedIdentities = () => {
@@ -93,7 +95,7 @@ export const LinkedIdentities = () => {
         )}
         {outcome.error && (
           <Alert severity="error" sx={{ mb: 1 }} role="alert">
-            {outcome.error}
+            {oidcErrorMessage(translate, outcome.error, outcome.provider, providers)}
           </Alert>
         )}
         {error ? <Alert severity="error">{errorMessage(error)}</Alert> : null}

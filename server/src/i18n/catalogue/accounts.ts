@@ -22,15 +22,11 @@ export const accounts: Record<string, string> = {
   'This sign-in provider is not configured.': 'Ce fournisseur de connexion n’est pas configuré.',
   'This sign-in was not started in this browser or has expired. Please start again.':
     'Cette connexion n’a pas été commencée dans ce navigateur ou a expiré. Veuillez recommencer.',
-  'This sign-in code is invalid or has expired. Please sign in again.': 'Ce code de connexion est invalide ou a expiré. Veuillez vous reconnecter.',
-  'You did not allow :provider to sign you in.': 'Vous n’avez pas autorisé :provider à vous connecter.',
-  'The sign-in with :provider failed. Please try again.': 'La connexion avec :provider a échoué. Veuillez réessayer.',
-  'An account with the email :email already exists. Sign in with your password, then link :provider from your profile.':
-    'Un compte avec l’adresse e-mail :email existe déjà. Connectez-vous avec votre mot de passe, puis associez :provider depuis votre profil.',
-  'This :provider account is already linked to another account.': 'Ce compte :provider est déjà associé à un autre compte.',
+  'This sign-in code is invalid, has expired or was issued to another browser. Please sign in again.':
+    'Ce code de connexion est invalide, a expiré ou a été émis pour un autre navigateur. Veuillez vous reconnecter.',
   ':provider cannot be reached right now. Try again later, or sign in with your email and password.':
     ':provider est injoignable pour le moment. Réessayez plus tard, ou connectez-vous avec votre adresse e-mail et votre mot de passe.',
-  ':provider did not give an email address, which an account needs.': ':provider n’a pas fourni d’adresse e-mail, dont un compte a besoin.',
+  // Why a sign-in failed is a code in the redirect to /oidc/callback: the console words it (oidc.errors).
   'The password is incorrect.': 'Le mot de passe est incorrect.',
   'Set a password (Forgot password) or link another identity before unlinking this one: it is your only way to sign in.':
     'Définissez un mot de passe (Mot de passe oublié) ou associez une autre identité avant de dissocier celle-ci : c’est votre seul moyen de vous connecter.',
