@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { connectCluster } from './cluster/connect.js';
 import { clusterWorkCounts, createReconciler } from './cluster/reconciler.js';
 import { createMetrics } from './health/metrics.js';
+import { startMetricsServer } from './health/metricsAccess.js';
 import { createNodeWatcher } from './nodes/watcher.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createDatabase } from './db/database.js';
@@ -92,6 +93,13 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info(`Testbed Console listening on http://${config.host}:${port}`);
   logger.info(`Realtime (Pusher protocol 7) listening on ws://${config.host}:${realtime.port}/app/${config.realtime.key}`);
+  // Prometheus on a port of its own (METRICS_PORT), which no Ingress routes; else on PORT.
+  const metricsServer =
+    config.metricsPort === null ? null : await startMetricsServer({ host: config.host, port: config.metricsPort, settings: config, registry: metrics.registry });
+  if (metricsServer) logger.info(`Metrics (Prometheus) on http://${config.host}:${metricsServer.port}/metrics`);
+  if (config.production && config.metricsToken === null) {
+    logger.warn('METRICS_TOKEN is not set: GET /metrics answers 404 in production. Set it to let Prometheus scrape with that bearer token.');
+  }
   if (!config.mailUrl) logger.info('MAIL_URL is not set: mails (with their links) are written to this log.');
   if (!(await platformAdminExists(db))) {
     if (config.logFormat === 'pretty') logger.info(ADMIN_HINT);
@@ -133,6 +141,7 @@ async function main(): Promise<void> {
     feeds.close();
     await rights.close();
     await realtime.close();
+    await metricsServer?.close();
     await app.close();
     // Stops the reconciler and the node watch if this replica leads, and hands the lock over.
     await leader.close();
