@@ -128,10 +128,11 @@ async function main(): Promise<void> {
   metrics.sources.leader = () => leader.isLeader();
 
   let stopping = false;
-  const stop = async (signal: NodeJS.Signals) => {
+  /** `reason`: what asked for it, e.g. "SIGTERM received". */
+  const stop = async (reason: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info(`${signal} received: finishing open requests and pending mail, then stopping.`);
+    logger.info(`${reason}: finishing open requests and pending mail, then stopping.`);
     // Whatever hangs (a peer that never closes, a stuck cluster call), the process ends within
     // STOP_TIMEOUT_MS: an orchestrator waits 30 s by default before it kills.
     setTimeout(() => {
@@ -152,8 +153,12 @@ async function main(): Promise<void> {
     logger.flush();
     process.exit(0);
   };
-  process.on('SIGINT', (signal) => void stop(signal));
-  process.on('SIGTERM', (signal) => void stop(signal));
+  // SIGHUP: the terminal that started it is gone (npm start in a closed session).
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(`${signal} received`));
+  // Started by scripts/start.mjs (npm start), the server is linked to it by an IPC channel: when
+  // that process ends, however it ended (SIGKILL included), the channel closes, and the server
+  // stops rather than keep its ports with nobody left to stop it.
+  if (process.channel) process.on('disconnect', () => void stop('The process that started the server is gone'));
 }
 
 const STOP_TIMEOUT_MS = 10_000;
