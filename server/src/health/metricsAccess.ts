@@ -52,7 +52,7 @@ export async function startMetricsServer(options: { host: string; port: number; 
       return { status: 200, body: await options.registry.metrics(), headers: { 'content-type': options.registry.contentType } };
     };
     answer()
-      .catch(() => json(500, { message: 'Server Error' }))
+      .catch(() => json(500, { message: 'Server error.' }))
       .then(({ status, body, headers }) => {
         response.writeHead(status, { ...headers, 'cache-control': 'no-store' });
         response.end(request.method === 'HEAD' ? undefined : body);
