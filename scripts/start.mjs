@@ -52,9 +52,27 @@ if (process.env.SKIP_SERVER_BUILD !== '1' && serverIsStale()) {
   }
 }
 
-// The server handles SIGTERM and SIGINT itself (drains requests, closes websockets with a
-// reconnect code, exits 0); this wrapper passes them on and exits with its code.
+// The server handles SIGTERM, SIGINT and SIGHUP itself (drains requests, closes websockets with
+// a reconnect code, exits 0); this wrapper passes them on and exits with its code.
 // V8's heap flags and why: scripts/server-node-flags.mjs.
-const server = spawn(process.execPath, [...serverNodeFlags, serverMain], { cwd: root, stdio: 'inherit' });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+//
+// It also ends when whoever started it goes away without a word. `npm start` runs this script
+// through `sh -c`: a SIGTERM to npm alone (a process manager, `kill <npm's pid>`) reaches the
+// shell, which dies of it without passing it on, and this process would be left to init with
+// the server and its ports. So the parent is watched (a new process.ppid means it is gone), and
+// the server is linked to this process by an IPC channel: when this one ends, even by SIGKILL,
+// the channel closes and the server stops as on SIGTERM (server/src/main.ts).
+const parentAtStart = process.ppid;
+const server = spawn(process.execPath, [...serverNodeFlags, serverMain], { cwd: root, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
+const stopServer = (signal) => {
+  if (server.exitCode === null && server.signalCode === null) server.kill(signal);
+};
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => stopServer(signal));
+const parentWatch = setInterval(() => {
+  if (process.ppid === parentAtStart) return;
+  clearInterval(parentWatch);
+  console.error(`The process that started the server (pid ${parentAtStart}) is gone: stopping the server.`);
+  stopServer('SIGTERM');
+}, 500);
+parentWatch.unref();
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { connectCluster } from './cluster/connect.js';
 import { clusterWorkCounts, createReconciler } from './cluster/reconciler.js';
 import { createMetrics } from './health/metrics.js';
+import { startMetricsServer } from './health/metricsAccess.js';
 import { createNodeWatcher } from './nodes/watcher.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { createDatabase } from './db/database.js';
@@ -92,6 +93,13 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info(`Testbed Console listening on http://${config.host}:${port}`);
   logger.info(`Realtime (Pusher protocol 7) listening on ws://${config.host}:${realtime.port}/app/${config.realtime.key}`);
+  // Prometheus on a port of its own (METRICS_PORT), which no Ingress routes; else on PORT.
+  const metricsServer =
+    config.metricsPort === null ? null : await startMetricsServer({ host: config.host, port: config.metricsPort, settings: config, registry: metrics.registry });
+  if (metricsServer) logger.info(`Metrics (Prometheus) on http://${config.host}:${metricsServer.port}/metrics`);
+  if (config.production && config.metricsToken === null) {
+    logger.warn('METRICS_TOKEN is not set: GET /metrics answers 404 in production. Set it to let Prometheus scrape with that bearer token.');
+  }
   if (!config.mailUrl) logger.info('MAIL_URL is not set: mails (with their links) are written to this log.');
   if (!(await platformAdminExists(db))) {
     if (config.logFormat === 'pretty') logger.info(ADMIN_HINT);
@@ -120,10 +128,11 @@ async function main(): Promise<void> {
   metrics.sources.leader = () => leader.isLeader();
 
   let stopping = false;
-  const stop = async (signal: NodeJS.Signals) => {
+  /** `reason`: what asked for it, e.g. "SIGTERM received". */
+  const stop = async (reason: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info(`${signal} received: finishing open requests and pending mail, then stopping.`);
+    logger.info(`${reason}: finishing open requests and pending mail, then stopping.`);
     // Whatever hangs (a peer that never closes, a stuck cluster call), the process ends within
     // STOP_TIMEOUT_MS: an orchestrator waits 30 s by default before it kills.
     setTimeout(() => {
@@ -133,6 +142,7 @@ async function main(): Promise<void> {
     feeds.close();
     await rights.close();
     await realtime.close();
+    await metricsServer?.close();
     await app.close();
     // Stops the reconciler and the node watch if this replica leads, and hands the lock over.
     await leader.close();
@@ -143,8 +153,12 @@ async function main(): Promise<void> {
     logger.flush();
     process.exit(0);
   };
-  process.on('SIGINT', (signal) => void stop(signal));
-  process.on('SIGTERM', (signal) => void stop(signal));
+  // SIGHUP: the terminal that started it is gone (npm start in a closed session).
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(`${signal} received`));
+  // Started by scripts/start.mjs (npm start), the server is linked to it by an IPC channel: when
+  // that process ends, however it ended (SIGKILL included), the channel closes, and the server
+  // stops rather than keep its ports with nobody left to stop it.
+  if (process.channel) process.on('disconnect', () => void stop('The process that started the server is gone'));
 }
 
 const STOP_TIMEOUT_MS = 10_000;

@@ -127,7 +127,7 @@ describe('Kustomize manifests (deploy/)', () => {
     expect(container.readinessProbe.httpGet.path).toBe('/readyz');
     expect(container.livenessProbe.httpGet.path).toBe('/livez');
     const fromSecret = container.env.filter((variable: any) => variable.valueFrom?.secretKeyRef?.name === 'testbed-console').map((variable: any) => variable.name);
-    expect(fromSecret.sort()).toEqual(['APP_KEY', 'DATABASE_URL', 'MAIL_URL']);
+    expect(fromSecret.sort()).toEqual(['APP_KEY', 'DATABASE_URL', 'MAIL_URL', 'METRICS_TOKEN']);
     expect(container.env).toContainEqual({ name: 'NODE_ENV', value: 'production' });
     expect(container.securityContext).toMatchObject({ readOnlyRootFilesystem: true, allowPrivilegeEscalation: false });
     expect(deployment.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
@@ -144,6 +144,38 @@ describe('Kustomize manifests (deploy/)', () => {
     const config = (find('ConfigMap', 'testbed-console') as any).data;
     expect(config).toMatchObject({ APP_URL: 'https://console.testbed.example.org', REVERB_HOST: 'console.testbed.example.org', REVERB_PUBLIC_PORT: '443', REVERB_SCHEME: 'https' });
     expect((find('PodDisruptionBudget', 'testbed-console') as any).spec.minAvailable).toBe(1);
+  });
+
+  it.runIf(available)('keep /metrics off the Ingress: its own port, reached in the cluster only, with the token', () => {
+    const deployment = find('Deployment', 'testbed-console') as any;
+    const container = deployment.spec.template.spec.containers[0];
+    const env = Object.fromEntries(container.env.map((variable: any) => [variable.name, variable]));
+    // The server serves /metrics on METRICS_PORT only (404 on the http port), and production
+    // answers it only to the bearer of METRICS_TOKEN (from the Secret; 404 without one).
+    expect(env.NODE_ENV.value).toBe('production');
+    const metricsPort = container.ports.find((port: any) => port.name === 'metrics');
+    expect(env.METRICS_PORT?.value).toBe(String(metricsPort?.containerPort));
+    expect(container.ports.map((port: any) => port.containerPort)).toEqual([...new Set(container.ports.map((port: any) => port.containerPort))]);
+    expect(env.METRICS_TOKEN.valueFrom.secretKeyRef).toMatchObject({ name: 'testbed-console', key: 'METRICS_TOKEN' });
+    const service = find('Service', 'testbed-console') as any;
+    const serviceMetrics = service.spec.ports.find((port: any) => port.targetPort === 'metrics');
+    expect(serviceMetrics).toBeDefined();
+    // No Ingress rule reaches the metrics port, by name or by number, nor names /metrics.
+    const ingresses = manifests.filter((item) => item.kind === 'Ingress') as any[];
+    expect(ingresses.length).toBeGreaterThan(0);
+    for (const ingress of ingresses) {
+      const backends = [ingress.spec.defaultBackend, ...ingress.spec.rules.flatMap((rule: any) => rule.http.paths.map((path: any) => path.backend))].filter(Boolean);
+      for (const backend of backends) {
+        const port = backend.service.port;
+        expect(port.name ?? port.number).not.toBe('metrics');
+        expect([serviceMetrics.port, serviceMetrics.name]).not.toContain(port.number ?? port.name);
+        expect(['http', 'realtime']).toContain(port.name);
+      }
+      const paths = ingress.spec.rules.flatMap((rule: any) => rule.http.paths.map((path: any) => path.path));
+      expect(paths.filter((path: string) => path.startsWith('/metrics'))).toEqual([]);
+    }
+    // The example Secret has the key, so nobody forgets it.
+    expect(readFileSync(join(root, 'deploy', 'overlays', 'external-postgresql', 'secrets.env.example'), 'utf8')).toMatch(/^METRICS_TOKEN=/m);
   });
 
   it.runIf(available)('grant the console exactly the cluster calls its gateway makes', () => {

@@ -14,6 +14,7 @@ import {
   RawClient,
   rawClient as rawClientOn,
   type RealtimeRig,
+  signedSubscribe,
   startRealtimeRig,
   subscribeOutcome,
   until,
@@ -121,10 +122,10 @@ describe('connection (protocol 7)', () => {
   });
 
   it('refuses client events', async () => {
-    const { client } = await establishedRawClient();
-    client.send({ event: 'pusher:subscribe', data: { channel: 'public-room' } });
+    const { client, socketId } = await establishedRawClient();
+    client.send(signedSubscribe(socketId, 'private-room', realtimeAppSecret(ctx.config.appKey)));
     await client.next('pusher_internal:subscription_succeeded');
-    client.send({ event: 'client-typing', channel: 'public-room', data: { hello: 1 } });
+    client.send({ event: 'client-typing', channel: 'private-room', data: { hello: 1 } });
     expect((await client.next('pusher:error')).data).toMatchObject({ code: PusherErrorCode.CLIENT_EVENT_REFUSED });
     expect(client.frames.find((frame) => frame.event === 'client-typing')).toBeUndefined();
   });
@@ -166,16 +167,16 @@ describe('limits and idle connections', () => {
   it('limits the subscriptions of one connection', async () => {
     const small = await createRealtimeServer({ port: 0, host: '127.0.0.1', appKey: APP_KEY, appSecret: 'secret', limits: { maxSubscriptionsPerConnection: 2 } });
     try {
-      const { client } = await establishedRawClient(small.port);
-      for (const channel of ['a', 'b']) {
-        client.send({ event: 'pusher:subscribe', data: { channel } });
+      const { client, socketId } = await establishedRawClient(small.port);
+      for (const channel of ['private-a', 'private-b']) {
+        client.send(signedSubscribe(socketId, channel, 'secret'));
         await client.next('pusher_internal:subscription_succeeded');
       }
-      client.send({ event: 'pusher:subscribe', data: { channel: 'c' } });
+      client.send(signedSubscribe(socketId, 'private-c', 'secret'));
       const error = await client.next('pusher:subscription_error');
-      expect(error.channel).toBe('c');
+      expect(error.channel).toBe('private-c');
       expect(error.data).toMatchObject({ type: 'LimitReached', status: 429 });
-      expect(small.subscriberCount('c')).toBe(0);
+      expect(small.subscriberCount('private-c')).toBe(0);
     } finally {
       await small.close();
     }
@@ -185,9 +186,10 @@ describe('limits and idle connections', () => {
     const quick = await createRealtimeServer({ port: 0, host: '127.0.0.1', appKey: APP_KEY, appSecret: 'secret', activityTimeoutSeconds: 1, idleGraceSeconds: 1 });
     try {
       const client = await rawClient({ port: quick.port });
-      expect((await client.next('pusher:connection_established')).data).toMatchObject({ activity_timeout: 1 });
+      const established = await client.next('pusher:connection_established');
+      expect(established.data).toMatchObject({ activity_timeout: 1 });
       // Subscribed to something, or it would be closed as unused first (next test).
-      client.send({ event: 'pusher:subscribe', data: { channel: 'quiet-room' } });
+      client.send(signedSubscribe((established.data as { socket_id: string }).socket_id, 'private-quiet-room', 'secret'));
       await client.next('pusher_internal:subscription_succeeded');
       await client.next('pusher:ping', 3000);
       expect(await client.closed(4000)).toBe(PusherErrorCode.IDLE);
@@ -202,10 +204,10 @@ describe('limits and idle connections', () => {
     try {
       const never = await rawClient({ port: quick.port });
       const left = await rawClient({ port: quick.port });
-      await left.next('pusher:connection_established');
-      left.send({ event: 'pusher:subscribe', data: { channel: 'brief' } });
+      const established = await left.next('pusher:connection_established');
+      left.send(signedSubscribe((established.data as { socket_id: string }).socket_id, 'private-brief', 'secret'));
       await left.next('pusher_internal:subscription_succeeded');
-      left.send({ event: 'pusher:unsubscribe', data: { channel: 'brief' } });
+      left.send({ event: 'pusher:unsubscribe', data: { channel: 'private-brief' } });
       const started = Date.now();
       const pinging = setInterval(() => {
         for (const client of [never, left]) if (client.closeCode === null) client.send({ event: 'pusher:ping', data: {} });
@@ -293,15 +295,15 @@ describe('limits and idle connections', () => {
     rig.realtime.onLastUnsubscribe((channel) => events.push(`last ${channel}`));
     const one = await establishedRawClient();
     const two = await establishedRawClient();
-    for (const { client } of [one, two]) {
-      client.send({ event: 'pusher:subscribe', data: { channel: 'hooked' } });
+    for (const { client, socketId } of [one, two]) {
+      client.send(signedSubscribe(socketId, 'private-hooked', realtimeAppSecret(ctx.config.appKey)));
       await client.next('pusher_internal:subscription_succeeded');
     }
-    one.client.send({ event: 'pusher:unsubscribe', data: { channel: 'hooked' } });
-    await until(() => rig.realtime.subscriberCount('hooked') === 1, 'one subscriber left');
+    one.client.send({ event: 'pusher:unsubscribe', data: { channel: 'private-hooked' } });
+    await until(() => rig.realtime.subscriberCount('private-hooked') === 1, 'one subscriber left');
     two.client.socket.close();
-    await until(() => rig.realtime.subscriberCount('hooked') === 0, 'no subscriber left');
-    expect(events.filter((event) => event.endsWith(' hooked'))).toEqual(['first hooked', 'last hooked']);
+    await until(() => rig.realtime.subscriberCount('private-hooked') === 0, 'no subscriber left');
+    expect(events.filter((event) => event.endsWith(' private-hooked'))).toEqual(['first private-hooked', 'last private-hooked']);
   });
 });
 

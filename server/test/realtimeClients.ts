@@ -7,7 +7,8 @@ import { WebSocket } from 'ws';
 import { buildApp } from '../src/app.js';
 import { createMailer, type Mailer } from '../src/mail/mailer.js';
 import { realtimeBroadcaster } from '../src/realtime/broadcaster.js';
-import { createRealtimeServer, type RealtimeServer, type RealtimeServerOptions, realtimeAppSecret } from '../src/realtime/pusherServer.js';
+import { type Holder, holderChannelData } from '../src/realtime/protocol.js';
+import { channelAuthSignature, createRealtimeServer, type RealtimeServer, type RealtimeServerOptions, realtimeAppSecret } from '../src/realtime/pusherServer.js';
 import { attachRightsChecks, type RightsChecks } from '../src/realtime/rights.js';
 import type { TestContext } from './helpers.js';
 
@@ -172,6 +173,15 @@ export class RawClient {
     }
     return this.closeCode;
   }
+}
+
+/**
+ * A `pusher:subscribe` frame for a private channel, signed as POST /broadcasting/auth would
+ * sign it (for a bare client on a server whose secret the test knows).
+ */
+export function signedSubscribe(socketId: string, channel: string, appSecret: string, holder: Holder = { userId: 1, tokenId: 1 }) {
+  const channelData = holderChannelData(holder);
+  return { event: 'pusher:subscribe', data: { channel, auth: channelAuthSignature(APP_KEY, appSecret, socketId, channel, channelData), channel_data: channelData } };
 }
 
 export async function rawClient(port: number, options: { path?: string; localAddress?: string } = {}): Promise<RawClient> {

@@ -18,14 +18,36 @@ export const EXPORT_BATCH = 1000;
 
 /** What spreadsheets read as the start of a formula (OWASP): = + - @, tab and carriage return. */
 const FORMULA_START = /^[=+\-@\t\r]/;
+const FORMULA_SIGN = /^[=+\-@]/;
+/**
+ * What can come first without being seen: format characters (Unicode Cf: zero-width space,
+ * BOM, direction marks) and other default-ignorable code points (Hangul fillers, variation
+ * selectors). With white space too (a spreadsheet may trim it) in front of = + - @.
+ */
+const LEADING_INVISIBLE = /^[\p{Cf}\p{Default_Ignorable_Code_Point}]+/u;
+const LEADING_INVISIBLE_OR_SPACE = /^[\p{Cf}\p{Default_Ignorable_Code_Point}\s]+/u;
+/** Cells that start with one of these cannot become a formula start by normalisation. */
+const PLAIN_START = /^[A-Za-z0-9]/;
 
 /**
- * A cell's text, made inert for spreadsheets: a value starting with = + - @, a tab or a carriage
- * return gets a leading single quote, which Excel, LibreOffice and Google Sheets take as "text".
- * (Quoting for CSV itself is csv-stringify's job.)
+ * Whether a spreadsheet could read the text as a formula: it starts with = + - @, a tab or a
+ * carriage return, also behind invisible characters (and, for = + - @, white space), and also
+ * once compatibility forms are folded (NFKC: fullwidth ＝ ＋ － ＠, small ﹦ ﹢ ﹣ ﹫).
+ */
+export function formulaLike(value: string): boolean {
+  if (PLAIN_START.test(value)) return false;
+  return [value, value.normalize('NFKC')].some(
+    (text) => FORMULA_START.test(text.replace(LEADING_INVISIBLE, '')) || FORMULA_SIGN.test(text.replace(LEADING_INVISIBLE_OR_SPACE, '')),
+  );
+}
+
+/**
+ * A cell's text, made inert for spreadsheets: formula-like text (above) gets a leading single
+ * quote, which Excel, LibreOffice and Google Sheets take as "text"; the rest of it is kept as
+ * it was. (Quoting for CSV itself is csv-stringify's job.)
  */
 export function neutralizeCell(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
+  return formulaLike(value) ? `'${value}` : value;
 }
 
 export type CellValue = string | number | boolean | null | undefined;

@@ -126,8 +126,13 @@ export interface Config {
   slowRequestMs: number;
   /** Most connections one process opens to PostgreSQL (DATABASE_POOL_SIZE). */
   databasePoolSize: number;
-  /** GET /metrics asks for `Authorization: Bearer <this>`; null = open (METRICS_TOKEN unset). */
+  /**
+   * GET /metrics asks for `Authorization: Bearer <this>`; null (METRICS_TOKEN unset): open
+   * outside production, 404 in production.
+   */
   metricsToken: string | null;
+  /** METRICS_PORT: /metrics is served on this port (of HOST) only; null = on PORT. */
+  metricsPort: number | null;
   /** OpenID providers for institutional sign-in (OIDC_PROVIDERS or OIDC_ISSUER…, issue 16); none = off. */
   oidcProviders: OidcProviderConfig[];
 }
@@ -220,6 +225,7 @@ const environmentSchema = z.object({
   LOG_SLOW_REQUEST_MS: positive('LOG_SLOW_REQUEST_MS').default(1000),
   DATABASE_POOL_SIZE: positive('DATABASE_POOL_SIZE').default(10),
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters long').optional(),
+  METRICS_PORT: port('METRICS_PORT').optional(),
   OIDC_PROVIDERS: z.string().optional(),
   OIDC_ISSUER: z.string().optional(),
   OIDC_CLIENT_ID: z.string().optional(),
@@ -305,6 +311,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     slowRequestMs: vars.LOG_SLOW_REQUEST_MS,
     databasePoolSize: vars.DATABASE_POOL_SIZE,
     metricsToken: vars.METRICS_TOKEN ?? null,
+    metricsPort: vars.METRICS_PORT ?? null,
     oidcProviders: oidc.providers,
   };
 }

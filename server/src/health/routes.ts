@@ -1,15 +1,17 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
+import { metricsAccess, NOT_FOUND, UNAUTHENTICATED } from './metricsAccess.js';
 
 // Probes and metrics for an orchestrator, outside /api (no session, no onboarding gate):
 //   GET /livez    the process answers (liveness: restart it when this fails)
 //   GET /readyz   it can serve: the database answers and, when a cluster is configured, the
 //                 cluster gateway does (readiness: send it traffic). Not the leader lock:
 //                 every replica serves, one runs the background work.
-//   GET /metrics  Prometheus text; with METRICS_TOKEN set, only for `Authorization: Bearer <it>`.
+//   GET /metrics  Prometheus text; with METRICS_TOKEN set, only for `Authorization: Bearer <it>`;
+//                 in production without METRICS_TOKEN, 404 (metricsAccess.ts). With METRICS_PORT
+//                 set it is served on that port only, and 404 here.
 
 const CHECK_TIMEOUT_MS = 2000;
 const tags = ['health'];
@@ -27,12 +29,6 @@ async function check(probe: () => Promise<unknown>): Promise<'ok' | 'failed' | '
   } finally {
     clearTimeout(timer);
   }
-}
-
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 const checkState = z.enum(['ok', 'failed', 'timeout']);
@@ -69,13 +65,13 @@ export function healthRoutes({ db, cluster, config, metrics }: AppContext): Fast
 
     app.get(
       '/metrics',
-      { schema: { tags, summary: 'Prometheus metrics (Bearer METRICS_TOKEN when set)', hide: false } },
+      { schema: { tags, summary: 'Prometheus metrics (Bearer METRICS_TOKEN when set; 404 in production without it)', hide: false } },
       async (request, reply) => {
-        if (config.metricsToken) {
-          const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
-          if (!sameSecret(given, config.metricsToken)) {
-            return reply.code(401).header('www-authenticate', 'Bearer').type('application/json; charset=utf-8').send({ message: 'Unauthenticated.' });
-          }
+        const access = metricsAccess(config, request.headers.authorization);
+        // Served on METRICS_PORT instead, or hidden (production without a token): 404.
+        if (config.metricsPort !== null || access === 'hidden') return reply.code(404).type('application/json; charset=utf-8').send(NOT_FOUND);
+        if (access === 'unauthenticated') {
+          return reply.code(401).header('www-authenticate', 'Bearer').type('application/json; charset=utf-8').send(UNAUTHENTICATED);
         }
         const text = await metrics.registry.metrics();
         return reply.type(metrics.registry.contentType).send(text);

@@ -20,9 +20,9 @@ import {
 } from './protocol.js';
 
 // A small Pusher protocol v7 server (what Laravel Reverb speaks), enough for pusher-js and
-// laravel-echo: connection, ping/pong, subscribe/unsubscribe to public and private channels,
-// and server-side broadcasts. Presence and encrypted channels are not offered, client events
-// are refused, and every connection is held to a few limits (limits.ts). The WebSocket URL is
+// laravel-echo: connection, ping/pong, subscribe/unsubscribe to private channels, and
+// server-side broadcasts. Public, presence and encrypted channels are not offered (their
+// subscriptions get pusher:subscription_error, AuthError 403), client events are refused, and every connection is held to a few limits (limits.ts). The WebSocket URL is
 // ws://host:port/app/{key}?protocol=7. Every private subscription names its holder (user and
 // token, signed by POST /broadcasting/auth), so that it can be ended when their right ends.
 
@@ -80,8 +80,8 @@ interface Connection {
   socket: WebSocket;
   socketId: string;
   address: string;
-  /** Channel → the holder of the subscription (null for public channels). */
-  channels: Map<string, Holder | null>;
+  /** Channel → the holder of the subscription (private channels only: each has one). */
+  channels: Map<string, Holder>;
   lastActivity: number;
   pinged: boolean;
   rate: MessageRate;
@@ -168,19 +168,18 @@ export async function createRealtimeServer(options: RealtimeServerOptions): Prom
       send(connection, 'pusher_internal:subscription_succeeded', {}, channel);
       return;
     }
-    if (channel.startsWith('presence-') || channel.startsWith('private-encrypted-')) {
-      subscriptionError(connection, channel, 'AuthError', 'Presence and encrypted channels are not offered by this server.', 403);
+    // Private channels only: every subscription has a holder whose right can end. A public
+    // channel would be one anybody with the app key may listen on, signed by nobody.
+    if (!channel.startsWith('private-') || channel.startsWith('private-encrypted-')) {
+      subscriptionError(connection, channel, 'AuthError', 'Only private channels are offered by this server.', 403);
       return;
     }
-    let holder: Holder | null = null;
-    if (channel.startsWith('private-')) {
-      // The signature covers channel_data ({user_id, token_id}), so the holder is known
-      // without asking anybody (several replicas need no shared state for it).
-      holder = verifiedHolder(connection, channel, data);
-      if (!holder) {
-        subscriptionError(connection, channel, 'AuthError', 'Invalid signature.', 403);
-        return;
-      }
+    // The signature covers channel_data ({user_id, token_id}), so the holder is known
+    // without asking anybody (several replicas need no shared state for it).
+    const holder = verifiedHolder(connection, channel, data);
+    if (!holder) {
+      subscriptionError(connection, channel, 'AuthError', 'Invalid signature.', 403);
+      return;
     }
     if (connection.channels.size >= limits.maxSubscriptionsPerConnection) {
       subscriptionError(connection, channel, 'LimitReached', `At most ${limits.maxSubscriptionsPerConnection} channels per connection.`, 429);
@@ -192,8 +191,8 @@ export async function createRealtimeServer(options: RealtimeServerOptions): Prom
     if (first) notify(firstListeners, channel);
     notify(subscribeListeners, channel, connection.socketId);
     // Signed before a recent change of the user's rights? Checked once more.
-    const changed = holder ? recentChanges.get(holder.userId) : undefined;
-    if (holder && changed !== undefined && Date.now() - changed < RECENT_CHANGE_MS) notify(rightsListeners, [holder.userId]);
+    const changed = recentChanges.get(holder.userId);
+    if (changed !== undefined && Date.now() - changed < RECENT_CHANGE_MS) notify(rightsListeners, [holder.userId]);
   };
 
   const handleMessage = (connection: Connection, raw: RawData, isBinary: boolean) => {

@@ -6,8 +6,8 @@ import type { Holder } from './protocol.js';
 
 export interface Subscriber {
   socketId: string;
-  /** Channel → the holder of the subscription (null for public channels). */
-  channels: Map<string, Holder | null>;
+  /** Channel → the holder of the subscription (private channels only: each has one). */
+  channels: Map<string, Holder>;
 }
 
 /** A private subscription and who holds it. */
@@ -22,13 +22,11 @@ export class SubscriptionRegistry<C extends Subscriber> {
   private readonly byUser = new Map<number, Set<C>>();
 
   /** Records the subscription; true when it is the channel's first subscriber. */
-  add(connection: C, channel: string, holder: Holder | null): boolean {
+  add(connection: C, channel: string, holder: Holder): boolean {
     connection.channels.set(channel, holder);
-    if (holder) {
-      const held = this.byUser.get(holder.userId) ?? new Set();
-      held.add(connection);
-      this.byUser.set(holder.userId, held);
-    }
+    const held = this.byUser.get(holder.userId) ?? new Set();
+    held.add(connection);
+    this.byUser.set(holder.userId, held);
     let subscribers = this.byChannel.get(channel);
     const first = !subscribers;
     if (!subscribers) {
