@@ -34,7 +34,7 @@ import { installRequestLog } from './http/requestLog.js';
 import { installConsole } from './http/static.js';
 import type { Mailer } from './mail/mailer.js';
 import { createOutboxSender, type OutboxSender } from './mail/outbox.js';
-import { type Broadcaster, noopBroadcaster } from './realtime/broadcaster.js';
+import { type Broadcaster, noopBroadcaster } from './broadcasting/broadcaster.js';
 import { realtimeRoutes } from './realtime/routes.js';
 import { requestRoutes } from './requests/routes.js';
 import { settingsRoutes } from './settings/routes.js';

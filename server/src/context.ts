@@ -5,7 +5,7 @@ import type { Config } from './config/config.js';
 import type { Database } from './db/schema.js';
 import type { Metrics } from './health/metrics.js';
 import type { OutboxSender } from './mail/outbox.js';
-import type { Broadcaster } from './realtime/broadcaster.js';
+import type { Broadcaster } from './broadcasting/broadcaster.js';
 
 /** What every domain's routes get from buildApp: configuration and shared services. */
 export interface AppContext {

@@ -13,7 +13,7 @@ import { isDatabaseUnavailable } from './http/errors.js';
 import { migrate } from './db/migrate.js';
 import { createMailer } from './mail/mailer.js';
 import { pendingMailCount } from './mail/outbox.js';
-import { realtimeBroadcaster } from './realtime/broadcaster.js';
+import { realtimeBroadcaster } from './broadcasting/broadcaster.js';
 import { busBroadcaster, localBus, postgresBus } from './realtime/bus.js';
 import { postgresLeader, soleLeader } from './replicas/leader.js';
 import { attachClusterFeeds } from './realtime/clusterFeeds.js';

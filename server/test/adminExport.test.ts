@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvCell, csvStream, keysetBatches, neutralizeCell } from '../src/admin/csvExport.js';
+import { csvCell, csvStream, keysetBatches, neutralizeCell } from '../src/http/csvExport.js';
 import { filteredUsers, USER_COLUMNS } from '../src/admin/lists.js';
 import { timestamp } from '../src/db/database.js';
 import { createTestContext, type TestContext } from './helpers.js';

@@ -7,7 +7,7 @@ import { updateUser } from '../src/admin/users.js';
 import { createReconciler, type Reconciler } from '../src/cluster/reconciler.js';
 import { timestamp } from '../src/db/database.js';
 import { OWNER_DISABLED } from '../src/nodes/agentRoutes.js';
-import { noopBroadcaster } from '../src/realtime/broadcaster.js';
+import { noopBroadcaster } from '../src/broadcasting/broadcaster.js';
 import { SUBSCRIPTION_ENDED_EVENT, type SubscriptionEnd } from '../src/realtime/protocol.js';
 import type { TestContext } from './helpers.js';
 import { type NodesWorld, secretOf, startNodesWorld } from './nodesFixtures.js';

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { timestamp } from '../src/db/database.js';
-import { noopBroadcaster } from '../src/realtime/broadcaster.js';
+import { noopBroadcaster } from '../src/broadcasting/broadcaster.js';
 import { createTestContext, type SignedInUser, type TestContext } from './helpers.js';
 import { type NodesWorld, startNodesWorld } from './nodesFixtures.js';
 import { addTeamMember, addWorkspaceMember, createWorld, insertTeam, insertWorkspace, unique, type World } from './teamFixtures.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli.js';
-import { verifyPassword } from '../src/auth/passwords.js';
+import { verifyPassword } from '../src/users/passwords.js';
 import { createTestDatabase, type TestDatabase, uniqueEmail } from './helpers.js';
 
 let workDir: string;

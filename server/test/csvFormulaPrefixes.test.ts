@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvCell, formulaLike, neutralizeCell } from '../src/admin/csvExport.js';
+import { csvCell, formulaLike, neutralizeCell } from '../src/http/csvExport.js';
 import { timestamp } from '../src/db/database.js';
 import { createTestContext, type TestContext } from './helpers.js';
 import { createWorld } from './teamFixtures.js';

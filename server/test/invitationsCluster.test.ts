@@ -13,7 +13,7 @@ import { type SandboxCluster, startSandboxCluster } from '../src/cluster/sandbox
 import { loadConfig } from '../src/config/config.js';
 import { timestamp } from '../src/db/database.js';
 import { createMailer, type Mailer } from '../src/mail/mailer.js';
-import type { Broadcaster } from '../src/realtime/broadcaster.js';
+import type { Broadcaster } from '../src/broadcasting/broadcaster.js';
 import { createUser } from '../src/users/users.js';
 import { createTestDatabase, DEFAULT_PASSWORD, linkIn, startMailbox, type Mailbox, type TestDatabase, uniqueEmail } from './helpers.js';
 

@@ -14,7 +14,7 @@ import { type Config, loadConfig, type RateLimits } from '../src/config/config.j
 import type { NodeRecord, User } from '../src/db/schema.js';
 import { createMailer, type Mailer } from '../src/mail/mailer.js';
 import type { NodeServices } from '../src/nodes/nodes.js';
-import type { Broadcaster } from '../src/realtime/broadcaster.js';
+import type { Broadcaster } from '../src/broadcasting/broadcaster.js';
 import { createUser } from '../src/users/users.js';
 import { createTestDatabase, DEFAULT_PASSWORD, injectorFor, type TestDatabase, uniqueEmail } from './helpers.js';
 

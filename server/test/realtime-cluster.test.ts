@@ -13,7 +13,7 @@ import type { ClusterGateway } from '../src/cluster/gateway.js';
 import { kubeConfigFor, kubernetesGateway } from '../src/cluster/kubernetesGateway.js';
 import { type SandboxCluster, startSandboxCluster } from '../src/cluster/sandbox/server.js';
 import { createMailer, type Mailer } from '../src/mail/mailer.js';
-import { realtimeBroadcaster } from '../src/realtime/broadcaster.js';
+import { realtimeBroadcaster } from '../src/broadcasting/broadcaster.js';
 import { attachClusterFeeds, type ClusterFeeds, FeedEvent, podLogChannel } from '../src/realtime/clusterFeeds.js';
 import { SUBSCRIPTION_ENDED_EVENT } from '../src/realtime/protocol.js';
 import { createRealtimeServer, type RealtimeServer, realtimeAppSecret } from '../src/realtime/pusherServer.js';

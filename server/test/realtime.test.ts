@@ -3,7 +3,7 @@ import type Pusher from 'pusher-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { ConfigError, loadConfig } from '../src/config/config.js';
-import { RealtimeEvent } from '../src/realtime/broadcaster.js';
+import { RealtimeEvent } from '../src/broadcasting/broadcaster.js';
 import { holderChannelData } from '../src/realtime/protocol.js';
 import { channelAuthSignature, createRealtimeServer, PusherErrorCode, realtimeAppSecret } from '../src/realtime/pusherServer.js';
 import { createTestContext, type SignedInUser, type TestContext } from './helpers.js';

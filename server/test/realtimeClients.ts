@@ -6,7 +6,7 @@ import Pusher from 'pusher-js';
 import { WebSocket } from 'ws';
 import { buildApp } from '../src/app.js';
 import { createMailer, type Mailer } from '../src/mail/mailer.js';
-import { realtimeBroadcaster } from '../src/realtime/broadcaster.js';
+import { realtimeBroadcaster } from '../src/broadcasting/broadcaster.js';
 import { type Holder, holderChannelData } from '../src/realtime/protocol.js';
 import { channelAuthSignature, createRealtimeServer, type RealtimeServer, type RealtimeServerOptions, realtimeAppSecret } from '../src/realtime/pusherServer.js';
 import { attachRightsChecks, type RightsChecks } from '../src/realtime/rights.js';

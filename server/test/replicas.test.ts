@@ -5,7 +5,7 @@ import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import type { Kysely } from 'kysely';
 import Pusher from 'pusher-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../src/auth/passwords.js';
+import { hashPassword } from '../src/users/passwords.js';
 import { createDatabase, timestamp } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import type { Database } from '../src/db/schema.js';

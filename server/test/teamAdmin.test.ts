@@ -14,7 +14,7 @@ import { loadConfig } from '../src/config/config.js';
 import { timestamp } from '../src/db/database.js';
 import type { TeamRole, WorkspaceRole } from '../src/db/schema.js';
 import { createMailer, type Mailer } from '../src/mail/mailer.js';
-import type { Broadcaster } from '../src/realtime/broadcaster.js';
+import type { Broadcaster } from '../src/broadcasting/broadcaster.js';
 import { deleteWorkspace } from '../src/workspaces/deletion.js';
 import { createUser } from '../src/users/users.js';
 import { createTestDatabase, DEFAULT_PASSWORD, type TestDatabase, uniqueEmail } from './helpers.js';

@@ -9,7 +9,7 @@ import { loadConfig } from '../src/config/config.js';
 import { timestamp } from '../src/db/database.js';
 import type { TeamRole } from '../src/db/schema.js';
 import type { Mailer } from '../src/mail/mailer.js';
-import type { Broadcaster } from '../src/realtime/broadcaster.js';
+import type { Broadcaster } from '../src/broadcasting/broadcaster.js';
 import { createUser } from '../src/users/users.js';
 import { createTestDatabase, DEFAULT_PASSWORD, injectorFor, type TestDatabase, uniqueEmail } from './helpers.js';
 

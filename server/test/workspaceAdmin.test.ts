@@ -15,7 +15,7 @@ import { loadConfig } from '../src/config/config.js';
 import { timestamp } from '../src/db/database.js';
 import type { TeamRole } from '../src/db/schema.js';
 import { createMailer, type Mailer } from '../src/mail/mailer.js';
-import { realtimeBroadcaster } from '../src/realtime/broadcaster.js';
+import { realtimeBroadcaster } from '../src/broadcasting/broadcaster.js';
 import { createRealtimeServer, type RealtimeServer, realtimeAppSecret } from '../src/realtime/pusherServer.js';
 import { attachRightsChecks, type RightsChecks } from '../src/realtime/rights.js';
 import { createUser } from '../src/users/users.js';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { type CsvColumn, csvStream, joined, keysetBatches, mapBatches } from './csvExport.js';
+import { type CsvColumn, csvStream, joined, keysetBatches, mapBatches } from '../http/csvExport.js';
 import {
   type ActivityFilters,
   filteredActivity,

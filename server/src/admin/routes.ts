@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { requireAdmin } from '../http/authenticate.js';
 import { listSchema, paginated } from '../http/pagination.js';
 import { bearerAuth } from '../http/schemas.js';
-import { csvResponse, sendCsv } from './csvExport.js';
+import { csvResponse, sendCsv } from '../http/csvExport.js';
 import { exportActivity, exportTeams, exportUsers, exportWorkspaces } from './exports.js';
 import { listActivity, listTeams, listUsers, listWorkspaces } from './lists.js';
 import { withTeamAliases, withUserAliases, withWorkspaceAliases } from './lists/aliases.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { paginationQuery } from '../http/pagination.js';
 import { MAX_ID } from '../http/schemas.js';
-import { exportIdsFilter } from './csvExport.js';
+import { exportIdsFilter } from '../http/csvExport.js';
 
 // Query strings of the admin lists. `sort` takes only the listed columns and each filter only
 // sensible values, so odd input is a 422 with a field message, never a database error.

@@ -5,7 +5,7 @@ import { timestamp } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { HttpError, fieldError, notFound } from '../http/errors.js';
 import { presentedStatus } from '../nodes/presenter.js';
-import type { Broadcaster } from '../realtime/broadcaster.js';
+import type { Broadcaster } from '../broadcasting/broadcaster.js';
 import { type EnabledChange, LAST_ADMIN_MESSAGE, SELF_DISABLE_MESSAGE, changeEnabled, lockEnabledAdmins } from './userBatch.js';
 
 // What a platform admin does to one user: look at everything about them, disable or enable

@@ -11,7 +11,7 @@ import { type Locale, mailLocale } from '../i18n/messages.js';
 import { passwordChangedMail, passwordResetMail } from '../mail/templates.js';
 import { revokeAllTokens } from '../tokens/tokens.js';
 import { findUserByEmail, setPasswordHash } from '../users/users.js';
-import { hashPassword } from './passwords.js';
+import { hashPassword } from '../users/passwords.js';
 import { personalWords, weakPasswordMessage } from './passwordStrength.js';
 
 // Password reset links: APP_URL/password/reset/{user id}/{token}, where the token is random,

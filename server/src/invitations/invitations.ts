@@ -8,7 +8,7 @@ import type { Database, Invitation, Team, TeamRole, User } from '../db/schema.js
 import { fieldError, HttpError, notFound } from '../http/errors.js';
 import { MAX_ID } from '../http/schemas.js';
 import { enqueueMail } from '../mail/outbox.js';
-import { RealtimeEvent } from '../realtime/broadcaster.js';
+import { RealtimeEvent } from '../broadcasting/broadcaster.js';
 import { type Access, TEAM_ROLE_RANK } from '../access/access.js';
 import { managesTeamMembers } from '../teams/members.js';
 import { addTeamMember, findTeam } from '../teams/teams.js';

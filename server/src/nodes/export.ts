@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { type CsvColumn, csvStream, EXPORT_BATCH, joined } from '../admin/csvExport.js';
+import { type CsvColumn, csvStream, EXPORT_BATCH, joined } from '../http/csvExport.js';
 import type { ClusterNode } from '../cluster/gateway.js';
 import type { PresentedAdminNode } from './presenter.js';
 

@@ -9,7 +9,7 @@ import type { Database, NodeRecord, NodesTable, NodeStatus, User } from '../db/s
 import { FORBIDDEN } from '../http/authenticate.js';
 import { fieldError, HttpError, notFound } from '../http/errors.js';
 import { reserveEach, type Throttle } from '../http/throttle.js';
-import { type Broadcaster, RealtimeEvent } from '../realtime/broadcaster.js';
+import { type Broadcaster, RealtimeEvent } from '../broadcasting/broadcaster.js';
 import { parseInfo, type PresenterConfig, presentedStatus, presentNode, withOwners } from './presenter.js';
 import type { AgentFacts, AgentStep, NewNodeInput } from './schemas.js';
 import { CODE_UNKNOWN, isIpv4 } from './schemas.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { csvResponse, exportNamesFilter, sendCsv } from '../admin/csvExport.js';
+import { csvResponse, exportNamesFilter, sendCsv } from '../http/csvExport.js';
 import type { AppContext } from '../context.js';
 import { currentUser, requireAdmin } from '../http/authenticate.js';
 import { notFound } from '../http/errors.js';

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { recordActivity } from '../activity/log.js';
-import { verifyPassword } from '../auth/passwords.js';
+import { verifyPassword } from '../users/passwords.js';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/schema.js';
 import { currentUser, requireAdmin } from '../http/authenticate.js';

@@ -3,8 +3,8 @@ import { type Kysely, sql } from 'kysely';
 import type pg from 'pg';
 import { loadPg } from '../db/pg.js';
 import type { Database } from '../db/schema.js';
-import type { Broadcaster } from './broadcaster.js';
-import { userChannel, workspaceChannel } from './broadcaster.js';
+import type { Broadcaster } from '../broadcasting/broadcaster.js';
+import { userChannel, workspaceChannel } from '../broadcasting/broadcaster.js';
 
 // The realtime bus: what one replica broadcasts reaches the subscribers connected to every
 // replica, exactly once. On PostgreSQL it is LISTEN/NOTIFY on one channel; each replica

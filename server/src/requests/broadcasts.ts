@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import type { Request } from '../db/schema.js';
-import { RealtimeEvent } from '../realtime/broadcaster.js';
+import { RealtimeEvent } from '../broadcasting/broadcaster.js';
 import { presentRequests } from './presenter.js';
 import { whoMayDecide } from './routing.js';
 

@@ -3,7 +3,7 @@ import { recordActivity } from '../activity/log.js';
 import type { AppContext } from '../context.js';
 import { timestamp } from '../db/database.js';
 import type { Database, Request } from '../db/schema.js';
-import { RealtimeEvent } from '../realtime/broadcaster.js';
+import { RealtimeEvent } from '../broadcasting/broadcaster.js';
 import { broadcastRequestDecided } from '../requests/broadcasts.js';
 import { presentRequests } from '../requests/presenter.js';
 import { whoMayDecide } from '../requests/routing.js';

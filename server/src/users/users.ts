@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { recordActivity } from '../activity/log.js';
-import { hashPassword } from '../auth/passwords.js';
+import { hashPassword } from './passwords.js';
 import { isUniqueViolation, timestamp } from '../db/database.js';
 import type { Database, User } from '../db/schema.js';
 import { fieldError } from '../http/errors.js';

@@ -5,7 +5,7 @@ import type { Database } from '../db/schema.js';
 import { type Locale, mailLocale } from '../i18n/messages.js';
 import { enqueueMails } from '../mail/outbox.js';
 import { greetingFor, htmlMail, type MailContent } from '../mail/templates.js';
-import { RealtimeEvent } from '../realtime/broadcaster.js';
+import { RealtimeEvent } from '../broadcasting/broadcaster.js';
 
 // Telling the members of a workspace a platform admin deleted (DELETE /api/admin/workspaces/{id}):
 // a realtime notice on each member's user channel (an open console drops the workspace at

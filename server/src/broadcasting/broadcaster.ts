@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { RealtimeServer } from './pusherServer.js';
+import type { RealtimeServer } from '../realtime/pusherServer.js';
 
 // What the domains broadcast, and to whom. Event names are Laravel-style short names: the
 // console listens with a leading dot (`Echo.private('App.User.7').listen('.RequestDecided', …)`),
