@@ -8,9 +8,12 @@ import type { Config } from '../config.js';
 import { isUniqueViolation, timestamp } from '../db/database.js';
 import type { Database, Identity, OidcIntent, User } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
-import type { OutboxSender } from '../mail/outbox.js';
+import { mailLocale } from '../i18n/messages.js';
+import { enqueueMail, type OutboxSender } from '../mail/outbox.js';
+import { identityLinkedMail } from '../mail/templates.js';
 import { issueSession } from '../tokens/tokens.js';
 import { normalizeEmail } from '../users/users.js';
+import { linkingStillAllowed } from './identityRights.js';
 import type { OidcProviderConfig } from './settings.js';
 
 // Institutional sign-in (issue 16; docs/api-contract.md, "Institutional sign-in"). All the
@@ -167,7 +170,8 @@ export function createOidcService(options: {
 
       try {
         if (pending.intent === 'link') {
-          await linkIdentity(db, { userId: pending.user_id, provider, claims });
+          await linkIdentity(db, config, { userId: pending.user_id, provider, claims, startedAt: pending.created_at });
+          outbox.kick();
           return { kind: 'linked', provider: provider.id };
         }
         const code = await signIn(db, config, { provider, claims });
@@ -289,7 +293,7 @@ async function signIn(db: Kysely<Database>, config: Config, input: { provider: O
         .executeTakeFirstOrThrow();
       await trx
         .insertInto('identities')
-        .values({ user_id: user.id, provider: provider.id, issuer: claims.iss, subject: claims.sub, email, linked_at: at })
+        .values({ user_id: user.id, provider: provider.id, issuer: claims.iss, subject: claims.sub, email, linked_at: at, linked_with: 'sign-up' })
         .execute();
       await recordActivity(trx, {
         causerId: user.id,
@@ -308,15 +312,28 @@ async function signIn(db: Kysely<Database>, config: Config, input: { provider: O
   return code;
 }
 
-async function linkIdentity(db: Kysely<Database>, input: { userId: number | null; provider: OidcProviderConfig; claims: client.IDToken }): Promise<void> {
+/**
+ * Links the identity to the account that started the linking, and mails the owner about it
+ * (the alarm for a link made with a stolen password). Refused once the account was disabled,
+ * or its password reset, after the linking began.
+ */
+async function linkIdentity(
+  db: Kysely<Database>,
+  config: Config,
+  input: { userId: number | null; provider: OidcProviderConfig; claims: client.IDToken; startedAt: string },
+): Promise<void> {
   const { userId, provider, claims } = input;
   if (userId === null) throw new HttpError(403, SIGN_IN_EXPIRED);
+  const allowed = await linkingStillAllowed(db, userId, input.startedAt);
+  if (allowed === 'disabled') throw new HttpError(403, ACCOUNT_DISABLED);
+  if (allowed === 'reset') throw new HttpError(403, SIGN_IN_EXPIRED);
   const known = await findIdentity(db, claims.iss, claims.sub);
   if (known) {
     if (known.user_id === userId) return;
     throw new HttpError(409, linkedElsewhere(provider.name));
   }
   const email = claimText(claims, 'email');
+  const storedEmail = email ? normalizeEmail(email).slice(0, 255) : null;
   try {
     await db.transaction().execute(async (trx) => {
       await trx
@@ -326,8 +343,9 @@ async function linkIdentity(db: Kysely<Database>, input: { userId: number | null
           provider: provider.id,
           issuer: claims.iss,
           subject: claims.sub,
-          email: email ? normalizeEmail(email).slice(0, 255) : null,
+          email: storedEmail,
           linked_at: timestamp(),
+          linked_with: 'password',
         })
         .execute();
       await recordActivity(trx, {
@@ -335,6 +353,17 @@ async function linkIdentity(db: Kysely<Database>, input: { userId: number | null
         description: 'identity linked',
         subject: { type: 'user', id: userId },
         properties: { provider: provider.id, issuer: claims.iss },
+      });
+      const owner = await trx.selectFrom('users').select(['email', 'firstname', 'locale']).where('id', '=', userId).executeTakeFirstOrThrow();
+      await enqueueMail(trx, {
+        to: owner.email,
+        ...identityLinkedMail({
+          firstname: owner.firstname,
+          providerName: provider.name,
+          account: storedEmail ?? claims.sub,
+          link: `${config.appUrl}/password`,
+          locale: mailLocale(owner),
+        }),
       });
     });
   } catch (error) {
