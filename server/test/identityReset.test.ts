@@ -119,18 +119,18 @@ describe('an identity linked with a stolen password', () => {
     const thief = world.newAccount();
     expect((await world.finish(await world.startLink(owner.token, owner.password))).get('linked')).toBe('test');
 
-    const alarm = await ctx.mailbox.waitFor(owner.user.email, { subject: /identité a été liée/ });
-    expect(alarm.subject).toBe('Une identité a été liée à votre compte Testbed Console');
+    const alarm = await ctx.mailbox.waitFor(owner.user.email, { subject: /identité a été associée/ });
+    expect(alarm.subject).toBe('Une identité a été associée à votre compte Testbed Console');
     for (const part of [alarm.text, alarm.html]) {
       expect(part).toContain('Bonjour Marie,');
-      expect(part).toContain(`L’identité ${PROVIDER_NAME} ${thief.email} a été liée à votre compte Testbed Console`);
+      expect(part).toContain(`L’identité ${PROVIDER_NAME} ${thief.email} a été associée à votre compte Testbed Console`);
       expect(part).toContain('Si ce n’était pas vous, quelqu’un connaît votre mot de passe');
     }
 
     await resetThroughMail(owner.user.email);
     const changed = await ctx.mailbox.waitFor(owner.user.email, { subject: /mot de passe Testbed Console a été modifié/ });
     for (const part of [changed.text, changed.html]) {
-      expect(part).toContain(`Les identités institutionnelles liées à votre compte avec un mot de passe ont aussi été déliées : ${PROVIDER_NAME} (${thief.email}).`);
+      expect(part).toContain(`Les identités institutionnelles associées à votre compte avec un mot de passe ont aussi été dissociées : ${PROVIDER_NAME} (${thief.email}).`);
     }
   });
 });

@@ -114,7 +114,7 @@ export function passwordChangedMail(options: {
       ? []
       : [
           fr
-            ? `Les identités institutionnelles liées à votre compte avec un mot de passe ont aussi été déliées : ${unlinked.join(', ')}. Si elles sont à vous, liez-les à nouveau depuis votre profil.`
+            ? `Les identités institutionnelles associées à votre compte avec un mot de passe ont aussi été dissociées : ${unlinked.join(', ')}. Si elles sont à vous, associez-les à nouveau depuis votre profil.`
             : `The institutional identities linked to your account with a password were unlinked as well: ${unlinked.join(', ')}. If they are yours, link them again from your profile.`,
         ];
   const warning = fr
@@ -141,13 +141,13 @@ export function identityLinkedMail(options: { firstname: string; providerName: s
   const fr = options.locale === 'fr';
   const greeting = greetingFor(options.firstname, options.locale);
   const intro = fr
-    ? `L’identité ${options.providerName} ${options.account} a été liée à votre compte ${APP_NAME} : elle permet désormais de s’y connecter.`
+    ? `L’identité ${options.providerName} ${options.account} a été associée à votre compte ${APP_NAME} : elle permet désormais de s’y connecter.`
     : `The ${options.providerName} identity ${options.account} was linked to your ${APP_NAME} account: it can now be used to sign in to it.`;
   const warning = fr
-    ? `Si ce n’était pas vous, quelqu’un connaît votre mot de passe : réinitialisez-le ici. La réinitialisation délie les identités liées avec un mot de passe et révoque toutes les sessions.`
+    ? `Si ce n’était pas vous, quelqu’un connaît votre mot de passe : réinitialisez-le ici. La réinitialisation dissocie les identités associées avec un mot de passe et révoque toutes les sessions.`
     : `If this wasn’t you, someone knows your password: reset it here. A reset unlinks the identities linked with a password and revokes every session.`;
   return {
-    subject: fr ? `Une identité a été liée à votre compte ${APP_NAME}` : `An identity was linked to your ${APP_NAME} account`,
+    subject: fr ? `Une identité a été associée à votre compte ${APP_NAME}` : `An identity was linked to your ${APP_NAME} account`,
     text: [greeting, '', intro, '', warning, '', options.link, '', APP_NAME].join('\n'),
     html: htmlMail({
       greeting,
