@@ -80,7 +80,7 @@ describe('POST /password/reset/{id}/{signature}', () => {
 
     const response = await reset(link, NEW_PASSWORD);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ message: RESET_DONE });
+    expect(response.json()).toEqual({ message: RESET_DONE, unlinked_identities: [] });
 
     expect(await loginStatus(user.email, password)).toBe(422);
     expect(await loginStatus(user.email, NEW_PASSWORD)).toBe(200);

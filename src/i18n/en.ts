@@ -136,6 +136,8 @@ export const appMessages = {
         'Log in again with the new password on each device. Scripts and tools that used a personal access token need a new one: create it on the Access tokens page.',
       login: 'Log in',
       request_new: 'Request a new reset link',
+      unlinked:
+        'These institutional identities, linked to the account with a password, were unlinked: %{names}. If they are yours, link them again from your profile.',
     },
     password_strength: {
       label: 'Password strength: %{level}',
@@ -248,6 +250,8 @@ export const appMessages = {
     unlink_content: 'You will no longer be able to sign in with this %{name} account.',
     unlinked: 'Identity unlinked',
     only_way_in: 'This is your only way to sign in: set a password first.',
+    reset_unlinks: 'Linked %{date} with your password; a password reset unlinks it',
+    link_notice: 'We will email you about the link. A password reset unlinks the identities linked with a password.',
     admin_title: 'Linked identities',
     issuer: 'Issuer',
     provider: 'Provider',

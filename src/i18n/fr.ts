@@ -135,6 +135,8 @@ export const frenchAppMessages: typeof appMessages = {
         'Reconnectez-vous avec le nouveau mot de passe sur chaque appareil. Les scripts et outils qui utilisaient un jeton d’accès personnel en ont besoin d’un nouveau : créez-le sur la page Jetons d’accès.',
       login: 'Se connecter',
       request_new: 'Demander un nouveau lien de réinitialisation',
+      unlinked:
+        'Ces identités institutionnelles, associées au compte avec un mot de passe, ont été dissociées : %{names}. Si elles sont à vous, associez-les à nouveau depuis votre profil.',
     },
     password_strength: {
       label: 'Robustesse du mot de passe : %{level}',
@@ -245,6 +247,8 @@ export const frenchAppMessages: typeof appMessages = {
     unlink_content: 'Vous ne pourrez plus vous connecter avec ce compte %{name}.',
     unlinked: 'Identité dissociée',
     only_way_in: 'C’est votre seul moyen de connexion : définissez d’abord un mot de passe.',
+    reset_unlinks: 'Associé le %{date} avec votre mot de passe ; une réinitialisation du mot de passe le dissocie',
+    link_notice: 'Vous recevrez un e-mail à ce sujet. Une réinitialisation du mot de passe dissocie les identités associées avec un mot de passe.',
     admin_title: 'Identités associées',
     issuer: 'Émetteur',
     provider: 'Fournisseur',

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { dialectOf, timestamp } from '../db/database.js';
 import type { Database } from '../db/schema.js';
+import { voidPendingFlows } from '../oidc/identityRights.js';
 
 // Disabling and enabling accounts, set-based over a batch of ids inside the caller's
 // transaction: a handful of statements whatever the batch's size (no per-user round trips),
@@ -12,7 +13,11 @@ import type { Database } from '../db/schema.js';
 // - marks their workspace memberships `pending`, so the reconciler's next pass revokes the
 //   service accounts (it voids access for a disabled user), which voids downloaded kubeconfigs;
 // - ends their realtime subscriptions and refuses their nodes' agent calls: the callers do
-//   the first after the commit (Broadcaster.rightsChanged), nodes/agentRoutes.ts the second.
+//   the first after the commit (Broadcaster.rightsChanged), nodes/agentRoutes.ts the second;
+// - voids what the person had started and could finish later: unused password reset links,
+//   institutional linkings in progress and sign-in codes not yet exchanged
+//   (oidc/identityRights.ts voidPendingFlows; a sign-in still at the provider is refused at
+//   its callback, which checks the account).
 // Enabling marks the memberships pending again, so access is ensured again (with new service
 // accounts: old kubeconfigs stay void, the person downloads new ones).
 
@@ -116,6 +121,7 @@ export async function changeEnabled(
   const now = timestamp();
   await trx.updateTable('users').set({ enabled: wanted, updated_at: now }).where('id', 'in', changedIds).execute();
   const tokens = enable ? [] : await trx.deleteFrom('access_tokens').where('user_id', 'in', changedIds).returning(['user_id', 'kind']).execute();
+  if (!enable) await voidPendingFlows(trx, changedIds);
   // The reconciler applies the user's new state to each membership on its next pass.
   const memberships = await trx
     .updateTable('workspace_members')

@@ -5,11 +5,10 @@ import type { AccessToken, Database, User } from '../db/schema.js';
 import { fieldError } from '../http/errors.js';
 import { reserveEach, type Throttle } from '../http/throttle.js';
 import { issueSession, revokeToken } from '../tokens/tokens.js';
-import { findUserByEmail } from '../users/users.js';
+import { ACCOUNT_DISABLED, findUserByEmail } from '../users/users.js';
 import { verifyAgainstDecoy, verifyPassword } from '../users/passwords.js';
 
 export const INVALID_CREDENTIALS = 'These credentials do not match our records.';
-export const ACCOUNT_DISABLED = 'This account is disabled.';
 
 export interface LoginAttempt {
   email: string;

@@ -9,8 +9,9 @@ import { MAX_ID } from '../http/schemas.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { type Locale, mailLocale } from '../i18n/messages.js';
 import { passwordChangedMail, passwordResetMail } from '../mail/templates.js';
+import { identityLabel, type UnlinkedIdentity, unlinkForPasswordReset, voidPendingFlows } from '../oidc/identityRights.js';
 import { revokeAllTokens } from '../tokens/tokens.js';
-import { findUserByEmail, setPasswordHash } from '../users/users.js';
+import { ACCOUNT_DISABLED, findUserByEmail, setPasswordHash } from '../users/users.js';
 import { hashPassword } from '../users/passwords.js';
 import { personalWords, weakPasswordMessage } from './passwordStrength.js';
 
@@ -64,10 +65,13 @@ export async function sendPasswordResetLink(context: AppContext, email: string, 
 
 /**
  * Sets a new password through a reset link. A reset is the way back in after a compromise, so
- * in the same transaction it uses the link up and revokes every login session and personal
- * access token of the user (whoever knew the old password may have made some), and records
- * both. Once committed, the user's realtime subscriptions are re-checked and a mail tells the
- * owner. An unknown, used or expired link is a 403; a weak password a 422 on `password`.
+ * in the same transaction it uses the link up, revokes every login session and personal
+ * access token of the user, unlinks the institutional identities linked with a password, and
+ * voids linkings and sign-in codes in progress (whoever knew the old password may have made
+ * any of these: oidc/identityRights.ts), and records it all. Once committed, the user's
+ * realtime subscriptions are re-checked and a mail tells the owner, naming the identities
+ * unlinked; so does the answer. An unknown, used or expired link is a 403, as is a link of a
+ * disabled account; a weak password a 422 on `password`.
  */
 export async function resetPassword(
   context: AppContext,
@@ -76,7 +80,7 @@ export async function resetPassword(
   now = new Date(),
   /** The mail's language when the user chose none (the request's). */
   locale: Locale = 'en',
-): Promise<void> {
+): Promise<{ unlinkedIdentities: UnlinkedIdentity[] }> {
   const { db, config, outbox, broadcaster } = context;
   const invalid = new HttpError(403, INVALID_RESET_LINK);
   // A user id beyond PostgreSQL's integer range names nobody (and would fail the query there).
@@ -85,13 +89,15 @@ export async function resetPassword(
   const user = await db
     .selectFrom('password_resets')
     .innerJoin('users', 'users.id', 'password_resets.user_id')
-    .select(['users.email', 'users.firstname', 'users.lastname', 'users.locale'])
+    .select(['users.email', 'users.firstname', 'users.lastname', 'users.locale', 'users.enabled'])
     .where('password_resets.user_id', '=', userId)
     .where('password_resets.token_hash', '=', sha256(link.token))
     .where('password_resets.used_at', 'is', null)
     .where('password_resets.expires_at', '>', timestamp(now))
     .executeTakeFirst();
   if (!user) throw invalid;
+  // Disabling voids the account's links; this refuses any that escaped it, in plain words.
+  if (user.enabled !== 1) throw new HttpError(403, ACCOUNT_DISABLED);
 
   // Judged here rather than in the body schema: a password made of the person's own email or
   // names must score low, and only the link says whose they are.
@@ -100,14 +106,16 @@ export async function resetPassword(
 
   // Hashing takes a while; do it before the transaction rather than hold the database.
   const passwordHash = await hashPassword(password);
-  await db.transaction().execute(async (trx) => {
-    // Marking the link used is the claim: of two concurrent uses, only one updates the row.
+  const unlinkedIdentities = await db.transaction().execute(async (trx) => {
+    // Marking the link used is the claim: of two concurrent uses, only one updates the row
+    // (and none once the account was disabled: disabling deletes the row).
     const claimed = await trx
       .updateTable('password_resets')
       .set({ used_at: timestamp(now) })
       .where('user_id', '=', userId)
       .where('token_hash', '=', sha256(link.token))
       .where('used_at', 'is', null)
+      .where((eb) => eb.exists(eb.selectFrom('users').select('id').where('id', '=', userId).where('enabled', '=', 1)))
       .executeTakeFirst();
     if (claimed.numUpdatedRows !== 1n) throw invalid;
 
@@ -122,14 +130,38 @@ export async function resetPassword(
       severity: 'warning',
       properties: { reason: 'password reset', sessions: tokens.sessions, personal_tokens: tokens.personal },
     });
+    const unlinked = await unlinkForPasswordReset(trx, userId, config.oidcProviders);
+    const voided = await voidPendingFlows(trx, [userId]);
+    if (unlinked.length > 0 || voided.linkings > 0 || voided.sign_in_codes > 0) {
+      await recordActivity(trx, {
+        causerId: userId,
+        description: 'identities unlinked',
+        subject,
+        severity: 'warning',
+        properties: {
+          reason: 'password reset',
+          identities: unlinked.map((identity) => ({ provider: identity.provider, email: identity.email, subject: identity.subject })),
+          linkings: voided.linkings,
+          sign_in_codes: voided.sign_in_codes,
+        },
+      });
+    }
     // The mail to the owner, an outbox row of this transaction: sent once it committed.
     await enqueueMail(trx, {
       to: user.email,
-      ...passwordChangedMail({ firstname: user.firstname, link: config.appUrl, revokedTokens: tokens.personal, locale: mailLocale(user, locale) }),
+      ...passwordChangedMail({
+        firstname: user.firstname,
+        link: config.appUrl,
+        revokedTokens: tokens.personal,
+        unlinkedIdentities: unlinked.map(identityLabel),
+        locale: mailLocale(user, locale),
+      }),
     });
+    return unlinked;
   });
 
   // Only after the commit: a subscription re-checked earlier would still find the old tokens.
   broadcaster.rightsChanged([userId]);
   outbox.kick();
+  return { unlinkedIdentities };
 }

@@ -30,6 +30,11 @@ export const EMAIL_VERIFIED = 'Your email address is verified.';
 
 const tags = ['accounts'];
 
+/** A reset's answer: the message, and the identities it unlinked (empty when none). */
+const passwordResetAnswer = messageSchema.extend({
+  unlinked_identities: z.array(z.object({ provider: z.string(), provider_name: z.string(), email: z.string().nullable() })),
+});
+
 /** Registration, login and logout, email verification, password recovery. */
 export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
   const { config, db, tasks } = context;
@@ -159,16 +164,20 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          summary: 'Choose a new password through a mailed reset link; revokes every session and personal access token',
+          summary:
+            'Choose a new password through a mailed reset link; revokes every session and personal access token, and unlinks the institutional identities linked with a password (named in the answer)',
           params: passwordResetParams,
           body: passwordResetBody,
-          response: { 200: messageSchema },
+          response: { 200: passwordResetAnswer },
         },
       },
       async (request) => {
         const { id, signature } = request.params;
-        await resetPassword(context, { userId: id, token: signature }, request.body.password, new Date(), requestLocale(request));
-        return { message: PASSWORD_UPDATED };
+        const { unlinkedIdentities } = await resetPassword(context, { userId: id, token: signature }, request.body.password, new Date(), requestLocale(request));
+        return {
+          message: PASSWORD_UPDATED,
+          unlinked_identities: unlinkedIdentities.map(({ provider, provider_name, email }) => ({ provider, provider_name, email })),
+        };
       },
     );
   };

@@ -1,4 +1,4 @@
-import type { Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
 // Table types as Kysely sees them. Portable column choices (see docs/server.md):
 // timestamps are ISO-8601 UTC strings, flags are integers 0/1, JSON is text.
@@ -283,7 +283,11 @@ export interface IdentitiesTable {
   /** The email the provider gave at linking; display only, never used to match. */
   email: string | null;
   linked_at: Timestamp;
+  /** 'sign-up': made with the account by a sign-in; 'password': linked from the profile (0016). */
+  linked_with: ColumnType<IdentityOrigin, IdentityOrigin | undefined, IdentityOrigin>;
 }
+
+export type IdentityOrigin = 'sign-up' | 'password';
 
 export type OidcIntent = 'login' | 'link';
 

@@ -87,8 +87,16 @@ export function passwordResetMail(options: { firstname: string; link: string; va
  * After a password reset: the password changed, and every session and personal access token
  * of the account was revoked. Also the alarm for a reset the owner did not make.
  */
-export function passwordChangedMail(options: { firstname: string; link: string; revokedTokens: number; locale?: Locale }): MailContent {
+export function passwordChangedMail(options: {
+  firstname: string;
+  link: string;
+  revokedTokens: number;
+  /** The identities the reset unlinked, as identityLabel() names them. */
+  unlinkedIdentities?: string[];
+  locale?: Locale;
+}): MailContent {
   const fr = options.locale === 'fr';
+  const unlinked = options.unlinkedIdentities ?? [];
   const count = options.revokedTokens;
   const greeting = greetingFor(options.firstname, options.locale);
   const intro = fr
@@ -101,17 +109,51 @@ export function passwordChangedMail(options: { firstname: string; link: string; 
     : `To lock out anyone who knew the old password, every login session and every personal access token of your account was revoked${
         count > 0 ? ` (${count} personal access token${count === 1 ? '' : 's'})` : ''
       }. Log in again with the new password, and create new access tokens for the scripts and tools that need one.`;
+  const identities =
+    unlinked.length === 0
+      ? []
+      : [
+          fr
+            ? `Les identités institutionnelles associées à votre compte avec un mot de passe ont aussi été dissociées : ${unlinked.join(', ')}. Si elles sont à vous, associez-les à nouveau depuis votre profil.`
+            : `The institutional identities linked to your account with a password were unlinked as well: ${unlinked.join(', ')}. If they are yours, link them again from your profile.`,
+        ];
   const warning = fr
     ? `Si vous n’avez pas réinitialisé votre mot de passe, quelqu’un d’autre peut lire vos e-mails : sécurisez votre messagerie, réinitialisez à nouveau votre mot de passe et prévenez les administrateurs de la plateforme.`
     : `If you did not reset your password, someone else may be able to read your mail: secure your mailbox, reset your password again and tell the platform admins.`;
   return {
     subject: fr ? `Votre mot de passe ${APP_NAME} a été modifié` : `Your ${APP_NAME} password was changed`,
-    text: [greeting, '', intro, '', revoked, '', options.link, '', warning, '', APP_NAME].join('\n'),
+    text: [greeting, '', intro, '', revoked, ...identities.flatMap((line) => ['', line]), '', options.link, '', warning, '', APP_NAME].join('\n'),
     html: htmlMail({
       greeting,
-      paragraphs: [intro, revoked],
+      paragraphs: [intro, revoked, ...identities],
       action: { label: fr ? 'Se connecter' : 'Log in', url: options.link },
       after: [warning],
+      locale: options.locale,
+    }),
+  };
+}
+
+/**
+ * To the account's owner whenever an institutional identity is linked to it: the alarm for a
+ * link made with a stolen password. `link` is the console's forgot-password page.
+ */
+export function identityLinkedMail(options: { firstname: string; providerName: string; account: string; link: string; locale?: Locale }): MailContent {
+  const fr = options.locale === 'fr';
+  const greeting = greetingFor(options.firstname, options.locale);
+  const intro = fr
+    ? `L’identité ${options.providerName} ${options.account} a été associée à votre compte ${APP_NAME} : elle permet désormais de s’y connecter.`
+    : `The ${options.providerName} identity ${options.account} was linked to your ${APP_NAME} account: it can now be used to sign in to it.`;
+  const warning = fr
+    ? `Si ce n’était pas vous, quelqu’un connaît votre mot de passe : réinitialisez-le ici. La réinitialisation dissocie les identités associées avec un mot de passe et révoque toutes les sessions.`
+    : `If this wasn’t you, someone knows your password: reset it here. A reset unlinks the identities linked with a password and revokes every session.`;
+  return {
+    subject: fr ? `Une identité a été associée à votre compte ${APP_NAME}` : `An identity was linked to your ${APP_NAME} account`,
+    text: [greeting, '', intro, '', warning, '', options.link, '', APP_NAME].join('\n'),
+    html: htmlMail({
+      greeting,
+      paragraphs: [intro, warning],
+      action: { label: fr ? 'Réinitialiser mon mot de passe' : 'Reset my password', url: options.link },
+      after: [],
       locale: options.locale,
     }),
   };

@@ -2,16 +2,18 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import * as client from 'openid-client';
 import { recordActivity } from '../activity/log.js';
-import { ACCOUNT_DISABLED } from '../auth/login.js';
 import type { Config } from '../config/config.js';
 import { isUniqueViolation, timestamp } from '../db/database.js';
 import type { Database, Identity, OidcIntent, User } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
-import type { OutboxSender } from '../mail/outbox.js';
+import { mailLocale } from '../i18n/messages.js';
+import { enqueueMail, type OutboxSender } from '../mail/outbox.js';
+import { identityLinkedMail } from '../mail/templates.js';
 import { issueSession } from '../tokens/tokens.js';
-import { normalizeEmail } from '../users/users.js';
+import { ACCOUNT_DISABLED, normalizeEmail } from '../users/users.js';
 import type { OidcProviderConfig } from '../config/oidcProviders.js';
 import { claimEmail, claimNames } from './claims.js';
+import { linkingStillAllowed } from './identityRights.js';
 
 // Institutional sign-in (issue 16; docs/api-contract.md, "Institutional sign-in"). All the
 // protocol is openid-client's: discovery, the authorization code flow with PKCE, state and
@@ -198,7 +200,8 @@ export function createOidcService(options: {
 
       try {
         if (pending.intent === 'link') {
-          await linkIdentity(db, { userId: pending.user_id, provider, claims });
+          await linkIdentity(db, config, { userId: pending.user_id, provider, claims, startedAt: pending.created_at });
+          outbox.kick();
           return { kind: 'linked', provider: provider.id };
         }
         const code = await signIn(db, { provider, claims, browser });
@@ -318,7 +321,7 @@ async function signIn(db: Kysely<Database>, input: { provider: OidcProviderConfi
         .executeTakeFirstOrThrow();
       await trx
         .insertInto('identities')
-        .values({ user_id: user.id, provider: provider.id, issuer: claims.iss, subject: claims.sub, email, linked_at: at })
+        .values({ user_id: user.id, provider: provider.id, issuer: claims.iss, subject: claims.sub, email, linked_at: at, linked_with: 'sign-up' })
         .execute();
       await recordActivity(trx, {
         causerId: user.id,
@@ -336,9 +339,21 @@ async function signIn(db: Kysely<Database>, input: { provider: OidcProviderConfi
   return code;
 }
 
-async function linkIdentity(db: Kysely<Database>, input: { userId: number | null; provider: OidcProviderConfig; claims: client.IDToken }): Promise<void> {
+/**
+ * Links the identity to the account that started the linking, and mails the owner about it
+ * (the alarm for a link made with a stolen password). Refused once the account was disabled,
+ * or its password reset, after the linking began.
+ */
+async function linkIdentity(
+  db: Kysely<Database>,
+  config: Config,
+  input: { userId: number | null; provider: OidcProviderConfig; claims: client.IDToken; startedAt: string },
+): Promise<void> {
   const { userId, provider, claims } = input;
   if (userId === null) throw new OidcFailure('expired');
+  const allowed = await linkingStillAllowed(db, userId, input.startedAt);
+  if (allowed === 'disabled') throw new OidcFailure('account_disabled');
+  if (allowed === 'reset') throw new OidcFailure('expired');
   const known = await findIdentity(db, claims.iss, claims.sub);
   if (known) {
     if (known.user_id === userId) return;
@@ -358,6 +373,7 @@ async function linkIdentity(db: Kysely<Database>, input: { userId: number | null
           subject: claims.sub,
           email: email ? normalizeEmail(email) : null,
           linked_at: timestamp(),
+          linked_with: 'password',
         })
         .execute();
       await recordActivity(trx, {
@@ -365,6 +381,17 @@ async function linkIdentity(db: Kysely<Database>, input: { userId: number | null
         description: 'identity linked',
         subject: { type: 'user', id: userId },
         properties: { provider: provider.id, issuer: claims.iss },
+      });
+      const owner = await trx.selectFrom('users').select(['email', 'firstname', 'locale']).where('id', '=', userId).executeTakeFirstOrThrow();
+      await enqueueMail(trx, {
+        to: owner.email,
+        ...identityLinkedMail({
+          firstname: owner.firstname,
+          providerName: provider.name,
+          account: (email ? normalizeEmail(email) : null) ?? claims.sub,
+          link: `${config.appUrl}/password`,
+          locale: mailLocale(owner),
+        }),
       });
     });
   } catch (error) {

@@ -25,6 +25,8 @@ const identitySchema = z.object({
   issuer: z.string(),
   email: z.string().nullable(),
   linked_at: z.string(),
+  /** 'sign-up': the account was made with it (a password reset keeps it); 'password': linked from the profile (a password reset unlinks it). */
+  linked_with: z.enum(['sign-up', 'password']),
   /** False for the only way into an account without a password. */
   can_unlink: z.boolean(),
 });
@@ -77,6 +79,7 @@ export async function identitiesOf(db: Kysely<Database>, oidc: Pick<OidcService,
     issuer: row.issuer,
     email: row.email,
     linked_at: row.linked_at,
+    linked_with: row.linked_with,
     can_unlink: otherWays > 0,
   }));
 }
@@ -155,7 +158,8 @@ export function oidcRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          summary: 'Start linking an institutional identity (your password again): answers the provider URL to send the browser to',
+          summary:
+            'Start linking an institutional identity (your password again): answers the provider URL to send the browser to; the link is mailed to you, and a password reset undoes it',
           security: bearerAuth,
           body: z.object({
             provider: requiredText('provider', 40),

@@ -112,3 +112,6 @@ export async function platformAdminExists(db: Kysely<Database>): Promise<boolean
   const admin = await db.selectFrom('users').select('id').where('admin', '=', 1).limit(1).executeTakeFirst();
   return admin !== undefined;
 }
+
+/** What a disabled account is told wherever it tries to get in (login, reset links, sign-in). */
+export const ACCOUNT_DISABLED = 'This account is disabled.';

@@ -12,7 +12,17 @@ import { AuthForm, AuthPasswordField } from './AuthForm';
 import { FormError } from './FormError';
 import { LoggedOutLayout } from './LoggedOutLayout';
 
-type Outcome = { kind: 'updated'; message: string } | { kind: 'invalid'; message: string };
+/** An identity the reset unlinked (it had been linked with a password). */
+interface UnlinkedIdentity {
+  provider: string;
+  provider_name: string;
+  email: string | null;
+}
+
+type Outcome = { kind: 'updated'; message: string; unlinked: UnlinkedIdentity[] } | { kind: 'invalid'; message: string };
+
+const unlinkedNames = (identities: UnlinkedIdentity[]) =>
+  identities.map((identity) => `${identity.provider_name}${identity.email ? ` (${identity.email})` : ''}`).join(', ');
 
 /** /password/reset/:id/:signature: choose a new password (spec §2). */
 export const ResetPasswordPage = () => {
@@ -31,7 +41,8 @@ export const ResetPasswordPage = () => {
         password: values.password ?? '',
         password_confirmation: values.password_confirmation ?? '',
       });
-      setOutcome({ kind: 'updated', message: answer?.message || 'auth.reset.success' });
+      const unlinked = Array.isArray(answer?.unlinked_identities) ? (answer.unlinked_identities as UnlinkedIdentity[]) : [];
+      setOutcome({ kind: 'updated', message: answer?.message || 'auth.reset.success', unlinked });
       return undefined;
     } catch (failure) {
       const errors = fieldErrors(failure);
@@ -54,6 +65,12 @@ export const ResetPasswordPage = () => {
         <Alert severity="success" role="status">
           {translate(outcome.message, { _: outcome.message })}
         </Alert>
+        {/* A reset also unlinks the identities linked with a password: the owner links their own again. */}
+        {outcome.unlinked.length > 0 && (
+          <Alert severity="warning" sx={{ mt: 2 }}>
+            {translate('auth.reset.unlinked', { names: unlinkedNames(outcome.unlinked) })}
+          </Alert>
+        )}
         {/* A reset revokes every session and personal access token (docs/api-contract.md). */}
         <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
           {translate('auth.reset.revoked_hint')}

@@ -22,8 +22,17 @@ export interface LinkedIdentity {
   issuer: string;
   email: string | null;
   linked_at: string;
+  /** 'password': linked from here, which a password reset undoes; 'sign-up': the account was made with it. */
+  linked_with?: 'sign-up' | 'password';
   can_unlink: boolean;
 }
+
+/** Under a linked identity: when it was linked, and whether a password reset would unlink it. */
+const linkedNote = (identity: LinkedIdentity, translate: (key: string, options?: object) => string) => {
+  if (!identity.can_unlink) return translate('identities.only_way_in');
+  const date = formatDateTime(identity.linked_at);
+  return identity.linked_with === 'password' ? translate('identities.reset_unlinks', { date }) : translate('identities.linked_at', { date });
+};
 
 const useIdentityCalls = () => {
   const { apiUrl } = useSettings();
@@ -116,7 +125,7 @@ export const LinkedIdentities = () => {
                 <ListItemText
                   sx={{ pr: 12, overflowWrap: 'anywhere' }}
                   primary={`${identity.provider_name}${identity.email ? ` · ${identity.email}` : ''}`}
-                  secondary={identity.can_unlink ? translate('identities.linked_at', { date: formatDateTime(identity.linked_at) }) : translate('identities.only_way_in')}
+                  secondary={linkedNote(identity, translate)}
                 />
               </ListItem>
             ))}
@@ -179,6 +188,9 @@ const LinkDialog = ({
         <DialogContent>
           <Typography variant="body2" sx={{ mb: 1 }}>
             {translate('identities.link_intro', { name: provider.name })}
+          </Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+            {translate('identities.link_notice')}
           </Typography>
           <TextField
             autoFocus

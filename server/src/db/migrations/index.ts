@@ -14,6 +14,7 @@ import * as replicas from './0012_replicas.js';
 import * as invitations from './0013_invitations.js';
 import * as identities from './0014_identities.js';
 import * as userLocale from './0015_user_locale.js';
+import * as identityOrigin from './0016_identity_origin.js';
 
 /**
  * Every migration, by name; they run in name order. Add new ones at the end with the next
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0013_invitations': invitations,
   '0014_identities': identities,
   '0015_user_locale': userLocale,
+  '0016_identity_origin': identityOrigin,
 };
