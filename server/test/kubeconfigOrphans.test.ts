@@ -13,6 +13,7 @@ import {
   signedIn,
   startKubeconfigWorld,
   teamWithWorkspace,
+  UNAUTHORIZED,
 } from './kubeconfigWorld.js';
 
 // The reconciler's full resync deletes member service accounts and role bindings that no
@@ -111,7 +112,7 @@ describe.skipIf(!haveKubectl)('the full resync on the sandbox cluster', () => {
     expect((await world.reconciler.reconcileOnce({ all: true })).failed).toBe(0);
     const refused = await kubectlOutcome(outsiderKubeconfig, 'get', 'pods');
     expect(refused.ok).toBe(false);
-    expect(refused.output).toMatch(/Unauthorized/);
+    expect(refused.output).toMatch(UNAUTHORIZED);
     const store = world.sandbox.store;
     expect(store.get('serviceaccounts', IDENTITY_NAMESPACE, serviceAccountName(outsider.user.id, workspace.id))).toBeUndefined();
     expect(store.get('rolebindings', namespace, roleBindingName(outsider.user.id))).toBeUndefined();
@@ -133,6 +134,6 @@ describe.skipIf(!haveKubectl)('the full resync on the sandbox cluster', () => {
     expect((await world.reconciler.reconcileOnce()).failed).toBe(0);
     expect((await kubectlOutcome(kubeconfig, 'get', 'pods')).ok).toBe(true);
     expect((await world.reconciler.reconcileOnce({ all: true })).failed).toBe(0);
-    expect((await kubectlOutcome(kubeconfig, 'get', 'pods')).output).toMatch(/Unauthorized/);
+    expect((await kubectlOutcome(kubeconfig, 'get', 'pods')).output).toMatch(UNAUTHORIZED);
   });
 });

@@ -164,6 +164,12 @@ export function saveKubeconfig(world: KubeconfigWorld, kubeconfig: string): stri
   return file;
 }
 
+/**
+ * What kubectl prints when the cluster refuses a kubeconfig's token (401): "Unauthorized", or
+ * "the server has asked for the client to provide credentials", depending on the request.
+ */
+export const UNAUTHORIZED = /Unauthorized|provide credentials/;
+
 /** kubectl with this kubeconfig: its stdout, or what it printed on stderr when it failed. */
 export async function kubectlOutcome(file: string, ...args: string[]): Promise<{ ok: boolean; output: string }> {
   return kubectlWith(() => file)(...args).then(
