@@ -55,7 +55,7 @@ describe('a suspended team in the sidebar and on its workspace page', () => {
     expect(await screen.findByRole('heading', { name: 'Vision', level: 1 })).toBeInTheDocument();
     expect(
       screen.getByText(
-        'The team Edge Computing Lab is suspended by the platform admins: you cannot use its workspaces (no kubeconfig, no pods, no cluster access) until they enable it again.',
+        'The team Edge Computing Lab is suspended by the platform admins: you cannot use its workspaces (no kubeconfig, no pods, no cluster access) until they enable it again. Kubeconfigs downloaded before stay refused: download a new one then.',
       ),
     ).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Join workspace' })).not.toBeInTheDocument();

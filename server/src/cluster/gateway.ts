@@ -158,6 +158,32 @@ export interface PodLogHandlers {
   onEnd(error?: ClusterError): void;
 }
 
+/**
+ * A ServiceAccount (in IDENTITY_NAMESPACE) or RoleBinding (in a workspace namespace) that may
+ * give someone access to a workspace: what the console makes for members, and anything else
+ * named, labelled or bound like it. `workspaceId` and `userId` are read from the console's names
+ * (serviceAccountName, roleBindingName and the binding's subject); null when they say nothing.
+ */
+export interface MemberAccessObject {
+  kind: 'ServiceAccount' | 'RoleBinding';
+  namespace: string;
+  name: string;
+  workspaceId: number | null;
+  userId: number | null;
+}
+
+/** The ids in a member service account's name (serviceAccountName), or null. */
+export function parseServiceAccountName(name: string): { workspaceId: number; userId: number } | null {
+  const match = /^member-w(\d+)-u(\d+)$/.exec(name);
+  return match ? { workspaceId: Number(match[1]), userId: Number(match[2]) } : null;
+}
+
+/** The user id in a member role binding's name (roleBindingName), or null. */
+export function parseRoleBindingName(name: string): number | null {
+  const match = /^testbed-user-(\d+)$/.exec(name);
+  return match ? Number(match[1]) : null;
+}
+
 export interface IssuedToken {
   token: string;
   /** ISO 8601 */
@@ -182,6 +208,13 @@ export interface ClusterGateway {
    * absent = fine. Members' service accounts live elsewhere: revokeMemberAccess takes those.
    */
   deleteWorkspaceNamespace(namespace: string): Promise<void>;
+  /**
+   * Every member-access object (MemberAccessObject): the service accounts of IDENTITY_NAMESPACE
+   * and the role bindings of these namespaces (an absent namespace has none).
+   */
+  listMemberAccess(namespaces: readonly string[]): Promise<MemberAccessObject[]>;
+  /** Deletes one object listMemberAccess answered (a deleted service account voids its tokens); absent = fine. */
+  deleteMemberAccessObject(object: Pick<MemberAccessObject, 'kind' | 'namespace' | 'name'>): Promise<void>;
   /** A TokenRequest token for the member's service account of this workspace. */
   issueKubeconfigToken(input: MemberTarget & { expirationSeconds: number }): Promise<IssuedToken>;
   listPods(namespace: string): Promise<PodSummary[]>;

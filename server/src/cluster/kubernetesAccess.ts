@@ -6,13 +6,16 @@ import {
   clusterRoleFor,
   IDENTITY_NAMESPACE,
   MANAGED_BY,
+  type MemberAccessObject,
+  parseRoleBindingName,
+  parseServiceAccountName,
   roleBindingName,
   serviceAccountName,
   USER_LABEL,
   WORKSPACE_CLUSTER_ROLES,
   WORKSPACE_ID_LABEL,
 } from './gateway.js';
-import { call, ensureObject, ignoreNotFound, sameJson } from './kubernetesCalls.js';
+import { call, ensureObject, ignoreNotFound, labelledAsManaged, sameJson } from './kubernetesCalls.js';
 import { ensureNamespace } from './kubernetesWorkspace.js';
 
 // Members' access to a workspace: the console's two ClusterRoles, a ServiceAccount per
@@ -22,7 +25,7 @@ import { ensureNamespace } from './kubernetesWorkspace.js';
 export function accessCalls(
   core: CoreV1Api,
   rbac: RbacAuthorizationV1Api,
-): Pick<ClusterGateway, 'ensureClusterRoles' | 'ensureMemberAccess' | 'revokeMemberAccess' | 'issueKubeconfigToken'> {
+): Pick<ClusterGateway, 'ensureClusterRoles' | 'ensureMemberAccess' | 'revokeMemberAccess' | 'listMemberAccess' | 'deleteMemberAccessObject' | 'issueKubeconfigToken'> {
   return {
     // Bindings need these; callers ensure them before binding (once per reconciler pass, and
     // before an on-demand binding), since an API server may lose them (a restarted sandbox).
@@ -78,6 +81,35 @@ export function accessCalls(
       await call(() =>
         core.deleteNamespacedServiceAccount({ name: serviceAccountName(userId, workspaceId), namespace: IDENTITY_NAMESPACE }),
       ).catch(ignoreNotFound);
+    },
+
+    async listMemberAccess(namespaces) {
+      const objects: MemberAccessObject[] = [];
+      const accounts = await call(() => core.listNamespacedServiceAccount({ namespace: IDENTITY_NAMESPACE })).catch(ignoreNotFound);
+      for (const account of accounts?.items ?? []) {
+        const name = account.metadata?.name ?? '';
+        const ids = parseServiceAccountName(name);
+        // Kubernetes' own `default` account (and anything else neither named nor labelled as ours) stays.
+        if (!ids && !labelledAsManaged(account.metadata)) continue;
+        objects.push({ kind: 'ServiceAccount', namespace: IDENTITY_NAMESPACE, name, workspaceId: ids?.workspaceId ?? null, userId: ids?.userId ?? null });
+      }
+      for (const namespace of namespaces) {
+        const bindings = await call(() => rbac.listNamespacedRoleBinding({ namespace })).catch(ignoreNotFound);
+        for (const binding of bindings?.items ?? []) {
+          const name = binding.metadata?.name ?? '';
+          const identities = (binding.subjects ?? []).filter((subject) => subject.kind === 'ServiceAccount' && subject.namespace === IDENTITY_NAMESPACE);
+          const userId = parseRoleBindingName(name);
+          if (userId === null && identities.length === 0 && !labelledAsManaged(binding.metadata)) continue;
+          const subject = identities.length === 1 ? parseServiceAccountName(identities[0].name) : null;
+          objects.push({ kind: 'RoleBinding', namespace, name, workspaceId: subject?.workspaceId ?? null, userId });
+        }
+      }
+      return objects;
+    },
+
+    async deleteMemberAccessObject({ kind, namespace, name }) {
+      if (kind === 'ServiceAccount') await call(() => core.deleteNamespacedServiceAccount({ name, namespace })).catch(ignoreNotFound);
+      else await call(() => rbac.deleteNamespacedRoleBinding({ name, namespace })).catch(ignoreNotFound);
     },
 
     async issueKubeconfigToken({ userId, workspaceId, expirationSeconds }) {

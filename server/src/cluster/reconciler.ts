@@ -2,8 +2,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { recordActivity } from '../activity/log.js';
 import { timestamp } from '../db/database.js';
-import type { Database } from '../db/schema.js';
-import { ClusterError, type ClusterGateway, ClusterUnavailable } from './gateway.js';
+import type { Database, WorkspaceRole } from '../db/schema.js';
+import { isEntitled, membershipRows } from './entitlement.js';
+import { ClusterError, type ClusterGateway, ClusterUnavailable, type MemberTarget } from './gateway.js';
+import { sweepMemberAccess } from './sweep.js';
 
 // The database is the source of truth; the reconciler brings the cluster in line with it.
 // Decisions only mark workspaces and memberships `pending` (inside their transaction, see
@@ -53,6 +55,15 @@ const running = new Set<Reconciler>();
 export function requestClusterSync(): void {
   for (const reconciler of running) reconciler.kick();
 }
+
+/** What a pass did to a membership: the role it bound, or null when it revoked the access. */
+interface AppliedAccess extends MemberTarget {
+  id: number;
+  role: WorkspaceRole | null;
+}
+
+/** Memberships read again per query after a pass (well under any database's parameter limit). */
+const RECHECK_BATCH = 500;
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const isPermanent = (error: unknown) => error instanceof ClusterError && error.kind === 'invalid';
@@ -108,14 +119,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   }
 
   async function applyMemberships(all: boolean, result: PassResult): Promise<void> {
-    let query = db
-      .selectFrom('workspace_members as wm')
-      .innerJoin('workspaces as w', 'w.id', 'wm.workspace_id')
-      .leftJoin('team_members as tm', (join) => join.onRef('tm.team_id', '=', 'w.team_id').onRef('tm.user_id', '=', 'wm.user_id'))
-      .innerJoin('users as u', 'u.id', 'wm.user_id')
-      .innerJoin('teams as t', 't.id', 'w.team_id')
-      .select(['wm.id', 'wm.user_id', 'wm.role', 'wm.workspace_id', 'w.namespace', 'tm.enabled as team_enabled', 'u.enabled as user_enabled', 't.enabled as team_active'])
-      .where('w.cluster_state', '=', 'ready');
+    let query = membershipRows(db).where('w.cluster_state', '=', 'ready');
     query = all ? query.where('wm.cluster_state', '!=', 'error') : query.where('wm.cluster_state', '=', 'pending');
     const members = await query.orderBy('wm.id').execute();
     if (members.length === 0) return;
@@ -126,10 +130,11 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       result.lastError = describe(error);
       return;
     }
+    const applied: AppliedAccess[] = [];
     for (const member of members) {
       // The access rules of teams/access.ts: a disabled team membership (or user), or a
       // suspended team, voids the role.
-      const entitled = member.team_enabled !== 0 && member.user_enabled === 1 && member.team_active === 1;
+      const entitled = isEntitled(member);
       try {
         const target = { namespace: member.namespace, workspaceId: member.workspace_id, userId: member.user_id };
         if (entitled) await gateway.ensureMemberAccess({ ...target, role: member.role });
@@ -139,6 +144,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
           .set({ cluster_state: 'ready', cluster_error: null, cluster_synced_at: timestamp() })
           .where('id', '=', member.id)
           .execute();
+        applied.push({ ...target, id: member.id, role: entitled ? member.role : null });
         result.applied++;
       } catch (error) {
         result.failed++;
@@ -152,7 +158,43 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
             .where('id', '=', member.id)
             .execute();
         }
-        if (error instanceof ClusterUnavailable || (error instanceof ClusterError && error.kind === 'unreachable')) return;
+        if (error instanceof ClusterUnavailable || (error instanceof ClusterError && error.kind === 'unreachable')) break;
+      }
+    }
+    await recheckApplied(applied, result);
+  }
+
+  /**
+   * A right that ended while its membership was being applied (between the read above and the
+   * `ready` written after the cluster call) would otherwise be overwritten by that `ready` and
+   * wait for the next full resync. Read again after every `ready` is written: an access granted
+   * to a right that is gone is revoked now; anything else that changed is marked pending again.
+   */
+  async function recheckApplied(applied: AppliedAccess[], result: PassResult): Promise<void> {
+    for (let start = 0; start < applied.length; start += RECHECK_BATCH) {
+      const batch = applied.slice(start, start + RECHECK_BATCH);
+      const rows = await membershipRows(db)
+        .where(
+          'wm.id',
+          'in',
+          batch.map((access) => access.id),
+        )
+        .execute();
+      const now = new Map(rows.map((row) => [row.id, isEntitled(row) ? row.role : null]));
+      for (const access of batch) {
+        const role = now.has(access.id) ? (now.get(access.id) ?? null) : null;
+        if (role === access.role) continue;
+        try {
+          if (access.role !== null && role === null) {
+            await gateway.revokeMemberAccess(access);
+          } else {
+            await db.updateTable('workspace_members').set({ cluster_state: 'pending', cluster_error: null }).where('id', '=', access.id).execute();
+          }
+        } catch (error) {
+          result.failed++;
+          result.lastError = describe(error);
+          await db.updateTable('workspace_members').set({ cluster_state: 'pending', cluster_error: describe(error) }).where('id', '=', access.id).execute();
+        }
       }
     }
   }
@@ -218,6 +260,20 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     }
   }
 
+  /** Full passes: member service accounts and role bindings that no membership justifies go (sweep.ts). */
+  async function applySweep(result: PassResult): Promise<void> {
+    try {
+      const deleted = await sweepMemberAccess(db, gateway);
+      if (deleted.length > 0) {
+        result.applied += deleted.length;
+        logger?.warn({ deleted }, 'Deleted cluster access that no membership justifies');
+      }
+    } catch (error) {
+      result.failed++;
+      result.lastError = describe(error);
+    }
+  }
+
   async function markWorkspaceRefused(workspaceId: number, namespace: string, message: string): Promise<void> {
     const now = timestamp();
     await db.transaction().execute(async (trx) => {
@@ -269,6 +325,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     await applyMemberships(all, result);
     await applyDeletions(result);
     await applyRevocations(result);
+    if (all) await applySweep(result);
     options.onPass?.(result);
     if (result.failed > 0) {
       failures++;

@@ -2,12 +2,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { currentUser } from '../http/authenticate.js';
-import { timestamp } from '../db/database.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { kubeconfigYaml, NO_CLUSTER, STILL_SETTING_UP, withCluster } from '../cluster/http.js';
 import { bearerAuth, idParam } from '../http/schemas.js';
 import { loadAccess, managesWorkspace } from '../access/access.js';
 import { requestClusterSync } from '../cluster/reconciler.js';
+import { entitledRole } from '../cluster/entitlement.js';
 import { presentWorkspace, workspaceSchema } from './presenter.js';
 import { findWorkspace, removeWorkspaceMember } from './workspaces.js';
 
@@ -92,18 +92,28 @@ export function workspaceRoutes({ db, cluster, broadcaster }: AppContext): Fasti
         if (workspace.cluster_state !== 'ready') throw new HttpError(409, STILL_SETTING_UP);
 
         // The binding is ensured on demand (idempotent), so a kubeconfig works even before the
-        // reconciler has got to this membership.
+        // reconciler has got to this membership. The membership's cluster_state is the
+        // reconciler's alone: marking it `ready` here could hide a `pending` that a removal of
+        // the right has just set.
+        const target = { namespace: workspace.namespace, workspaceId: workspace.id, userId: user.id };
         await withCluster(() => cluster.ensureClusterRoles());
-        await withCluster(() => cluster.ensureMemberAccess({ namespace: workspace.namespace, workspaceId: workspace.id, userId: user.id, role }));
-        await db
-          .updateTable('workspace_members')
-          .set({ cluster_state: 'ready', cluster_error: null, cluster_synced_at: timestamp() })
-          .where('workspace_id', '=', workspace.id)
-          .where('user_id', '=', user.id)
-          .execute();
-        const issued = await withCluster(() =>
-          cluster.issueKubeconfigToken({ userId: user.id, workspaceId: workspace.id, namespace: workspace.namespace, expirationSeconds: KUBECONFIG_LIFETIME_SECONDS }),
-        );
+        await withCluster(() => cluster.ensureMemberAccess({ ...target, role }));
+        const issued = await withCluster(() => cluster.issueKubeconfigToken({ ...target, expirationSeconds: KUBECONFIG_LIFETIME_SECONDS }));
+        // The right may have ended while the cluster was being asked (the member removed, the
+        // account disabled, the team suspended …), and its revocation may have run before the
+        // ensure above recreated the service account. Every end of a right commits before its
+        // revocation runs, so: still entitled now means any revocation comes after this token
+        // and voids it; no longer entitled means this request takes back what it made.
+        const current = await entitledRole(db, workspace.id, user.id);
+        if (current === null) {
+          await withCluster(() => cluster.revokeMemberAccess(target));
+          throw new HttpError(403, 'You are not a member of this workspace.');
+        }
+        if (current !== role) {
+          // The role changed meanwhile: the reconciler binds the current one.
+          await db.updateTable('workspace_members').set({ cluster_state: 'pending' }).where('workspace_id', '=', workspace.id).where('user_id', '=', user.id).execute();
+          requestClusterSync();
+        }
         const kubeconfig = kubeconfigYaml({
           server: info.server,
           caPem: info.ca,
