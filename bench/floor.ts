@@ -371,7 +371,7 @@ async function userRelationsQuery(databaseFile: string): Promise<{ userId: numbe
   const [{ Kysely, SqliteDialect }, { default: SQLite }, { loadUserRelations }] = await Promise.all([
     import('kysely'),
     import('better-sqlite3'),
-    import('../server/src/users/presenter.js'),
+    import('../server/src/profile/presenter.js'),
   ]);
   const sent: { sql: string; parameters: readonly unknown[] }[] = [];
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(databaseFile) }), log: (event) => void sent.push(event.query) });

@@ -38,12 +38,12 @@ import { type Broadcaster, noopBroadcaster } from './broadcasting/broadcaster.js
 import { realtimeRoutes } from './realtime/routes.js';
 import { requestRoutes } from './requests/routes.js';
 import { settingsRoutes } from './settings/routes.js';
-import { adminTeamRoutes } from './teams/adminRoutes.js';
-import { teamMemberRoutes } from './teams/memberRoutes.js';
+import { adminTeamRoutes } from './admin/teamRoutes.js';
+import { teamMemberRoutes } from './memberships/routes.js';
 import { teamRoutes } from './teams/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
 import { authenticateToken } from './tokens/tokens.js';
-import { userRoutes } from './users/routes.js';
+import { userRoutes } from './profile/routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 
 declare module 'fastify' {

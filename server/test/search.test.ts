@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filteredActivity } from '../src/admin/lists/activity.js';
 import { filteredTeams } from '../src/admin/lists/teams.js';
 import { filteredUsers } from '../src/admin/lists/users.js';
-import { matches } from '../src/admin/lists/search.js';
+import { matches } from '../src/db/search.js';
 import { dialectOf, timestamp } from '../src/db/database.js';
 import type { Database } from '../src/db/schema.js';
 import { createTestContext, type TestContext } from './helpers.js';

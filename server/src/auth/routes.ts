@@ -6,7 +6,7 @@ import { validationError } from '../http/errors.js';
 import { routeRateLimit } from '../http/rateLimit.js';
 import { bearerAuth, messageSchema } from '../http/schemas.js';
 import { Throttle } from '../http/throttle.js';
-import { presentUser, userSchema } from '../users/presenter.js';
+import { presentUser, userSchema } from '../profile/presenter.js';
 import { type LoginThrottle, logIn, logOut } from './login.js';
 import { resetPassword, sendPasswordResetLink } from './passwordReset.js';
 import { ALREADY_VERIFIED, REGISTERED, registerUser, resendVerificationLink, VERIFICATION_SENT } from './registration.js';

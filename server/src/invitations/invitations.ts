@@ -10,7 +10,7 @@ import { MAX_ID } from '../http/schemas.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { RealtimeEvent } from '../broadcasting/broadcaster.js';
 import { type Access, TEAM_ROLE_RANK } from '../access/access.js';
-import { managesTeamMembers } from '../teams/members.js';
+import { managesTeamMembers } from '../memberships/members.js';
 import { addTeamMember, findTeam } from '../teams/teams.js';
 import { markEmailVerified } from '../users/users.js';
 import { addWorkspaceMember } from '../workspaces/workspaces.js';

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { currentUser } from '../http/authenticate.js';
 import { notFound } from '../http/errors.js';
 import { bearerAuth, MAX_TEXT_LENGTH } from '../http/schemas.js';
-import { matches } from '../admin/lists/search.js';
+import { matches } from '../db/search.js';
 import { loadAccess } from '../access/access.js';
 import { presentTeams, teamSchema } from './presenter.js';
 import { findTeamByIdOrName } from './teams.js';

@@ -2,7 +2,7 @@ import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import { dialectOf } from '../../db/database.js';
 import type { ActivityEntry, Database } from '../../db/schema.js';
 import { type ListOptions, fullName, inChunks, pageAndTotal } from './common.js';
-import { TRIGRAM, descriptionMatches, matches } from './search.js';
+import { TRIGRAM, descriptionMatches, matches } from '../../db/search.js';
 
 export interface ActivityFilters {
   q?: string;

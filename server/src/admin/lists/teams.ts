@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, Team } from '../../db/schema.js';
 import { type ListOptions, fullName, groupBy, inChunks, pageAndTotal } from './common.js';
-import { matches } from './search.js';
+import { matches } from '../../db/search.js';
 
 export interface TeamFilters {
   q?: string;

@@ -3,7 +3,7 @@ import { dialectOf } from '../../db/database.js';
 import { jsonArrayFrom, jsonRows } from '../../db/json.js';
 import type { Database } from '../../db/schema.js';
 import { type ListOptions, fullName, groupBy, inChunks } from './common.js';
-import { countMatches, matches } from './search.js';
+import { countMatches, matches } from '../../db/search.js';
 
 export interface UserFilters {
   q?: string;

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { adminTeamsQuery } from '../admin/schemas.js';
-import { idField, lineText, MAX_ID, requiredText } from '../http/schemas.js';
-import { teamRoleField } from './roles.js';
+import { adminTeamsQuery } from './schemas.js';
+import { lineText, MAX_ID, requiredText } from '../http/schemas.js';
 
 // Request and answer schemas of the team administration routes (adminRoutes.ts, memberRoutes.ts).
 
@@ -45,23 +44,6 @@ const queryFlag = (field: string) =>
     .optional();
 
 export const deleteTeamQuery = z.object({ cascade: queryFlag('cascade'), dry_run: queryFlag('dry_run') });
-
-/** `role`: ours or the Laravel-era name (teams/roles.ts), as ours from here on. */
-export const roleBody = z.object({ role: teamRoleField() });
-
-/** At most this many people in one bulk call (each is its own transaction). */
-export const MAX_BULK_IDS = 1000;
-
-export const bulkMembersBody = z.object({
-  user_ids: z
-    .array(idField('user_ids'), { error: 'The user_ids field must be a list of ids.' })
-    .min(1, 'The user_ids field is required.')
-    .max(MAX_BULK_IDS, `The user_ids field must not have more than ${MAX_BULK_IDS} items.`),
-  action: z.enum(['remove'], {
-    error: (issue) =>
-      issue.input === undefined || issue.input === null ? 'The action field is required.' : 'The selected action is invalid.',
-  }),
-});
 
 const activityEntry = z.object({
   id: z.number(),
@@ -126,13 +108,6 @@ export const teamDeletionSchema = z.object({
   /** Whether the deletion needs ?cascade=1 (the team has workspaces). */
   requires_cascade: z.boolean(),
   deleted: z.boolean(),
-});
-
-export const memberRoleAnswer = z.object({ id: z.number(), team_id: z.number(), role: teamRole, previous: teamRole });
-
-export const bulkMembersAnswer = z.object({
-  results: z.array(z.object({ id: z.number(), status: z.enum(['done', 'forbidden', 'not_found', 'conflict']), message: z.string().nullable() })),
-  totals: z.object({ done: z.number(), forbidden: z.number(), not_found: z.number(), conflict: z.number() }),
 });
 
 /** At most this many ids in one bulk suspension; a filter has no such limit. */

@@ -3,7 +3,7 @@ import { recordActivity } from '../activity/log.js';
 import { timestamp } from '../db/database.js';
 import type { Database, Request, TeamRole } from '../db/schema.js';
 import { type Access, managesTeam, TEAM_ROLE_RANK } from '../access/access.js';
-import { closeRequestsOfFormerMember } from './memberRequests.js';
+import { closeRequestsOfFormerMember } from './closedRequests.js';
 
 // Managing a team's members (PATCH/DELETE /api/tenants/{id}/users/{userId} and the bulk
 // removal): the team's owners and managers on their own team, platform admins anywhere. Rules:

@@ -1,8 +1,8 @@
 import { recordActivity } from '../activity/log.js';
-import { filteredTeams, type TeamFilters } from '../admin/lists.js';
+import { filteredTeams, type TeamFilters } from './lists.js';
 import { requestClusterSync } from '../cluster/reconciler.js';
 import type { AppContext } from '../context.js';
-import { changeTeamsEnabled, type TeamBulkAction, type TeamBulkItem, type TeamBulkStatus } from './admin.js';
+import { changeTeamsEnabled, type TeamBulkAction, type TeamBulkItem, type TeamBulkStatus } from './teams.js';
 
 // POST /api/admin/teams/bulk: suspend or enable a list of team ids, or every team the admin
 // teams list's filter matches on the server (not only the page the console shows). Batches of

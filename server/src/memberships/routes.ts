@@ -6,10 +6,10 @@ import { currentUser } from '../http/authenticate.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { bearerAuth, idParam } from '../http/schemas.js';
 import { loadAccess } from '../access/access.js';
-import { bulkMembersAnswer, bulkMembersBody, memberRoleAnswer, roleBody } from './adminSchemas.js';
-import { broadcastRequestsClosed } from './memberRequests.js';
+import { bulkMembersAnswer, bulkMembersBody, memberRoleAnswer, roleBody } from './schemas.js';
+import { broadcastRequestsClosed } from './closedRequests.js';
 import { changeTeamMemberRole, managesTeamMembers, type MemberOutcome, removeTeamMember, removeTeamMembers } from './members.js';
-import { findTeam } from './teams.js';
+import { findTeam } from '../teams/teams.js';
 
 const tags = ['teams'];
 const security = bearerAuth;

@@ -1,7 +1,7 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
-import { dialectOf } from '../../db/database.js';
-import { PREFIXED, SEARCHED, prefixColumns } from '../../db/migrations/0010_search.js';
-import type { Database } from '../../db/schema.js';
+import { dialectOf } from './database.js';
+import { PREFIXED, SEARCHED, prefixColumns } from './migrations/0010_search.js';
+import type { Database } from './schema.js';
 
 // The admin lists' free-text search, served by the indexes of migration 0010 (docs/api-contract.md,
 // "Search"): a query of 3 characters or more finds the rows where any searched column contains

@@ -5,10 +5,10 @@ import type { AppContext } from '../context.js';
 import { currentUser, requireAdmin } from '../http/authenticate.js';
 import { notFound } from '../http/errors.js';
 import { bearerAuth, idParam } from '../http/schemas.js';
-import { deleteTeam, teamDeletionPlan, teamDetail, updateTeam } from './admin.js';
-import { bulkTeams } from './adminBulk.js';
-import { adminTeamDetailSchema, bulkTeamsAnswer, bulkTeamsBody, deleteTeamQuery, teamDeletionSchema, updateTeamBody } from './adminSchemas.js';
-import { findTeam } from './teams.js';
+import { deleteTeam, teamDeletionPlan, teamDetail, updateTeam } from './teams.js';
+import { bulkTeams } from './teamBulk.js';
+import { adminTeamDetailSchema, bulkTeamsAnswer, bulkTeamsBody, deleteTeamQuery, teamDeletionSchema, updateTeamBody } from './teamSchemas.js';
+import { findTeam } from '../teams/teams.js';
 
 const tags = ['admin'];
 const security = bearerAuth;

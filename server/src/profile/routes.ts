@@ -5,7 +5,7 @@ import { currentUser, requireUser } from '../http/authenticate.js';
 import { bearerAuth, requiredText } from '../http/schemas.js';
 import { LOCALES } from '../i18n/messages.js';
 import { presentUserWithRelations, userSchema } from './presenter.js';
-import { acceptPolicy, updateProfile } from './users.js';
+import { acceptPolicy, updateProfile } from '../users/users.js';
 
 const tags = ['accounts'];
 const security = bearerAuth;
