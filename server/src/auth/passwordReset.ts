@@ -1,9 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import { recordActivity } from '../activity/log.js';
 import type { AppContext } from '../context.js';
 import { timestamp } from '../db/database.js';
-import type { Database } from '../db/schema.js';
 import { fieldError, HttpError } from '../http/errors.js';
 import { MAX_ID } from '../http/schemas.js';
 import { enqueueMail } from '../mail/outbox.js';
