@@ -34,6 +34,8 @@ export default tseslint.config(
     files: ['src/**/*.{ts,tsx}', 'tests/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
-    rules: reactHooks.configs.recommended.rules,
+    // The rules of hooks themselves. The plugin's React Compiler rules (setState in an effect, …)
+    // are for code written for the compiler, which the console does not use.
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
 );

@@ -17,9 +17,13 @@ const bin = (pkg, file) => join(root, 'node_modules', pkg, file);
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const problems = [];
 
+const timings = [];
+
 function run(label, args, env = {}) {
   console.log(`\n=== ${label} ===`);
+  const started = Date.now();
   const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  timings.push([label, Math.round((Date.now() - started) / 1000)]);
   return result.status ?? 1;
 }
 
@@ -93,6 +97,16 @@ if ((!only || only === 'server') && process.env.TEST_POSTGRES_URL) {
 }
 if (!only || only === 'e2e') playwright();
 
+// Each phase's wall-clock time: those .ci/run measured before (CI_PHASES, "name=seconds;…"), then
+// each suite's, so that a slow phase shows at the end of the log.
+const earlier = (process.env.CI_PHASES ?? '')
+  .split(';')
+  .filter(Boolean)
+  .map((entry) => [entry.slice(0, entry.lastIndexOf('=')), Number(entry.slice(entry.lastIndexOf('=') + 1))]);
+const phases = [...earlier, ...timings];
+console.log('\nPhases (wall clock):');
+for (const [label, seconds] of phases) console.log(`  ${label.padEnd(44)} ${String(seconds).padStart(5)} s`);
+console.log(`  ${'total'.padEnd(44)} ${String(phases.reduce((sum, [, seconds]) => sum + seconds, 0)).padStart(5)} s`);
 for (const problem of problems) console.log(`problem: ${problem}`);
 const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
 console.log(`\n${totals.passed} passed, ${totals.failed} failed${skipped}`);
