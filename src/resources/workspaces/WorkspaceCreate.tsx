@@ -1,9 +1,10 @@
 import { Alert, Box, Button, Dialog, DialogContent, DialogTitle, Stack } from '@mui/material';
 import { useRef, useState } from 'react';
-import { Form, TextInput, useNotify, useTranslate } from 'react-admin';
+import { Form, TextInput, useDataProvider, useNotify, useTranslate } from 'react-admin';
+import type { ConsoleDataProvider } from '../../dataProvider';
 import { useFormContext } from 'react-hook-form';
 import { SubmitButton } from '../../components/SubmitButton';
-import { useRefreshRequests, useTestbedDataProvider } from '../../hooks';
+import { useRefreshRequests } from '../../hooks';
 import { fieldErrors, serverMessage } from '../../httpClient';
 import { workspaceNameFromLabel } from '../../utils/names';
 import { mandatory, validateWorkspaceName } from '../../utils/validators';
@@ -59,7 +60,7 @@ export interface WorkspaceCreateProps {
 export const WorkspaceCreateForm = ({ team, canCreate, onDone, onCancel }: WorkspaceCreateProps) => {
   const translate = useTranslate();
   const notify = useNotify();
-  const dataProvider = useTestbedDataProvider();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
   const refreshRequests = useRefreshRequests();
   const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
