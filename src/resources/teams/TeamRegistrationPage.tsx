@@ -2,7 +2,7 @@ import { Alert, AlertTitle, Box, Button, Card, CardContent, Typography } from '@
 import { useState } from 'react';
 import { Form, RadioButtonGroupInput, TextInput, Title, useDataProvider, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider } from '../../dataProvider';
-import { useWatch } from 'react-hook-form';
+import { useWatch, type FieldValues } from 'react-hook-form';
 import { Link } from 'react-router-dom';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useRefreshRequests } from '../../hooks';
@@ -44,7 +44,7 @@ export const TeamRegistrationPage = () => {
   const [failure, setFailure] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
 
-  const onSubmit = async (values: Record<string, any>) => {
+  const onSubmit = async (values: FieldValues) => {
     setSubmitting(true);
     setFailure(null);
     const data: Record<string, string> = {};

@@ -1,7 +1,6 @@
 import AddIcon from '@mui/icons-material/Add';
 import {
   Alert,
-  Box,
   Button,
   Card,
   CardContent,

@@ -2,7 +2,7 @@ import { Alert, Box, Button, Dialog, DialogContent, DialogTitle, Stack } from '@
 import { useRef, useState } from 'react';
 import { Form, TextInput, useDataProvider, useNotify, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider } from '../../dataProvider';
-import { useFormContext } from 'react-hook-form';
+import { useFormContext, type FieldValues } from 'react-hook-form';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useRefreshRequests } from '../../hooks';
 import { fieldErrors, serverMessage } from '../../httpClient';
@@ -65,7 +65,7 @@ export const WorkspaceCreateForm = ({ team, canCreate, onDone, onCancel }: Works
   const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
 
-  const onSubmit = async (values: Record<string, any>) => {
+  const onSubmit = async (values: FieldValues) => {
     setSubmitting(true);
     setFailure(null);
     const data = { label: String(values.label ?? '').trim(), name: String(values.name ?? '').trim(), team_id: team.id };
