@@ -4,18 +4,18 @@ import { useCurrentUser } from './hooks';
 import { Layout } from './layout/Layout';
 import { HomePage } from './pages/home/HomePage';
 import { NotFound } from './pages/NotFound';
-import { adminResources } from './resources/admin';
+import adminResources from './resources/admin';
 import nodes from './resources/nodes';
 import requests from './resources/requests';
+import teams from './resources/teams';
 import tokens from './resources/tokens';
+import workspaces from './resources/workspaces';
 import { lazyNamed } from './utils/lazyNamed';
 
 // Every page but the home is a chunk of its own, loaded when it is opened.
 const ProfilePage = lazyNamed(() => import('./pages/profile/ProfilePage'), 'ProfilePage');
-const TeamShow = lazyNamed(() => import('./resources/teams/TeamShow'), 'TeamShow');
-const WorkspaceShow = lazyNamed(() => import('./resources/workspaces/WorkspaceShow'), 'WorkspaceShow');
-const TeamRegistrationPage = lazyNamed(() => import('./pages/teams/TeamRegistrationPage'), 'TeamRegistrationPage');
-const TeamJoinPage = lazyNamed(() => import('./pages/teams/TeamJoinPage'), 'TeamJoinPage');
+const TeamRegistrationPage = lazyNamed(() => import('./resources/teams/TeamRegistrationPage'), 'TeamRegistrationPage');
+const TeamJoinPage = lazyNamed(() => import('./resources/teams/TeamJoinPage'), 'TeamJoinPage');
 
 /**
  * The main console (react-admin's UI), for fully onboarded users. A chunk of its own (App.tsx
@@ -38,10 +38,10 @@ export const ConsoleUI = ({ title }: { title: string }) => {
       {/* Admin lists exist only for platform admins: others get the catch-all. */}
       {user?.admin && adminResources.map((resource) => <Resource key={resource.name} {...resource} />)}
       <Resource {...nodes} />
+      <Resource {...teams} />
+      <Resource {...workspaces} />
       <CustomRoutes>
         <Route path="/profile" element={<ProfilePage />} />
-        <Route path="/teams/:id" element={<TeamShow />} />
-        <Route path="/workspaces/:id" element={<WorkspaceShow />} />
         <Route path="/team/registration" element={<TeamRegistrationPage />} />
         <Route path="/team/join" element={<TeamJoinPage />} />
       </CustomRoutes>

@@ -1,7 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
-import { useDataProvider, useGetList, useNotify, useTranslate } from 'react-admin';
-import type { TestbedDataProvider } from './dataProvider';
+import { useGetList, useNotify, useTranslate } from 'react-admin';
 import { serverMessage } from './httpClient';
 import { useCurrentUser, useTestbedAuth } from './session';
 import type { UserRequest } from './types';
@@ -10,9 +9,6 @@ import type { UserRequest } from './types';
 export const REQUESTS_REFRESH_MS = 30_000;
 
 export { useCurrentUser, useSession, useTestbedAuth } from './session';
-
-/** The data provider with the request calls (joinTeam, requestWorkspace…). */
-export const useTestbedDataProvider = (): TestbedDataProvider => useDataProvider<TestbedDataProvider>();
 
 /** Filter and options of the pending requests query, shared by the badge, home and /requests. */
 export const PENDING_FILTER = { status: 'Pending' };
@@ -51,7 +47,7 @@ export const useRefreshRequests = () => {
   return useCallback(async () => {
     await Promise.all([
       queryClient.invalidateQueries({ queryKey: ['requests'] }),
-      queryClient.invalidateQueries({ queryKey: ['tenants'] }),
+      queryClient.invalidateQueries({ queryKey: ['teams'] }),
       queryClient.invalidateQueries({ queryKey: ['workspaces'] }),
       auth.refreshUser(),
     ]);

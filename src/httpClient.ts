@@ -53,15 +53,21 @@ export interface RequestOptions {
   query?: Record<string, QueryValue | QueryValue[]>;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /**
+   * 'blob': a successful answer is read as a Blob (files: CSV exports, node images); failures
+   * are still read as JSON for their message. Default 'json'.
+   */
+  responseType?: 'json' | 'blob';
 }
 
-export interface HttpResponse<T = any> {
+export interface HttpResponse<T = unknown> {
   status: number;
   headers: Headers;
+  /** The parsed JSON body (the text when it is not JSON; a Blob with responseType 'blob'). */
   json: T;
 }
 
-export type HttpClient = <T = any>(path: string, options?: RequestOptions) => Promise<HttpResponse<T>>;
+export type HttpClient = <T = unknown>(path: string, options?: RequestOptions) => Promise<HttpResponse<T>>;
 
 /** Message key used when the server cannot be reached at all. */
 export const NETWORK_ERROR = 'app.error.network';
@@ -110,7 +116,7 @@ export interface HttpClientOptions {
  */
 export const createHttpClient = ({ baseUrl = '', fetch: fetchImpl }: HttpClientOptions = {}): HttpClient => {
   const base = baseUrl.replace(/\/+$/, '');
-  return async <T = any>(path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> => {
+  return async <T = unknown>(path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> => {
     // Accept-Language: the server answers its messages (and the user's mails, at registration)
     // in the console's language.
     const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': acceptLanguage(), ...options.headers };
@@ -131,8 +137,13 @@ export const createHttpClient = ({ baseUrl = '', fetch: fetchImpl }: HttpClientO
       throw new HttpError(NETWORK_ERROR, 0, { message: NETWORK_ERROR });
     }
 
+    const ok = response.status >= 200 && response.status < 300;
+    if (ok && options.responseType === 'blob') {
+      return { status: response.status, headers: response.headers, json: (await response.blob()) as T };
+    }
+
     const text = await response.text();
-    let json: any = undefined;
+    let json: unknown = undefined;
     if (text) {
       try {
         json = JSON.parse(text);
@@ -141,10 +152,10 @@ export const createHttpClient = ({ baseUrl = '', fetch: fetchImpl }: HttpClientO
       }
     }
 
-    if (response.status < 200 || response.status >= 300) {
+    if (!ok) {
       // Only the token this request carried is cleared: a late 401 must not end a newer session.
       if (response.status === 401 && token && tokenStore.get() === token) tokenStore.clear();
-      const body = typeof json === 'object' && json !== null ? { ...json } : { message: undefined };
+      const body: { message?: unknown; errors?: unknown } = typeof json === 'object' && json !== null ? { ...json } : { message: undefined };
       const errors = joinFieldErrors(body.errors);
       if (errors) body.errors = errors;
       const message =

@@ -75,3 +75,22 @@ export interface Token {
 
 /** Field errors as Laravel sends them: `{field: ["msg", ...]}`. */
 export type LaravelErrors = Record<string, string[] | string>;
+
+/** An institutional identity linked to an account (GET /api/identities, GET /api/admin/users/{id}/identities). */
+export interface LinkedIdentity {
+  id: number;
+  provider: string;
+  provider_name: string;
+  issuer: string;
+  email: string | null;
+  linked_at: string;
+  /** 'password': linked from here, which a password reset undoes; 'sign-up': the account was made with it. */
+  linked_with?: 'sign-up' | 'password';
+  can_unlink: boolean;
+}
+
+/** A file the API answered (CSV export, node image): its content and the server's file name, if it sent one. */
+export interface DownloadedFile {
+  blob: Blob;
+  filename: string | null;
+}

@@ -45,7 +45,7 @@ export const useUserEvents = () => {
   // An invitation of the user's was accepted (issue 16): the team's members and invitations change.
   useUserChannelEvent('InvitationAccepted', (payload) => {
     const accepted = (payload ?? {}) as { email?: string };
-    void Promise.all([queryClient.invalidateQueries({ queryKey: ['invitations'] }), queryClient.invalidateQueries({ queryKey: ['tenants'] })]);
+    void Promise.all([queryClient.invalidateQueries({ queryKey: ['invitations'] }), queryClient.invalidateQueries({ queryKey: ['teams'] })]);
     notify('app.realtime.invitation_accepted', { type: 'info', messageArgs: { email: accepted.email ?? '' } });
   });
   useUserChannelEvent('WorkspaceDeleted', (payload) => {
@@ -57,7 +57,7 @@ export const useUserEvents = () => {
     // and asking for it again would only get a 404.
     void Promise.all([
       auth.refreshUser(),
-      queryClient.invalidateQueries({ queryKey: ['tenants'] }),
+      queryClient.invalidateQueries({ queryKey: ['teams'] }),
       queryClient.invalidateQueries({ queryKey: ['requests'] }),
       queryClient.invalidateQueries({ queryKey: ['workspaces'], refetchType: 'none' }),
     ]);

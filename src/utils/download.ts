@@ -1,4 +1,5 @@
-import { NETWORK_ERROR, tokenStore } from '../httpClient';
+// Saving what the API answered as a file in the browser. The requests themselves are the data
+// provider's (exportCsv, downloadNodeImage, createKubeconfig).
 
 /**
  * Saves a Blob as a file named `filename`: an object URL clicked through a temporary
@@ -24,39 +25,3 @@ export const saveBlob = (blob: Blob, filename: string): void => {
 /** Saves `text` as a file named `filename`. */
 export const saveTextFile = (text: string, filename: string, type = 'application/yaml'): void =>
   saveBlob(new Blob([text], { type }), filename);
-
-/** The file name of a `Content-Disposition: attachment; filename="…"` header, if any. */
-export const attachmentFilename = (header: string | null): string | null => /filename="([^"]+)"/.exec(header ?? '')?.[1] ?? null;
-
-/**
- * GETs `url` with the session's bearer token and saves the answer (any type: not through the
- * JSON client) under the server's Content-Disposition name, else `fallbackName`. Failures throw
- * an Error with the server's message, or `fallbackMessage` when it sent none (a translation key).
- */
-export const downloadWithToken = async (
-  url: string,
-  { accept, fallbackName, fallbackMessage }: { accept: string; fallbackName: string; fallbackMessage: string },
-): Promise<void> => {
-  const token = tokenStore.get();
-  const headers: Record<string, string> = { Accept: `${accept}, application/json` };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  let response: Response;
-  try {
-    response = await fetch(url, { headers });
-  } catch {
-    throw new Error(NETWORK_ERROR);
-  }
-  if (!response.ok) {
-    // As the JSON client does: only the token this request carried ends the session.
-    if (response.status === 401 && token && tokenStore.get() === token) tokenStore.clear();
-    let message = '';
-    try {
-      const body = await response.json();
-      if (body && typeof body.message === 'string') message = body.message;
-    } catch {
-      // not JSON: the fallback message
-    }
-    throw new Error(message || fallbackMessage);
-  }
-  saveBlob(await response.blob(), attachmentFilename(response.headers.get('Content-Disposition')) ?? fallbackName);
-};

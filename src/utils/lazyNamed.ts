@@ -3,6 +3,9 @@ import { type ComponentType, createElement, lazy, useState } from 'react';
 /** Every lazy component's loader, for preloadLazyComponents. */
 const loaders = new Set<() => Promise<unknown>>();
 
+/** The props of a component type. */
+type PropsOf<C> = C extends ComponentType<infer P> ? P : never;
+
 /**
  * React.lazy for a named export: `lazyNamed(() => import('./TokenList'), 'TokenList')`. The
  * module becomes a chunk of its own, loaded the first time the component renders (inside a
@@ -13,19 +16,21 @@ const loaders = new Set<() => Promise<unknown>>();
 export function lazyNamed<M extends Record<string, unknown>, K extends keyof M & string>(
   load: () => Promise<M>,
   name: K,
-): ComponentType<M[K] extends ComponentType<infer P> ? P : never> & { preload: () => Promise<unknown> } {
-  let loaded: ComponentType<any> | undefined;
+): ComponentType<PropsOf<M[K]>> & { preload: () => Promise<unknown> } {
+  type Props = PropsOf<M[K]>;
+  let loaded: ComponentType<Props> | undefined;
   const track = async () => {
-    const component = (await load())[name] as ComponentType<any>;
+    const component = (await load())[name] as unknown as ComponentType<Props>;
     loaded = component;
     return component;
   };
   loaders.add(track);
   const Lazy = lazy(async () => ({ default: await track() }));
-  const LazyNamed = (props: any) => {
+  const LazyNamed = (props: Props) => {
     // Decided once per instance, so that an instance never switches (and remounts) mid-life.
     const [component] = useState(() => loaded);
-    return createElement(component ?? Lazy, props);
+    // Props are checked at the call sites (PropsOf); createElement cannot follow the generic.
+    return createElement((component ?? Lazy) as ComponentType<object>, props as object);
   };
   LazyNamed.displayName = `Lazy(${name})`;
   /** Loads the module now (then the first render does not suspend). */

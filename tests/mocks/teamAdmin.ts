@@ -1,5 +1,5 @@
 import { http, HttpResponse } from 'msw';
-import type { AdminTeamDetail } from '../../src/resources/admin/teams/teamCalls';
+import type { AdminTeamDetail } from '../../src/resources/admin/teams/types';
 import { db } from './db';
 import { authorized, record } from './http';
 

@@ -1,10 +1,12 @@
 import { Alert, Button, Card, CardContent, Dialog, DialogActions, DialogContent, DialogTitle, List, ListItem, ListItemText, Stack, TextField, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
-import { Confirm, useNotify, useTranslate } from 'react-admin';
+import { Confirm, useDataProvider, useNotify, useTranslate } from 'react-admin';
 import { useLocation } from 'react-router-dom';
-import { createHttpClient, errorMessage, fieldErrors } from '../../httpClient';
+import type { ConsoleDataProvider } from '../../dataProvider';
+import { errorMessage, fieldErrors } from '../../httpClient';
 import { useSettings } from '../../settings';
+import type { LinkedIdentity } from '../../types';
 import { formatDateTime } from '../../utils/dates';
 import { browserNavigation } from '../../utils/browserNavigation';
 import { oidcErrorMessage } from '../oidc/oidcErrors';
@@ -15,18 +17,6 @@ import { oidcErrorMessage } from '../oidc/oidcErrors';
 // sends the browser to the provider. The outcome comes back as ?identity_linked, or ?identity_error
 // (a code, worded by oidcErrors.ts) with ?identity_provider.
 
-export interface LinkedIdentity {
-  id: number;
-  provider: string;
-  provider_name: string;
-  issuer: string;
-  email: string | null;
-  linked_at: string;
-  /** 'password': linked from here, which a password reset undoes; 'sign-up': the account was made with it. */
-  linked_with?: 'sign-up' | 'password';
-  can_unlink: boolean;
-}
-
 /** Under a linked identity: when it was linked, and whether a password reset would unlink it. */
 const linkedNote = (identity: LinkedIdentity, translate: (key: string, options?: object) => string) => {
   if (!identity.can_unlink) return translate('identities.only_way_in');
@@ -35,18 +25,15 @@ const linkedNote = (identity: LinkedIdentity, translate: (key: string, options?:
 };
 
 const useIdentityCalls = () => {
-  const { apiUrl } = useSettings();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
   return useMemo(() => {
-    const http = createHttpClient({ baseUrl: apiUrl });
     return {
-      mine: async () => (await http<LinkedIdentity[]>('/api/identities')).json,
-      ofUser: async (userId: number | string) => (await http<LinkedIdentity[]>(`/api/admin/users/${encodeURIComponent(String(userId))}/identities`)).json,
-      startLink: async (provider: string, password: string) => (await http<{ url: string }>('/api/identities', { method: 'POST', body: { provider, password } })).json,
-      unlink: async (id: number) => {
-        await http(`/api/identities/${id}`, { method: 'DELETE' });
-      },
+      mine: () => dataProvider.getLinkedIdentities(),
+      ofUser: (userId: number | string) => dataProvider.getUserIdentities(userId),
+      startLink: (provider: string, password: string) => dataProvider.startIdentityLink(provider, password),
+      unlink: (id: number) => dataProvider.unlinkIdentity(id),
     };
-  }, [apiUrl]);
+  }, [dataProvider]);
 };
 
 const outcomeIn = (search: string) => {

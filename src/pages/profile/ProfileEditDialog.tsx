@@ -1,6 +1,7 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
 import { useState } from 'react';
 import { Form, TextInput, useNotify, useTranslate } from 'react-admin';
+import type { FieldValues } from 'react-hook-form';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useTestbedAuth } from '../../hooks';
 import { errorMessage, fieldErrors } from '../../httpClient';
@@ -14,7 +15,7 @@ export const ProfileEditDialog = ({ user, open, onClose }: { user: User; open: b
   const notify = useNotify();
   const [submitting, setSubmitting] = useState(false);
 
-  const onSubmit = async (values: Record<string, any>) => {
+  const onSubmit = async (values: FieldValues) => {
     setSubmitting(true);
     try {
       await auth.updateProfile({

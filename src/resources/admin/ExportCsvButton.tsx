@@ -1,21 +1,10 @@
 import DownloadIcon from '@mui/icons-material/GetApp';
 import { Button, CircularProgress } from '@mui/material';
 import { useState } from 'react';
-import { FilterButton, TopToolbar, useListContext, useNotify, useResourceContext, useTranslate } from 'react-admin';
-import { endpoints, paginatorQuery } from '../../dataProvider';
-import { useSettings } from '../../settings';
-import { downloadWithToken } from '../../utils/download';
-
-/** `GET {list path}.csv?q=…&filter[…]=…`: the export of an admin list for these filters. */
-export const exportUrl = (apiUrl: string, path: string, filter: Record<string, unknown>): string => {
-  const url = new URL(`${apiUrl.replace(/\/+$/, '')}${path}.csv`, window.location.origin);
-  for (const [key, value] of Object.entries(paginatorQuery({ filter }))) {
-    for (const item of Array.isArray(value) ? value : [value]) {
-      if (item !== undefined && item !== null && item !== '') url.searchParams.append(key, String(item));
-    }
-  }
-  return url.toString();
-};
+import { FilterButton, TopToolbar, useDataProvider, useListContext, useNotify, useResourceContext, useTranslate } from 'react-admin';
+import type { ConsoleDataProvider } from '../../dataProvider';
+import { serverMessage } from '../../httpClient';
+import { saveBlob } from '../../utils/download';
 
 /**
  * A button that saves the server's CSV of the current admin list for `filter`, with the
@@ -25,22 +14,17 @@ export const exportUrl = (apiUrl: string, path: string, filter: Record<string, u
 export const CsvDownloadButton = ({ filter, label, disabled }: { filter: Record<string, unknown>; label: string; disabled: boolean }) => {
   const translate = useTranslate();
   const notify = useNotify();
-  const settings = useSettings();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
   const resource = useResourceContext() ?? '';
   const [downloading, setDownloading] = useState(false);
-  const path = endpoints[resource]?.path;
-  if (!path) return null;
 
   const download = async () => {
     setDownloading(true);
     try {
-      await downloadWithToken(exportUrl(settings.apiUrl, path, filter), {
-        accept: 'text/csv',
-        fallbackName: `${path.split('/').pop()}-${new Date().toISOString().slice(0, 10)}.csv`,
-        fallbackMessage: 'resources.export.error',
-      });
+      const file = await dataProvider.exportCsv(resource, filter);
+      saveBlob(file.blob, file.filename);
     } catch (failure) {
-      const message = (failure as Error)?.message || 'resources.export.error';
+      const message = serverMessage(failure, 'resources.export.error');
       notify(translate(message, { _: message }), { type: 'error' });
     } finally {
       setDownloading(false);

@@ -3,10 +3,10 @@ import TerminalIcon from '@mui/icons-material/Terminal';
 import UsbIcon from '@mui/icons-material/Usb';
 import { Alert, Box, Button, Card, CardContent, CircularProgress, Divider, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
-import { useTranslate } from 'react-admin';
+import { useDataProvider, useTranslate } from 'react-admin';
 import { CopyButton } from '../../components/CopyButton';
-import { tokenStore } from '../../httpClient';
-import { useSettings } from '../../settings';
+import type { ConsoleDataProvider } from '../../dataProvider';
+import { serverMessage } from '../../httpClient';
 import { saveBlob } from '../../utils/download';
 import { CommandLine } from '../workspaces/KubeconfigPanel';
 import type { NodeRecord } from './types';
@@ -18,50 +18,24 @@ export const installCommand = (installationUrl: string) => `curl -fsSL '${instal
 export const imageFilename = (id: NodeRecord['id']) => `testbed-node-${id}-cidata.img`;
 
 /**
- * GET image_url with the session's bearer token (a binary answer: not through the JSON client).
- * Failures throw the server's message when it sent one.
- */
-const fetchImage = async (apiUrl: string, imageUrl: string): Promise<Blob> => {
-  const base = apiUrl.replace(/\/+$/, '');
-  const url = /^https?:\/\//.test(imageUrl) ? imageUrl : new URL(`${base}${imageUrl}`, window.location.origin).toString();
-  const token = tokenStore.get();
-  const headers: Record<string, string> = { Accept: 'application/octet-stream, application/json' };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(url, { headers });
-  if (!response.ok) {
-    if (response.status === 401 && token && tokenStore.get() === token) tokenStore.clear();
-    let message = '';
-    try {
-      const body = await response.json();
-      if (body && typeof body.message === 'string') message = body.message;
-    } catch {
-      // not JSON: the generic message
-    }
-    throw new Error(message || 'nodes.install.download_error');
-  }
-  return response.blob();
-};
-
-/**
  * Install from terminal (the copyable `curl … | sudo sh` command) and install from a USB stick
  * (the node's cloud-init seed image, downloaded with the session's token).
  */
 export const InstallationPanel = ({ node }: { node: NodeRecord }) => {
   const translate = useTranslate();
-  const settings = useSettings();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
   const [downloading, setDownloading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const command = node.installation_url ? installCommand(node.installation_url) : '';
-  const imageUrl = node.image_url || `/api/nodes/${node.id}/image`;
   const filename = imageFilename(node.id);
 
   const download = async () => {
     setDownloading(true);
     setError(null);
     try {
-      saveBlob(await fetchImage(settings.apiUrl, imageUrl), filename);
+      saveBlob((await dataProvider.downloadNodeImage(node)).blob, filename);
     } catch (failure) {
-      const message = (failure as Error)?.message || 'nodes.install.download_error';
+      const message = serverMessage(failure, 'nodes.install.download_error');
       setError(translate(message, { _: message }));
     } finally {
       setDownloading(false);

@@ -1,8 +1,9 @@
 import { Alert, Box, Button, Card, CardContent, CircularProgress, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { type Identifier, useTranslate } from 'react-admin';
-import type { NodeActivityEntry } from '../../dataProvider';
-import { useTestbedDataProvider } from '../../hooks';
+import { type Identifier, useDataProvider, useTranslate } from 'react-admin';
+import type { ConsoleDataProvider } from '../../dataProvider';
+import type { NodeActivityEntry } from './types';
+
 import { errorMessage } from '../../httpClient';
 import { formatDateTime } from '../../utils/dates';
 import { SeverityChip } from '../admin/common';
@@ -64,7 +65,7 @@ export const NodeActivityCard = ({ children }: { children: React.ReactNode }) =>
 /** GET /api/nodes/{id}/activity, refetched with the node (realtime or the fallback interval). */
 export const NodeActivity = ({ nodeId, refetchInterval }: { nodeId: Identifier; refetchInterval?: number | false }) => {
   const translate = useTranslate();
-  const dataProvider = useTestbedDataProvider();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
   const { data, error, isPending, refetch, isFetching } = useQuery({
     queryKey: nodeActivityKey(nodeId),
     queryFn: ({ signal }) => dataProvider.getNodeActivity(nodeId, signal),

@@ -17,6 +17,7 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { BooleanInput, Form, FormDataConsumer, SelectInput, TextInput, Title, useDataProvider, useTranslate } from 'react-admin';
+import type { FieldValues } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { CopyButton } from '../../components/CopyButton';
 import { SubmitButton } from '../../components/SubmitButton';
@@ -31,7 +32,7 @@ const typeChoices = NODE_TYPES.map((id) => ({ id, name: `nodes.types.${id}` }));
 const trimmed = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
 
 /** The new node payload (spec §3): type, dhcp, hostname, ipv4, notes, code; empty optional fields are left out. */
-export const newNodePayload = (values: Record<string, any>): Record<string, unknown> => {
+export const newNodePayload = (values: FieldValues): Record<string, unknown> => {
   const dhcp = values.dhcp !== false;
   const payload: Record<string, unknown> = { type: values.type ?? null, dhcp };
   const ipv4 = trimmed(values.ipv4);
@@ -99,7 +100,7 @@ export const NodeCreate = () => {
   // A new key remounts the form with its default values (the spec's "the form resets").
   const [formKey, setFormKey] = useState(0);
 
-  const onSubmit = async (values: Record<string, any>) => {
+  const onSubmit = async (values: FieldValues) => {
     setSubmitting(true);
     setFailure(null);
     try {

@@ -1,6 +1,6 @@
 import DevicesOtherOutlinedIcon from '@mui/icons-material/DevicesOtherOutlined';
 import { Box, Link as MuiLink, List as MuiList, ListItem, ListItemButton, ListItemText, Stack, Typography, useMediaQuery, type Theme } from '@mui/material';
-import type { Query } from '@tanstack/react-query';
+import type { Query, QueryKey } from '@tanstack/react-query';
 import { DataTable, type GetListResult, List, TopToolbar, useListContext, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { EmptyState } from '../../components/EmptyState';
@@ -57,7 +57,7 @@ const NodeRows = () => {
 };
 
 /** Poll while a node is being installed (the realtime event is the main path). */
-const refetchWhileInstalling = (query: Query<GetListResult<NodeRecord>, any, any, any>) =>
+const refetchWhileInstalling = (query: Query<GetListResult<NodeRecord>, Error, GetListResult<NodeRecord>, QueryKey>) =>
   (query.state.data?.data ?? []).some((node: NodeRecord) => isInstalling(node.status)) ? NODE_REFRESH_MS : false;
 
 /** /nodes: the user's nodes (GET /api/nodes): Node, Type, Last active, Status; 'Add a Node'. */

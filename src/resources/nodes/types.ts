@@ -67,3 +67,11 @@ export const isInstalling = (status: string | null | undefined): boolean =>
 
 /** How often a node that is being installed is refetched (realtime is the main path). */
 export const NODE_REFRESH_MS = 15_000;
+
+/** One entry of GET /api/nodes/{id}/activity (docs/nodes-contract.md). */
+export interface NodeActivityEntry {
+  id: number | string;
+  created_at: string;
+  description: string;
+  properties?: { severity?: string | null } | null;
+}

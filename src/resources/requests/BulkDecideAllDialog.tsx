@@ -1,11 +1,11 @@
 import { TextField } from '@mui/material';
 import { useState } from 'react';
-import { useListContext, useTranslate } from 'react-admin';
-import type { BulkDecisionAnswer } from '../../dataProvider';
+import { useDataProvider, useListContext, useTranslate } from 'react-admin';
+import type { ConsoleDataProvider } from '../../dataProvider';
 import { useRefreshRequests } from '../../hooks';
 import { BulkFlowDialog, useFormatCount } from '../admin/bulk';
 import type { BulkDecision } from './BulkDecideButtons';
-import { useRequestCalls } from './requestCalls';
+import type { BulkDecisionAnswer } from './types';
 
 const REFUSALS = ['forbidden', 'not_found', 'conflict'] as const;
 
@@ -20,7 +20,7 @@ const REFUSALS = ['forbidden', 'not_found', 'conflict'] as const;
 export const BulkDecideAllDialog = ({ decision, onClose }: { decision: BulkDecision; onClose: () => void }) => {
   const translate = useTranslate();
   const format = useFormatCount();
-  const calls = useRequestCalls();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
   const refreshRequests = useRefreshRequests();
   const { onUnselectItems } = useListContext();
   const [message, setMessage] = useState('');
@@ -30,7 +30,7 @@ export const BulkDecideAllDialog = ({ decision, onClose }: { decision: BulkDecis
   return (
     <BulkFlowDialog<BulkDecisionAnswer>
       titleId="bulk-decide-all-title"
-      send={(dryRun) => calls.decideMatching({ filter, action, dryRun, ...(!dryRun && message.trim() ? { message: message.trim() } : {}) })}
+      send={(dryRun) => dataProvider.decideMatchingRequests({ filter, action, dryRun, ...(!dryRun && message.trim() ? { message: message.trim() } : {}) })}
       confirmation={(preview) => {
         const { requested, decided } = preview.totals;
         const reasons = REFUSALS.filter((status) => preview.totals[status] > 0).map((status) =>

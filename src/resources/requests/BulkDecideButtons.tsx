@@ -15,12 +15,22 @@ import {
   Typography,
 } from '@mui/material';
 import { useState } from 'react';
-import { type Identifier, useListContext, useTranslate } from 'react-admin';
-import type { BulkDecisionAnswer } from '../../dataProvider';
-import { useRefreshRequests, useTestbedDataProvider } from '../../hooks';
+import { type Identifier, useDataProvider, useListContext, useTranslate } from 'react-admin';
+import type { ConsoleDataProvider } from '../../dataProvider';
+import { useRefreshRequests } from '../../hooks';
 import { errorMessage } from '../../httpClient';
 import { useBulkSelection } from '../admin/bulk';
-import { type BulkRequestFilter, bulkRequestFilter } from './requestCalls';
+import type { BulkDecisionAnswer, BulkRequestFilter } from './types';
+
+/** The list's filter values (status, type, team_id, q) as the bulk body's `filter`. */
+export const bulkRequestFilter = (values: Record<string, unknown>): BulkRequestFilter => {
+  const filter: BulkRequestFilter = {};
+  for (const key of ['status', 'type', 'q'] as const) {
+    if (typeof values[key] === 'string' && values[key] !== '') filter[key] = values[key] as string;
+  }
+  if (values.team_id !== undefined && values.team_id !== null && values.team_id !== '') filter.team_id = Number(values.team_id);
+  return filter;
+};
 
 /** The server decides at most this many per call (POST /api/requests/bulk); larger selections go in chunks. */
 export const BULK_CHUNK = 500;
@@ -104,7 +114,7 @@ const BulkDecideDialogView = ({
   onClose: (finished: boolean) => void;
 }) => {
   const translate = useTranslate();
-  const dataProvider = useTestbedDataProvider();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
   const refreshRequests = useRefreshRequests();
   const [message, setMessage] = useState('');
   const [progress, setProgress] = useState<Progress | null>(null);

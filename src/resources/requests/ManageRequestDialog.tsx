@@ -37,7 +37,7 @@ export const ManageRequestDialog = ({ request, onClose }: ManageRequestDialogPro
     const data: Record<string, string> = { action };
     if (message.trim()) data.message = message.trim();
     try {
-      await dataProvider.update('requests', { id: request.id, data, previousData: request as any });
+      await dataProvider.update('requests', { id: request.id, data, previousData: request });
       notify(action === 'approve' ? 'requests.approved' : 'requests.denied', { type: 'success' });
     } catch (error) {
       const text = errorMessage(error);

@@ -43,7 +43,7 @@ const useRequestFilters = () => {
       choices={TYPES.map((id) => ({ id, name: `requests.type.${id}` }))}
     />,
     // An autocomplete, not a menu: a national testbed has hundreds of teams.
-    <ReferenceInput key="team_id" source="team_id" reference="tenants" alwaysOn>
+    <ReferenceInput key="team_id" source="team_id" reference="teams" alwaysOn>
       <AutocompleteInput label="requests.fields.team" optionText="fullname" filterToQuery={(q: string) => ({ q })} sx={{ minWidth: 240 }} />
     </ReferenceInput>,
   ];

@@ -23,11 +23,12 @@ import {
 } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
-import { Confirm, useNotify, useTranslate } from 'react-admin';
-import { createHttpClient, errorMessage, fieldErrors } from '../../httpClient';
-import { useSettings } from '../../settings';
+import { Confirm, useDataProvider, useNotify, useTranslate } from 'react-admin';
+import type { ConsoleDataProvider } from '../../dataProvider';
+import { errorMessage, fieldErrors } from '../../httpClient';
 import { formatDateTime } from '../../utils/dates';
 import { ourRole } from '../../utils/roles';
+import type { Invitation, TeamMemberRole as TeamRole } from './types';
 
 // The team page's invitations (issue 16), for the team's owners and managers and platform
 // admins: the pending invitations (GET /api/tenants/{id}/invitations) with Resend and Revoke
@@ -35,36 +36,19 @@ import { ourRole } from '../../utils/roles';
 // invitation whose inviter may no longer give its role is marked: resending it makes the
 // resender its inviter. A spent invitation budget shows the server's message naming it.
 
-type TeamRole = 'owner' | 'manager' | 'member';
 const ROLES: TeamRole[] = ['member', 'manager', 'owner'];
 const RANK: Record<TeamRole, number> = { member: 0, manager: 1, owner: 2 };
 
-export interface Invitation {
-  id: number;
-  email: string;
-  role: TeamRole;
-  workspaces: { id: number; name: string; label: string }[];
-  expired: boolean;
-  invited_by: { id: number; name: string } | null;
-  /** false: its inviter may no longer give its role here; it cannot be accepted until resent. */
-  inviter_can_grant?: boolean;
-  expires_at: string;
-}
-
 const useInvitationCalls = (teamId: number) => {
-  const { apiUrl } = useSettings();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
   return useMemo(() => {
-    const http = createHttpClient({ baseUrl: apiUrl });
-    const base = `/api/tenants/${teamId}/invitations`;
     return {
-      list: async () => (await http<Invitation[]>(base)).json,
-      invite: async (body: { email: string; role: TeamRole; workspace_ids: number[] }) => (await http<Invitation>(base, { method: 'POST', body })).json,
-      resend: async (id: number) => (await http<Invitation>(`${base}/${id}/resend`, { method: 'POST' })).json,
-      revoke: async (id: number) => {
-        await http(`${base}/${id}`, { method: 'DELETE' });
-      },
+      list: () => dataProvider.getTeamInvitations(teamId),
+      invite: (body: { email: string; role: TeamRole; workspace_ids: number[] }) => dataProvider.inviteToTeam(teamId, body),
+      resend: (id: number) => dataProvider.resendTeamInvitation(teamId, id),
+      revoke: (id: number) => dataProvider.revokeTeamInvitation(teamId, id),
     };
-  }, [apiUrl, teamId]);
+  }, [dataProvider, teamId]);
 };
 
 export const TeamInvitations = ({

@@ -18,11 +18,12 @@ import {
 import { visuallyHidden } from '@mui/utils';
 import PersonRemoveOutlinedIcon from '@mui/icons-material/PersonRemoveOutlined';
 import { useState } from 'react';
-import { Confirm, useNotify, useRefresh, useTranslate } from 'react-admin';
+import { Confirm, useDataProvider, useNotify, useRefresh, useTranslate } from 'react-admin';
 import { EnabledChip } from '../../components/EnabledChip';
+import type { ConsoleDataProvider } from '../../dataProvider';
 import { errorMessage } from '../../httpClient';
-import { type TeamRole, useTeamCalls } from '../admin/teams/teamCalls';
 import { ourRole } from '../../utils/roles';
+import type { TeamMemberRole as TeamRole } from './types';
 
 // The member management of /teams/{id} for the team's owners and managers and platform admins
 // (PATCH/DELETE /api/tenants/{id}/users/{userId}, POST .../users/bulk): a role select per
@@ -63,7 +64,7 @@ export const TeamMembers = ({ teamId, members, myRole, admin }: { teamId: number
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
-  const calls = useTeamCalls();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
   const [selected, setSelected] = useState<number[]>([]);
   const [removing, setRemoving] = useState<TeamMember | 'selected' | null>(null);
   const [busy, setBusy] = useState(false);
@@ -72,7 +73,7 @@ export const TeamMembers = ({ teamId, members, myRole, admin }: { teamId: number
 
   const changeRole = async (member: TeamMember, role: TeamRole) => {
     try {
-      await calls.changeRole(teamId, member.id, role);
+      await dataProvider.changeTeamMemberRole(teamId, member.id, role);
       notify('teamAdmin.manage.role_changed', { type: 'success', messageArgs: { name: member.name, role: translate(`roles.${role}`, { _: role }) } });
       refresh();
     } catch (error) {
@@ -85,7 +86,7 @@ export const TeamMembers = ({ teamId, members, myRole, admin }: { teamId: number
     setBusy(true);
     try {
       if (removing === 'selected') {
-        const answer = await calls.removeMembers(teamId, selected);
+        const answer = await dataProvider.removeTeamMembers(teamId, selected);
         const refused = answer.results.filter((result) => result.status !== 'done');
         const names = new Map(members.map((member) => [member.id, member.name]));
         notify(
@@ -97,7 +98,7 @@ export const TeamMembers = ({ teamId, members, myRole, admin }: { teamId: number
         );
         setSelected([]);
       } else {
-        await calls.removeMember(teamId, removing.id);
+        await dataProvider.removeTeamMember(teamId, removing.id);
         notify('teamAdmin.manage.removed', { type: 'success', messageArgs: { name: removing.name } });
         setSelected((current) => current.filter((id) => id !== (removing as TeamMember).id));
       }

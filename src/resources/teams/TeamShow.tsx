@@ -1,7 +1,6 @@
 import AddIcon from '@mui/icons-material/Add';
 import {
   Alert,
-  Box,
   Button,
   Card,
   CardContent,
@@ -19,36 +18,20 @@ import {
   Typography,
 } from '@mui/material';
 import { useState } from 'react';
-import { Loading, Title, useGetOne, useTranslate } from 'react-admin';
+import { Loading, Title, useDataProvider, useGetOne, useTranslate } from 'react-admin';
+import type { ConsoleDataProvider } from '../../dataProvider';
 import { Link, useParams } from 'react-router-dom';
 import { EmptyState } from '../../components/EmptyState';
 import { EnabledChip } from '../../components/EnabledChip';
 import { RoleChip } from '../../components/RoleChip';
-import { useCurrentUser, useJoinRequest, useTestbedDataProvider } from '../../hooks';
+import { useCurrentUser, useJoinRequest } from '../../hooks';
 import { ResponsiveColumns } from '../../layout/ResponsiveColumns';
 import { NotFound } from '../../pages/NotFound';
 import { WorkspaceCreateDialog } from '../workspaces/WorkspaceCreate';
 import { TeamInvitations } from './TeamInvitations';
 import { TeamMembers } from './TeamMembers';
+import type { TeamRecord } from './types';
 import { isManagerRole } from '../../utils/roles';
-
-export interface TeamRecord {
-  id: number;
-  name: string;
-  fullname?: string | null;
-  shortname?: string | null;
-  affiliation?: string | null;
-  city?: string | null;
-  country?: string | null;
-  url?: string | null;
-  role?: string | null;
-  member?: boolean;
-  /** False while platform admins have suspended the team. */
-  enabled?: boolean;
-  pending_request?: { id: number; status: string } | null;
-  workspaces?: { id: number; name: string; label?: string | null; namespace?: string | null }[];
-  users?: { id: number; name: string; enabled?: boolean; pivot?: { role?: string | null } }[];
-}
 
 const isManager = isManagerRole;
 
@@ -62,14 +45,14 @@ export const TeamShow = () => {
   const { id } = useParams();
   const translate = useTranslate();
   const user = useCurrentUser();
-  const dataProvider = useTestbedDataProvider();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
   const [creating, setCreating] = useState(false);
   const { join: requestToJoin, joining, asked } = useJoinRequest({
     joined: 'teams.joined',
     sent: 'teams.join_sent',
     error: 'teams.join_page.error',
   });
-  const { data: team, isPending, error } = useGetOne<TeamRecord>('tenants', { id: id as unknown as number }, { retry: false });
+  const { data: team, isPending, error } = useGetOne<TeamRecord>('teams', { id: id as unknown as number }, { retry: false });
 
   if (isPending) return <Loading />;
   if (error || !team) return <NotFound titleKey="teams.not_found_title" messageKey="teams.not_found" />;

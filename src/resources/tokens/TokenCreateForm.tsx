@@ -1,6 +1,7 @@
 import { Box, Button, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Form, NumberInput, TextInput, maxValue, minValue, useDataProvider, useNotify, useTranslate } from 'react-admin';
+import type { FieldValues } from 'react-hook-form';
 import { mandatory } from '../../utils/validators';
 import { SubmitButton } from '../../components/SubmitButton';
 import { errorMessage, fieldErrors } from '../../httpClient';
@@ -24,7 +25,7 @@ export const TokenCreateForm = ({ onCreated, onCancel }: TokenCreateFormProps) =
   const notify = useNotify();
   const [submitting, setSubmitting] = useState(false);
 
-  const onSubmit = async (values: Record<string, any>) => {
+  const onSubmit = async (values: FieldValues) => {
     setSubmitting(true);
     const data: Record<string, unknown> = { name: String(values.name ?? '').trim() };
     const days = values.expires_in_days;

@@ -1,9 +1,10 @@
 import DownloadIcon from '@mui/icons-material/Download';
 import { Alert, Box, Button, Card, CardContent, CircularProgress, Typography } from '@mui/material';
 import { useState } from 'react';
-import { useTranslate, type Identifier } from 'react-admin';
-import type { KubeconfigAnswer } from '../../dataProvider';
-import { useTestbedDataProvider } from '../../hooks';
+import { type Identifier, useDataProvider, useTranslate } from 'react-admin';
+import type { ConsoleDataProvider } from '../../dataProvider';
+import type { KubeconfigAnswer } from './types';
+
 import { serverMessage } from '../../httpClient';
 import { formatDateTime } from '../../utils/dates';
 import { saveTextFile } from '../../utils/download';
@@ -35,7 +36,7 @@ export const CommandLine = ({ command }: { command: string }) => (
  */
 export const KubeconfigPanel = ({ workspaceId }: { workspaceId: Identifier }) => {
   const translate = useTranslate();
-  const dataProvider = useTestbedDataProvider();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<KubeconfigAnswer | null>(null);

@@ -1,15 +1,7 @@
 import GppGoodOutlinedIcon from '@mui/icons-material/GppGoodOutlined';
 import { Chip, Tooltip } from '@mui/material';
 import { useTranslate } from 'react-admin';
-
-export type PodSecurityLevel = 'privileged' | 'baseline' | 'restricted';
-
-export interface PodSecurity {
-  enforce: PodSecurityLevel;
-  warn: PodSecurityLevel;
-  audit?: PodSecurityLevel;
-  version: string;
-}
+import type { PodSecurity, PodSecurityLevel } from './types';
 
 const STRICTNESS: PodSecurityLevel[] = ['privileged', 'baseline', 'restricted'];
 

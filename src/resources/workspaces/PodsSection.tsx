@@ -20,14 +20,15 @@ import {
 } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useNotify, useTranslate } from 'react-admin';
+import { useDataProvider, useNotify, useTranslate } from 'react-admin';
+import type { ConsoleDataProvider } from '../../dataProvider';
 import { useChannelEvent } from '../../realtime/RealtimeProvider';
 import { wasWorkspaceDeleted } from '../../realtime/deletedWorkspaces';
 import { type SubscriptionEnded, subscriptionEndedNotice, useSubscriptionEnded } from '../../realtime/subscriptionEnded';
 import { CopyButton } from '../../components/CopyButton';
 import { EmptyState } from '../../components/EmptyState';
-import type { Pod } from '../../dataProvider';
-import { useTestbedDataProvider } from '../../hooks';
+import type { Pod } from './types';
+
 import { useSettings } from '../../settings';
 import { serverMessage } from '../../httpClient';
 import { formatDateTime } from '../../utils/dates';
@@ -166,7 +167,7 @@ export const PodsSection = ({
   const translate = useTranslate();
   const notify = useNotify();
   const [ended, setEnded] = useState<SubscriptionEnded | null>(null);
-  const dataProvider = useTestbedDataProvider();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
   const { sandbox } = useSettings();
   // The pod stays set while the dialog closes, so its title does not blank out mid-transition.
   const [logsOf, setLogsOf] = useState<Pod | null>(null);

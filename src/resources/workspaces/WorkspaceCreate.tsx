@@ -1,9 +1,10 @@
 import { Alert, Box, Button, Dialog, DialogContent, DialogTitle, Stack } from '@mui/material';
 import { useRef, useState } from 'react';
-import { Form, TextInput, useNotify, useTranslate } from 'react-admin';
-import { useFormContext } from 'react-hook-form';
+import { Form, TextInput, useDataProvider, useNotify, useTranslate } from 'react-admin';
+import type { ConsoleDataProvider } from '../../dataProvider';
+import { useFormContext, type FieldValues } from 'react-hook-form';
 import { SubmitButton } from '../../components/SubmitButton';
-import { useRefreshRequests, useTestbedDataProvider } from '../../hooks';
+import { useRefreshRequests } from '../../hooks';
 import { fieldErrors, serverMessage } from '../../httpClient';
 import { workspaceNameFromLabel } from '../../utils/names';
 import { mandatory, validateWorkspaceName } from '../../utils/validators';
@@ -59,12 +60,12 @@ export interface WorkspaceCreateProps {
 export const WorkspaceCreateForm = ({ team, canCreate, onDone, onCancel }: WorkspaceCreateProps) => {
   const translate = useTranslate();
   const notify = useNotify();
-  const dataProvider = useTestbedDataProvider();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
   const refreshRequests = useRefreshRequests();
   const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
 
-  const onSubmit = async (values: Record<string, any>) => {
+  const onSubmit = async (values: FieldValues) => {
     setSubmitting(true);
     setFailure(null);
     const data = { label: String(values.label ?? '').trim(), name: String(values.name ?? '').trim(), team_id: team.id };

@@ -1,13 +1,14 @@
 import PersonRemoveIcon from '@mui/icons-material/PersonRemove';
 import { Card, CardContent, IconButton, List, ListItem, ListItemText, Stack, Tooltip, Typography } from '@mui/material';
 import { useState } from 'react';
-import { Confirm, useNotify, useTranslate } from 'react-admin';
+import { Confirm, useDataProvider, useNotify, useTranslate } from 'react-admin';
+import type { ConsoleDataProvider } from '../../dataProvider';
 import { useNavigate } from 'react-router-dom';
 import { EmptyState } from '../../components/EmptyState';
 import { RoleChip } from '../../components/RoleChip';
-import { useCurrentUser, useRefreshRequests, useTestbedDataProvider } from '../../hooks';
+import { useCurrentUser, useRefreshRequests } from '../../hooks';
 import { serverMessage } from '../../httpClient';
-import type { WorkspaceRecord } from './WorkspaceShow';
+import type { WorkspaceRecord } from './types';
 
 type Member = NonNullable<WorkspaceRecord['users']>[number];
 
@@ -20,7 +21,7 @@ export const WorkspaceMembers = ({ workspace }: { workspace: WorkspaceRecord }) 
   const notify = useNotify();
   const navigate = useNavigate();
   const user = useCurrentUser();
-  const dataProvider = useTestbedDataProvider();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
   const refresh = useRefreshRequests();
   const [removing, setRemoving] = useState<Member | null>(null);
   const [working, setWorking] = useState(false);

@@ -1,32 +1,17 @@
 import { Alert, Box, Button, Chip, Stack, Typography } from '@mui/material';
 // react-admin's Link: a router link styled as the theme's links (not the browser's default blue).
-import { Link, Loading, Title, useGetOne, useTranslate } from 'react-admin';
+import { Link, Loading, Title, useDataProvider, useGetOne, useTranslate } from 'react-admin';
+import type { ConsoleDataProvider } from '../../dataProvider';
 import { useParams } from 'react-router-dom';
 import { RoleChip } from '../../components/RoleChip';
-import { useCurrentUser, useJoinRequest, useTestbedDataProvider } from '../../hooks';
+import { useCurrentUser, useJoinRequest } from '../../hooks';
 import { ResponsiveColumns } from '../../layout/ResponsiveColumns';
 import { NotFound } from '../../pages/NotFound';
 import { KubeconfigPanel } from './KubeconfigPanel';
-import { type PodSecurity, PodSecurityChip } from './PodSecurityChip';
+import { PodSecurityChip } from './PodSecurityChip';
 import { PodsSection } from './PodsSection';
+import type { WorkspaceRecord } from './types';
 import { WorkspaceMembers } from './WorkspaceMembers';
-
-export interface WorkspaceRecord {
-  id: number;
-  name: string;
-  label?: string | null;
-  description?: string | null;
-  namespace?: string | null;
-  team?: { id: number; name: string; fullname?: string | null } | null;
-  tenant?: { id: number; name: string; fullname?: string | null } | null;
-  role?: string | null;
-  member?: boolean;
-  can_manage?: boolean;
-  users?: { id: number; name: string; enabled?: boolean; pivot?: { role?: string | null } }[];
-  requests?: { id: number; user_id: number; type: string; status: string; created_at?: string }[];
-  /** The Pod Security Admission levels of the namespace. */
-  pod_security?: PodSecurity | null;
-}
 
 /**
  * /workspaces/:id: title (label), description, users with role. Non-members see a notice and
@@ -38,7 +23,7 @@ export const WorkspaceShow = () => {
   const { id } = useParams();
   const translate = useTranslate();
   const user = useCurrentUser();
-  const dataProvider = useTestbedDataProvider();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
   const { join: requestToJoin, joining, asked } = useJoinRequest({
     joined: 'workspaces.joined',
     sent: 'workspaces.join_sent',

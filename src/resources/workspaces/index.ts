@@ -1,7 +1,24 @@
+import { createElement } from 'react';
+import type { ResourceProps } from 'react-admin';
+import { Route } from 'react-router-dom';
+import { NotFound } from '../../pages/NotFound';
+import { lazyNamed } from '../../utils/lazyNamed';
+
+// Pages load with their resource (code splitting).
+const WorkspaceShow = lazyNamed(() => import('./WorkspaceShow'), 'WorkspaceShow');
+
 /**
  * Workspaces (sub-namespaces): GET /api/subnamespaces/{id}; created and joined through requests.
- * Routed as a custom route (/workspaces/:id, spec §2) rather than react-admin's /:id/show.
+ * The workspace page is /workspaces/{id} (spec §2), not react-admin's /workspaces/{id}/show, so
+ * it is a child route; there is no list page.
  */
-export { WorkspaceShow } from './WorkspaceShow';
-export type { WorkspaceRecord } from './WorkspaceShow';
-export { WorkspaceCreateDialog, WorkspaceCreateForm } from './WorkspaceCreate';
+const workspaces: ResourceProps = {
+  name: 'workspaces',
+  recordRepresentation: 'label',
+  children: [
+    createElement(Route, { key: 'show', path: ':id', element: createElement(WorkspaceShow) }),
+    createElement(Route, { key: 'none', path: '*', element: createElement(NotFound) }),
+  ],
+};
+
+export default workspaces;

@@ -18,9 +18,10 @@ import {
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Confirm, Loading, Title, useGetOne, useNotify, useTranslate } from 'react-admin';
+import { Confirm, Loading, Title, useDataProvider, useGetOne, useNotify, useTranslate } from 'react-admin';
+import type { ConsoleDataProvider } from '../../../dataProvider';
 import { Link, useParams } from 'react-router-dom';
-import { useTestbedDataProvider } from '../../../hooks';
+
 import { errorMessage } from '../../../httpClient';
 import { ResponsiveColumns } from '../../../layout/ResponsiveColumns';
 import { formatDateTime } from '../../../utils/dates';
@@ -113,7 +114,7 @@ const Conditions = ({ record }: { record: AdminNodeRecord }) => {
 const EnableDisableButton = ({ record }: { record: AdminNodeRecord }) => {
   const translate = useTranslate();
   const notify = useNotify();
-  const dataProvider = useTestbedDataProvider();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const [working, setWorking] = useState(false);

@@ -1,9 +1,10 @@
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
 import { useEffect, useState } from 'react';
-import { Confirm, Form, TextInput, TopToolbar, useNotify, useRecordContext, useRefresh, useTranslate, useUpdate } from 'react-admin';
+import { Confirm, Form, TextInput, TopToolbar, useDataProvider, useNotify, useRecordContext, useRefresh, useTranslate, useUpdate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
+import type { ConsoleDataProvider } from '../../../dataProvider';
 import { errorMessage, fieldErrors } from '../../../httpClient';
-import { type AdminTeamDetail, isDetail, type TeamDeletion, useTeamCalls } from './teamCalls';
+import { type AdminTeamDetail, isDetail, type TeamDeletion } from './types';
 
 // The platform admin's actions on /admin/teams/{id}. Each says what it will do before it does
 // it: suspension names the members and workspaces it reaches, deletion shows the dry run's list.
@@ -52,7 +53,7 @@ const DeleteDialog = ({ team, onClose }: { team: AdminTeamDetail; onClose: () =>
   const translate = useTranslate();
   const notify = useNotify();
   const navigate = useNavigate();
-  const calls = useTeamCalls();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
   const [plan, setPlan] = useState<TeamDeletion | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -60,19 +61,19 @@ const DeleteDialog = ({ team, onClose }: { team: AdminTeamDetail; onClose: () =>
   // The dry run first: the confirmation lists what will go.
   useEffect(() => {
     let live = true;
-    calls.deleteTeam(team.id, { dryRun: true }).then(
+    dataProvider.deleteTeamCascade(team.id, { dryRun: true }).then(
       (answer) => live && setPlan(answer),
       (caught: unknown) => live && setError(errorMessage(caught)),
     );
     return () => {
       live = false;
     };
-  }, [calls, team.id]);
+  }, [dataProvider, team.id]);
 
   const confirm = async () => {
     setBusy(true);
     try {
-      await calls.deleteTeam(team.id, { dryRun: false });
+      await dataProvider.deleteTeamCascade(team.id, { dryRun: false });
       notify('teamAdmin.deleted', { type: 'success', messageArgs: { name: team.fullname } });
       navigate('/admin/teams');
     } catch (caught) {

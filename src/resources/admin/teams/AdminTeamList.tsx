@@ -1,13 +1,14 @@
 import { Box, Button, Chip, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
-import { DataTable, Link, List, useListContext, useRefresh, useTranslate } from 'react-admin';
+import { DataTable, Link, List, useDataProvider, useListContext, useRefresh, useTranslate } from 'react-admin';
+import type { ConsoleDataProvider } from '../../../dataProvider';
 import { formatDateTime } from '../../../utils/dates';
 import { type BulkSelection, BulkFlowDialog, BulkToolbar, useBulkSelection, useFormatCount } from '../bulk';
 import { AdminSearchInput, adminTableSx, NamesWithRoles } from '../common';
 import { AdminListActions } from '../ExportCsvButton';
 import { asideListSx, ChoiceFilter, DateRangeFilter, FilterSidebar } from '../FilterSidebar';
 import { CardLine, ListCards, usePhoneLayout } from '../ListCards';
-import { type BulkTeamsAnswer, type BulkTeamsRequest, useTeamCalls } from './teamCalls';
+import type { BulkTeamsAnswer, BulkTeamsRequest } from './types';
 
 interface AdminTeam {
   id: number;
@@ -102,14 +103,14 @@ const BulkTeamButtons = () => {
 const BulkTeamsDialog = ({ action, selection, onClose }: { action: TeamAction; selection: BulkSelection; onClose: (finished: boolean) => void }) => {
   const translate = useTranslate();
   const format = useFormatCount();
-  const calls = useTeamCalls();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
   const refresh = useRefresh();
   const counted = (key: string, count: number) => translate(`adminBulk.teams.${key}`, { smart_count: count, count: format(count) });
   const target = selection.allMatching ? { filter: bulkTeamsFilter(selection.filterValues) } : { ids: selection.ids };
   return (
     <BulkFlowDialog<BulkTeamsAnswer>
       titleId="bulk-teams-title"
-      send={(dryRun) => calls.bulkTeams({ ...target, action, ...(dryRun ? { dry_run: true } : {}) })}
+      send={(dryRun) => dataProvider.bulkTeams({ ...target, action, ...(dryRun ? { dry_run: true } : {}) })}
       confirmation={(preview) => {
         const teams = counted('count', preview.totals.done);
         const skipped = preview.matched - preview.totals.done;

@@ -6,7 +6,7 @@ import { EnabledChip } from '../../../components/EnabledChip';
 import { formatDateTime } from '../../../utils/dates';
 import { ActivityRow, CompactTabs, DetailField, DetailTable } from '../DetailParts';
 import { AdminTeamActions } from './AdminTeamActions';
-import { type AdminTeamDetail, isDetail } from './teamCalls';
+import { type AdminTeamDetail, isDetail } from './types';
 
 // /admin/teams/{id}: one team as a platform admin sees it (GET /api/admin/teams/{id}), with its
 // members, workspaces and activity, and the actions of AdminTeamActions (edit, suspend/enable,

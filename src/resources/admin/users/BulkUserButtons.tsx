@@ -12,9 +12,10 @@ import {
   ListItemText,
 } from '@mui/material';
 import { useState } from 'react';
-import { useListContext, useRefresh, useTranslate } from 'react-admin';
-import type { BulkUsersAnswer, BulkUsersRequest } from '../../../dataProvider';
-import { useTestbedDataProvider } from '../../../hooks';
+import { useDataProvider, useListContext, useRefresh, useTranslate } from 'react-admin';
+import type { ConsoleDataProvider } from '../../../dataProvider';
+import type { BulkUsersAnswer, BulkUsersRequest } from './types';
+
 import { errorMessage } from '../../../httpClient';
 import { useBulkSelection } from '../bulk';
 
@@ -48,7 +49,7 @@ export const bulkFilter = (values: Record<string, unknown>): NonNullable<BulkUse
 export const BulkUserButtons = () => {
   const { selectedIds, total = 0, filterValues, onUnselectItems } = useListContext();
   const translate = useTranslate();
-  const dataProvider = useTestbedDataProvider();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
   const refresh = useRefresh();
   // The rows or everything the filter matches: the shared toolbar's "Select all N matching" (../bulk.tsx).
   const { allMatching } = useBulkSelection();

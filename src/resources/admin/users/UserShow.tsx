@@ -1,10 +1,11 @@
 import { Box, Button, Chip, IconButton, Stack, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import { useState } from 'react';
-import { Confirm, Link, Show, TabbedShowLayout, TopToolbar, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
+import { Confirm, Link, Show, TabbedShowLayout, TopToolbar, useDataProvider, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
+import type { ConsoleDataProvider } from '../../../dataProvider';
 import { useParams } from 'react-router-dom';
 import { RoleChip } from '../../../components/RoleChip';
-import { useCurrentUser, useTestbedDataProvider } from '../../../hooks';
+import { useCurrentUser } from '../../../hooks';
 import { errorMessage } from '../../../httpClient';
 import { AdminUserIdentities } from '../../../pages/profile/LinkedIdentities';
 import { formatDateTime } from '../../../utils/dates';
@@ -111,7 +112,7 @@ const useAction = () => {
 const Tokens = () => {
   const record = useDetail();
   const translate = useTranslate();
-  const dataProvider = useTestbedDataProvider();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
   const { working, run } = useAction();
   const [revoking, setRevoking] = useState<{ id: number; name: string } | null>(null);
   if (!record) return null;
@@ -193,7 +194,7 @@ type Pending = 'disable' | 'enable' | 'make_admin' | 'remove_admin' | 'revoke_to
 const UserActions = () => {
   const record = useDetail();
   const translate = useTranslate();
-  const dataProvider = useTestbedDataProvider();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
   const me = useCurrentUser();
   const { working, run } = useAction();
   const [pending, setPending] = useState<Pending>(null);

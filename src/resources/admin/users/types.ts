@@ -1,3 +1,5 @@
+import type { Identifier } from 'react-admin';
+
 /** GET /api/admin/users/{id} (docs/api-contract.md "Admin: users"). */
 export interface AdminUserDetail {
   id: number;
@@ -18,4 +20,21 @@ export interface AdminUserDetail {
   nodes: { id: number; name: string | null; hostname: string | null; type: string; status: string; last_active_at: string | null; created_at: string }[];
   activity: { id: number; description: string; properties: { severity: string }; created_at: string }[];
   counts: { sessions: number; personal_tokens: number; kubeconfigs: number; nodes: number };
+}
+
+/** POST /api/admin/users/bulk (docs/api-contract.md "Admin: users"): ids or filter, not both. */
+export interface BulkUsersRequest {
+  ids?: Identifier[];
+  filter?: { q?: string; admin?: boolean; enabled?: boolean; verified?: boolean; policy?: boolean; team_id?: number };
+  action: 'disable' | 'enable';
+  dry_run?: boolean;
+}
+
+export interface BulkUsersAnswer {
+  action: 'disable' | 'enable';
+  dry_run: boolean;
+  matched: number;
+  totals: { done: number; unchanged: number; forbidden: number; not_found: number };
+  revoked: { sessions: number; personal_tokens: number; kubeconfigs: number };
+  results: { id: number; status: 'done' | 'unchanged' | 'forbidden' | 'not_found'; message?: string }[];
 }

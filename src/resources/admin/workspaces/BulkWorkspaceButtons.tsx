@@ -1,9 +1,10 @@
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import { Box, Button } from '@mui/material';
 import { useState } from 'react';
-import { type Identifier, useListContext, useRefresh, useTranslate } from 'react-admin';
+import { type Identifier, useDataProvider, useListContext, useRefresh, useTranslate } from 'react-admin';
+import type { ConsoleDataProvider } from '../../../dataProvider';
 import { BulkFlowDialog, useFormatCount } from '../bulk';
-import { type BulkWorkspacesAnswer, useWorkspaceCalls } from './workspaceCalls';
+import type { BulkWorkspacesAnswer } from './types';
 
 /** Namespaces named in the confirmation at most (the count says how many in all). */
 const LISTED = 10;
@@ -38,13 +39,13 @@ export const BulkWorkspaceButtons = () => {
 const BulkDeleteDialog = ({ ids, onClose }: { ids: Identifier[]; onClose: (finished: boolean) => void }) => {
   const translate = useTranslate();
   const format = useFormatCount();
-  const calls = useWorkspaceCalls();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
   const refresh = useRefresh();
   const counted = (key: string, count: number) => translate(`adminBulk.workspaces.${key}`, { smart_count: count, count: format(count) });
   return (
     <BulkFlowDialog<BulkWorkspacesAnswer>
       titleId="bulk-workspaces-title"
-      send={(dryRun) => calls.bulkDelete(ids, { dryRun })}
+      send={(dryRun) => dataProvider.bulkDeleteWorkspaces(ids, { dryRun })}
       confirmation={(preview) => {
         const going = preview.results.filter((item) => item.status === 'done');
         const workspaces = counted('count', preview.totals.done);

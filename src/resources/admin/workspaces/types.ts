@@ -40,3 +40,13 @@ export interface AdminWorkspaceDetail {
  */
 export const isDetail = (record: Partial<AdminWorkspaceDetail> | undefined): record is AdminWorkspaceDetail =>
   record !== undefined && record.counts !== undefined && record.quota !== undefined;
+
+/** POST /api/admin/workspaces/bulk {ids, action: 'delete', dry_run?}: what is (or would be) deleted, per id. */
+export interface BulkWorkspacesAnswer {
+  action: 'delete';
+  dry_run: boolean;
+  matched: number;
+  totals: { done: number; not_found: number };
+  reach: { workspaces: number; members: number; memberships: number };
+  results: { id: number; status: 'done' | 'not_found'; name?: string; namespace?: string; members?: number; message?: string }[];
+}

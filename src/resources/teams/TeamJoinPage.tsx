@@ -1,11 +1,12 @@
 import { Alert, Autocomplete, Box, Card, CardContent, TextField, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
-import { Title, useGetList, useGetOne, useTranslate } from 'react-admin';
+import { Title, useDataProvider, useGetList, useGetOne, useTranslate } from 'react-admin';
+import type { ConsoleDataProvider } from '../../dataProvider';
 import { useSearchParams } from 'react-router-dom';
 import { SubmitButton } from '../../components/SubmitButton';
-import { useCurrentUser, useRefreshRequests, useTestbedDataProvider } from '../../hooks';
+import { useCurrentUser, useRefreshRequests } from '../../hooks';
 import { serverMessage } from '../../httpClient';
-import type { TeamRecord } from '../../resources/teams/TeamShow';
+import type { TeamRecord } from './types';
 
 /** Waits for the typing to pause before searching the server. */
 const SEARCH_DELAY_MS = 250;
@@ -20,7 +21,7 @@ const SEARCH_DELAY_MS = 250;
 export const TeamJoinPage = () => {
   const translate = useTranslate();
   const user = useCurrentUser();
-  const dataProvider = useTestbedDataProvider();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
   const refreshRequests = useRefreshRequests();
   const [params] = useSearchParams();
   const [teamId, setTeamId] = useState<string>(params.get('team') ?? '');
@@ -37,12 +38,12 @@ export const TeamJoinPage = () => {
     return () => clearTimeout(timer);
   }, [input]);
   const { data: found, isFetching } = useGetList<TeamRecord>(
-    'tenants/search',
+    'teams/search',
     { filter: { q }, pagination: { page: 1, perPage: 20 }, sort: { field: 'fullname', order: 'ASC' } },
     { enabled: q !== '' },
   );
   // A team named by the link (/team/join?team=3) is fetched alone.
-  const { data: linked } = useGetOne<TeamRecord>('tenants', { id: Number(params.get('team')) }, { enabled: /^\d+$/.test(params.get('team') ?? '') });
+  const { data: linked } = useGetOne<TeamRecord>('teams', { id: Number(params.get('team')) }, { enabled: /^\d+$/.test(params.get('team') ?? '') });
   const selected = chosen ?? (linked && String(linked.id) === teamId ? linked : null);
 
   const memberOf = new Set((user?.teams ?? []).map((team) => team.id));

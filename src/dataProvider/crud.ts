@@ -11,12 +11,12 @@ import type {
   UpdateManyParams,
   UpdateParams,
 } from 'react-admin';
-import type { HttpClient, QueryValue } from './httpClient';
+import type { HttpClient, QueryValue } from '../httpClient';
 
-/**
- * How a react-admin resource maps onto the Laravel-style API. Later issues add teams,
- * workspaces, requests, nodes and the admin lists here.
- */
+// react-admin's CRUD methods (getList, getOne, create, update, delete…) for every resource of
+// the console, on the Laravel-style API: `endpoints` says where each resource lives on the wire.
+
+/** How a react-admin resource maps onto the Laravel-style API. */
 export interface ResourceEndpoint {
   /** Collection path, e.g. '/api/tokens'. Records live at `${path}/${id}`. */
   path: string;
@@ -29,9 +29,9 @@ export interface ResourceEndpoint {
   /** Path of one record, when it is not `${path}/${id}` (tokens are deleted by name). */
   recordPath?: (id: Identifier, previousData?: RaRecord) => string;
   /** Turns a create answer into the created record. */
-  fromCreate?: (json: any) => RaRecord;
+  fromCreate?: (json: ApiObject) => RaRecord;
   /** Turns one record of the API into a react-admin record (must have an id). */
-  toRecord?: (raw: any) => RaRecord;
+  toRecord?: (raw: ApiObject) => RaRecord;
   /**
    * Filters also sent as plain query parameters (requests' `status`), for 'server' lists next
    * to `filter[...]`; 'client' lists still apply them on the client too.
@@ -39,6 +39,10 @@ export interface ResourceEndpoint {
   queryFilters?: string[];
 }
 
+/** A JSON object of the API, before it is known to be a record. */
+export type ApiObject = Record<string, unknown>;
+
+// The console calls teams 'teams'; the wire keeps its Laravel-era /api/tenants paths.
 const teamsEndpoint: ResourceEndpoint = { path: '/api/tenants', pagination: 'client' };
 
 export const endpoints: Record<string, ResourceEndpoint> = {
@@ -47,17 +51,19 @@ export const endpoints: Record<string, ResourceEndpoint> = {
     pagination: 'client',
     recordPath: (id, previousData) => `/api/tokens/${encodeURIComponent(String(previousData?.name ?? id))}`,
     // 201 {"token": {"accessToken": {...}, "plainTextToken": "ID|SECRET"}}
-    fromCreate: (json) => ({ ...json.token.accessToken, plainTextToken: json.token.plainTextToken }),
+    fromCreate: (json) => {
+      const { token } = json as { token: { accessToken: RaRecord; plainTextToken: string } };
+      return { ...token.accessToken, plainTextToken: token.plainTextToken };
+    },
   },
   // The requests the user may decide: GET /api/requests (paginator, filter[status|type|team_id],
   // q, sort=created_at); decided with update → PATCH /api/requests/{id} {action, message}, or
   // many with decideRequests. `status` is also sent under its first name for older servers.
   requests: { path: '/api/requests', pagination: 'server', queryFilters: ['status'] },
   // Teams: GET /api/tenants, GET /api/tenants/{id-or-name}.
-  tenants: teamsEndpoint,
-  // Team pickers among thousands of teams: GET /api/tenants?q= answers the first 20 matches.
-  'tenants/search': { ...teamsEndpoint, queryFilters: ['q'] },
   teams: teamsEndpoint,
+  // Team pickers among thousands of teams: GET /api/tenants?q= answers the first 20 matches.
+  'teams/search': { ...teamsEndpoint, queryFilters: ['q'] },
   // Workspaces: GET /api/subnamespaces/{id} (getOne only).
   workspaces: { path: '/api/subnamespaces' },
   // Admin lists (platform admins only): Laravel paginator.
@@ -71,98 +77,19 @@ export const endpoints: Record<string, ResourceEndpoint> = {
   'admin/nodes': {
     path: '/api/admin/nodes',
     pagination: 'server',
-    toRecord: (raw) => ({ ...raw, id: raw.name }),
+    toRecord: (raw) => ({ ...raw, id: raw.name as string }),
     recordPath: (id, previousData) => `/api/admin/nodes/${encodeURIComponent(String(previousData?.name ?? id))}`,
   },
 };
 
-/** The request calls that are not CRUD (docs/api-contract.md "Teams, workspaces and requests"). */
-export interface TestbedCalls {
-  /** POST /api/requests/teams: ask for a new team (goes to the platform admins). */
-  requestTeam(data: Record<string, unknown>): Promise<any>;
-  /** PATCH /api/requests/teams {team_id, message?}: ask to join a team. */
-  joinTeam(data: { team_id: Identifier; message?: string }): Promise<any>;
-  /** POST /api/requests/workspaces {label, name, team_id}: create (or ask for) a workspace. */
-  requestWorkspace(data: { label: string; name: string; team_id: Identifier; description?: string }): Promise<any>;
-  /** PATCH /api/requests/workspaces/ {team_id, name, message?}: ask to join a workspace. */
-  joinWorkspace(data: { team_id: Identifier; name: string; message?: string }): Promise<any>;
-  /** POST /api/subnamespaces/{id}/kubeconfig (members and platform admins; 409/503 while not ready). */
-  createKubeconfig(id: Identifier): Promise<KubeconfigAnswer>;
-  /** DELETE /api/subnamespaces/{id}/users/{userId}: a manager removes a member, or a member leaves. */
-  removeWorkspaceMember(id: Identifier, userId: Identifier): Promise<void>;
-  /** GET /api/pods?namespace={namespace} (members and platform admins; 503 when the cluster is down). */
-  getPods(namespace: string, signal?: AbortSignal): Promise<Pod[]>;
-  /** GET /api/nodes/{id}/activity (owner and platform admins), newest first. */
-  getNodeActivity(id: Identifier, signal?: AbortSignal): Promise<NodeActivityEntry[]>;
-  /** POST /api/admin/nodes/{name}/disable or /enable (platform admins): the updated admin node view. */
-  setNodeEnabled(name: string, enabled: boolean): Promise<RaRecord>;
-  /** POST /api/requests/bulk {ids (≤ 500), action, message?}: what happened to each request. */
-  decideRequests(data: { ids: Identifier[]; action: 'approve' | 'deny'; message?: string }): Promise<BulkDecisionAnswer>;
-  /** DELETE /api/admin/users/{id}/tokens[/{tokenId}] (platform admins): how many personal tokens ended. */
-  revokeUserTokens(userId: Identifier, tokenId?: Identifier): Promise<number>;
-  /** POST /api/admin/users/bulk (platform admins): disable or enable by ids or by the list's filter. */
-  bulkUsers(data: BulkUsersRequest): Promise<BulkUsersAnswer>;
-}
-
-/** POST /api/admin/users/bulk (docs/api-contract.md "Admin: users"): ids or filter, not both. */
-export interface BulkUsersRequest {
-  ids?: Identifier[];
-  filter?: { q?: string; admin?: boolean; enabled?: boolean; verified?: boolean; policy?: boolean; team_id?: number };
-  action: 'disable' | 'enable';
-  dry_run?: boolean;
-}
-
-export interface BulkUsersAnswer {
-  action: 'disable' | 'enable';
-  dry_run: boolean;
-  matched: number;
-  totals: { done: number; unchanged: number; forbidden: number; not_found: number };
-  revoked: { sessions: number; personal_tokens: number; kubeconfigs: number };
-  results: { id: number; status: 'done' | 'unchanged' | 'forbidden' | 'not_found'; message?: string }[];
-}
-
-/** 200 answer of POST /api/requests/bulk (docs/api-contract.md "Deciding many requests"). */
-export interface BulkDecisionAnswer {
-  results: {
-    id: number;
-    status: 'decided' | 'forbidden' | 'not_found' | 'conflict';
-    http: number;
-    request_status?: 'Approved' | 'Denied';
-    message?: string;
-  }[];
-  totals: { requested: number; decided: number; forbidden: number; not_found: number; conflict: number };
-}
-
-/** One entry of GET /api/nodes/{id}/activity (docs/nodes-contract.md). */
-export interface NodeActivityEntry {
-  id: Identifier;
-  created_at: string;
-  description: string;
-  properties?: { severity?: string | null } | null;
-}
-
-/** 201 answer of POST /api/subnamespaces/{id}/kubeconfig (docs/api-contract.md "Cluster"). */
-export interface KubeconfigAnswer {
-  kubeconfig: string;
-  namespace: string;
-  expires_at: string;
-  filename: string;
-}
-
-/** One pod of GET /api/pods?namespace= (docs/api-contract.md "Cluster"). */
-export interface Pod {
-  name: string;
-  namespace: string;
-  status?: { phase?: string | null; podIP?: string | null; hostIP?: string | null; startTime?: string | null } | null;
-}
-
-export type TestbedDataProvider = DataProvider & TestbedCalls;
-
-type AnyRecord = Record<string, any>;
+type AnyRecord = Record<string, unknown>;
 
 /** Value at a dotted path ('team.name'). */
 export const valueAt = (record: AnyRecord, path: string): unknown =>
-  path.split('.').reduce<any>((value, key) => (value == null ? undefined : value[key]), record);
+  path.split('.').reduce<unknown>(
+    (value, key) => (value == null || typeof value !== 'object' ? undefined : (value as AnyRecord)[key]),
+    record,
+  );
 
 const compareValues = (a: unknown, b: unknown): number => {
   if (a == null && b == null) return 0;
@@ -224,17 +151,28 @@ export const paginatorQuery = (params: Partial<GetListParams>): Record<string, Q
   return query;
 };
 
-/** Laravel API resources may wrap a record in {data: ...}. */
-const unwrap = (json: any): any =>
-  json && typeof json === 'object' && !Array.isArray(json) && 'data' in json && !('id' in json) ? json.data : json;
+const isObject = (json: unknown): json is ApiObject => typeof json === 'object' && json !== null && !Array.isArray(json);
 
-export const createDataProvider = (http: HttpClient, map: Record<string, ResourceEndpoint> = endpoints): TestbedDataProvider => {
+/** Laravel API resources may wrap a record in {data: ...}. */
+export const unwrap = (json: unknown): unknown => (isObject(json) && 'data' in json && !('id' in json) ? json.data : json);
+
+/** The items of an answer that is a plain array or a {data: [...]} wrapper (anything else: none). */
+export const listItems = <T>(json: unknown): T[] => {
+  if (Array.isArray(json)) return json as T[];
+  if (isObject(json) && Array.isArray(json.data)) return json.data as T[];
+  return [];
+};
+
+/** The CRUD half of the console's data provider, for the resources of `map`. */
+export const createCrudProvider = (http: HttpClient, map: Record<string, ResourceEndpoint> = endpoints): DataProvider => {
   const endpoint = (resource: string): ResourceEndpoint => {
     const found = map[resource];
-    if (!found) throw new Error(`Unknown resource "${resource}": add it to the endpoints of src/dataProvider.ts`);
+    if (!found) throw new Error(`Unknown resource "${resource}": add it to the endpoints of src/dataProvider/crud.ts`);
     return found;
   };
-  const toRecord = (config: ResourceEndpoint, raw: any): any => (config.toRecord ? config.toRecord(raw) : raw);
+  // Records are what the API answered: react-admin's generic record types stand for them.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- RaRecord of any resource
+  const toRecord = (config: ResourceEndpoint, raw: unknown): any => (config.toRecord ? config.toRecord(raw as ApiObject) : raw);
   const recordPath = (config: ResourceEndpoint, id: Identifier, previousData?: RaRecord): string =>
     config.recordPath ? config.recordPath(id, previousData) : `${config.path}/${encodeURIComponent(String(id))}`;
 
@@ -250,9 +188,10 @@ export const createDataProvider = (http: HttpClient, map: Record<string, Resourc
     }
     const { json } = await http(config.path, { query, signal: params.signal });
     if (Array.isArray(json)) return listOnClient(json.map((raw) => toRecord(config, raw)), params);
-    if (json && Array.isArray(json.data)) {
-      const data = json.data.map((raw: any) => toRecord(config, raw));
-      const total = json.meta?.total ?? json.total ?? data.length;
+    if (isObject(json) && Array.isArray(json.data)) {
+      const data: RaRecord[] = json.data.map((raw) => toRecord(config, raw));
+      const meta = json.meta as { total?: unknown } | undefined;
+      const total = meta?.total ?? json.total ?? data.length;
       return { data, total: Number(total) };
     }
     throw new Error(`Unexpected list answer for "${resource}"`);
@@ -283,59 +222,8 @@ export const createDataProvider = (http: HttpClient, map: Record<string, Resourc
     return { data: data.slice(0, wanted.perPage), total: Number.isFinite(total) ? total : data.length };
   };
 
-  const provider: TestbedDataProvider = {
+  const provider: DataProvider = {
     getList,
-
-    async requestTeam(data) {
-      return (await http('/api/requests/teams', { method: 'POST', body: data })).json;
-    },
-    async joinTeam(data) {
-      return (await http('/api/requests/teams', { method: 'PATCH', body: data })).json;
-    },
-    async requestWorkspace(data) {
-      return (await http('/api/requests/workspaces', { method: 'POST', body: data })).json;
-    },
-    async joinWorkspace(data) {
-      // Trailing slash as in the spec (§7); the server answers both.
-      return (await http('/api/requests/workspaces/', { method: 'PATCH', body: data })).json;
-    },
-    async createKubeconfig(id) {
-      return (await http<KubeconfigAnswer>(`/api/subnamespaces/${encodeURIComponent(String(id))}/kubeconfig`, { method: 'POST' })).json;
-    },
-    async removeWorkspaceMember(id, userId) {
-      await http(`/api/subnamespaces/${encodeURIComponent(String(id))}/users/${encodeURIComponent(String(userId))}`, { method: 'DELETE' });
-    },
-    async getPods(namespace, signal) {
-      const { json } = await http('/api/pods', { query: { namespace }, signal });
-      const list = Array.isArray(json) ? json : Array.isArray(json?.data) ? json.data : [];
-      return list as Pod[];
-    },
-    async getNodeActivity(id, signal) {
-      const { json } = await http(`/api/nodes/${encodeURIComponent(String(id))}/activity`, { signal });
-      const list = Array.isArray(json) ? json : Array.isArray(json?.data) ? json.data : [];
-      return list as NodeActivityEntry[];
-    },
-    async setNodeEnabled(name, enabled) {
-      const action = enabled ? 'enable' : 'disable';
-      const { json } = await http(`/api/admin/nodes/${encodeURIComponent(name)}/${action}`, { method: 'POST' });
-      const raw = unwrap(json);
-      return { ...raw, id: raw?.name ?? name };
-    },
-
-    async decideRequests(data) {
-      return (await http<BulkDecisionAnswer>('/api/requests/bulk', { method: 'POST', body: data })).json;
-    },
-
-    async revokeUserTokens(userId, tokenId) {
-      const base = `/api/admin/users/${encodeURIComponent(String(userId))}/tokens`;
-      if (tokenId === undefined) return (await http<{ revoked: number }>(base, { method: 'DELETE' })).json.revoked;
-      await http(`${base}/${encodeURIComponent(String(tokenId))}`, { method: 'DELETE' });
-      return 1;
-    },
-
-    async bulkUsers(data) {
-      return (await http<BulkUsersAnswer>('/api/admin/users/bulk', { method: 'POST', body: data })).json;
-    },
 
     async getOne(resource, params) {
       const config = endpoint(resource);
@@ -363,7 +251,7 @@ export const createDataProvider = (http: HttpClient, map: Record<string, Resourc
     async create(resource, params: CreateParams) {
       const config = endpoint(resource);
       const { json } = await http(config.path, { method: 'POST', body: params.data });
-      const raw = config.fromCreate ? config.fromCreate(json) : unwrap(json);
+      const raw = config.fromCreate ? config.fromCreate(json as ApiObject) : unwrap(json);
       return { data: toRecord(config, raw) };
     },
 
@@ -388,7 +276,7 @@ export const createDataProvider = (http: HttpClient, map: Record<string, Resourc
     async delete(resource, params: DeleteParams) {
       const config = endpoint(resource);
       await http(recordPath(config, params.id, params.previousData), { method: 'DELETE' });
-      return { data: (params.previousData ?? { id: params.id }) as any };
+      return { data: params.previousData ?? ({ id: params.id } as NonNullable<typeof params.previousData>) };
     },
 
     async deleteMany(resource, params: DeleteManyParams) {

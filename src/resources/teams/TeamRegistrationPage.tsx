@@ -1,10 +1,11 @@
 import { Alert, AlertTitle, Box, Button, Card, CardContent, Typography } from '@mui/material';
 import { useState } from 'react';
-import { Form, RadioButtonGroupInput, TextInput, Title, useTranslate } from 'react-admin';
-import { useWatch } from 'react-hook-form';
+import { Form, RadioButtonGroupInput, TextInput, Title, useDataProvider, useTranslate } from 'react-admin';
+import type { ConsoleDataProvider } from '../../dataProvider';
+import { useWatch, type FieldValues } from 'react-hook-form';
 import { Link } from 'react-router-dom';
 import { SubmitButton } from '../../components/SubmitButton';
-import { useRefreshRequests, useTestbedDataProvider } from '../../hooks';
+import { useRefreshRequests } from '../../hooks';
 import { fieldErrors, serverMessage } from '../../httpClient';
 import { teamNameFromShortname } from '../../utils/names';
 import { mandatory, validateUrl } from '../../utils/validators';
@@ -37,13 +38,13 @@ const NamePreview = () => {
  */
 export const TeamRegistrationPage = () => {
   const translate = useTranslate();
-  const dataProvider = useTestbedDataProvider();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
   const refreshRequests = useRefreshRequests();
   const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
 
-  const onSubmit = async (values: Record<string, any>) => {
+  const onSubmit = async (values: FieldValues) => {
     setSubmitting(true);
     setFailure(null);
     const data: Record<string, string> = {};

@@ -1,0 +1,74 @@
+import type { Identifier, RaRecord } from 'react-admin';
+import type { HttpClient } from '../httpClient';
+import type { BulkTeamsAnswer, BulkTeamsRequest, TeamDeletion } from '../resources/admin/teams/types';
+import type { BulkUsersAnswer, BulkUsersRequest } from '../resources/admin/users/types';
+import type { BulkWorkspacesAnswer } from '../resources/admin/workspaces/types';
+import type { DownloadedFile, LinkedIdentity } from '../types';
+import { type ApiObject, type ResourceEndpoint, paginatorQuery, unwrap } from './crud';
+import { fetchFile, segment } from './files';
+
+// The platform admins' calls that are not CRUD (docs/api-contract.md "Admin: …"): bulk
+// actions with their dry runs, the team deletion with its cascade, node enabling, token
+// revocation, a user's identities and the lists' CSV exports. The admin lists and records
+// themselves are CRUD (resources 'admin/teams', 'admin/users'…).
+
+export interface AdminMethods {
+  /** DELETE /api/admin/teams/{id}?cascade=1[&dry_run=1]: what is (or would be) deleted. */
+  deleteTeamCascade(teamId: number, options: { dryRun: boolean }): Promise<TeamDeletion>;
+  /** POST /api/admin/teams/bulk: suspend or enable by ids or filter; with dry_run, what would happen. */
+  bulkTeams(data: BulkTeamsRequest): Promise<BulkTeamsAnswer>;
+  /** POST /api/admin/workspaces/bulk {ids, action: 'delete', dry_run?}: what is (or would be) deleted, per id. */
+  bulkDeleteWorkspaces(ids: Identifier[], options: { dryRun: boolean }): Promise<BulkWorkspacesAnswer>;
+  /** POST /api/admin/users/bulk: disable or enable by ids or by the list's filter. */
+  bulkUsers(data: BulkUsersRequest): Promise<BulkUsersAnswer>;
+  /** DELETE /api/admin/users/{id}/tokens[/{tokenId}]: how many personal tokens ended. */
+  revokeUserTokens(userId: Identifier, tokenId?: Identifier): Promise<number>;
+  /** GET /api/admin/users/{id}/identities: the institutional identities of a user. */
+  getUserIdentities(userId: Identifier): Promise<LinkedIdentity[]>;
+  /** POST /api/admin/nodes/{name}/disable or /enable: the updated admin node view. */
+  setNodeEnabled(name: string, enabled: boolean): Promise<RaRecord>;
+  /**
+   * GET {list path}.csv?q=…&filter[…]=… of an admin list (resource 'admin/teams'…): the server's
+   * CSV for these filters, under the server's file name, else `{list}-{date}.csv`.
+   */
+  exportCsv(resource: string, filter: Record<string, unknown>): Promise<DownloadedFile & { filename: string }>;
+}
+
+export const adminMethods = (http: HttpClient, map: Record<string, ResourceEndpoint>): AdminMethods => ({
+  async deleteTeamCascade(teamId, options) {
+    const query = options.dryRun ? { cascade: 1, dry_run: 1 } : { cascade: 1 };
+    return (await http<TeamDeletion>(`/api/admin/teams/${segment(teamId)}`, { method: 'DELETE', query })).json;
+  },
+  async bulkTeams(data) {
+    return (await http<BulkTeamsAnswer>('/api/admin/teams/bulk', { method: 'POST', body: data })).json;
+  },
+  async bulkDeleteWorkspaces(ids, options) {
+    const body = { ids, action: 'delete', ...(options.dryRun ? { dry_run: true } : {}) };
+    return (await http<BulkWorkspacesAnswer>('/api/admin/workspaces/bulk', { method: 'POST', body })).json;
+  },
+  async bulkUsers(data) {
+    return (await http<BulkUsersAnswer>('/api/admin/users/bulk', { method: 'POST', body: data })).json;
+  },
+  async revokeUserTokens(userId, tokenId) {
+    const base = `/api/admin/users/${segment(userId)}/tokens`;
+    if (tokenId === undefined) return (await http<{ revoked: number }>(base, { method: 'DELETE' })).json.revoked;
+    await http(`${base}/${segment(tokenId)}`, { method: 'DELETE' });
+    return 1;
+  },
+  async getUserIdentities(userId) {
+    return (await http<LinkedIdentity[]>(`/api/admin/users/${segment(userId)}/identities`)).json;
+  },
+  async setNodeEnabled(name, enabled) {
+    const action = enabled ? 'enable' : 'disable';
+    const { json } = await http(`/api/admin/nodes/${segment(name)}/${action}`, { method: 'POST' });
+    const raw = unwrap(json) as ApiObject | undefined;
+    return { ...raw, id: (raw?.name as string | undefined) ?? name };
+  },
+  async exportCsv(resource, filter) {
+    const endpoint = map[resource];
+    if (!endpoint) throw new Error(`Unknown resource "${resource}": add it to the endpoints of src/dataProvider/crud.ts`);
+    const file = await fetchFile(http, `${endpoint.path}.csv`, { accept: 'text/csv', query: paginatorQuery({ filter }) });
+    const fallback = `${endpoint.path.split('/').pop()}-${new Date().toISOString().slice(0, 10)}.csv`;
+    return { blob: file.blob, filename: file.filename ?? fallback };
+  },
+});

@@ -1,0 +1,35 @@
+import type { DataProvider } from 'react-admin';
+import type { HttpClient } from '../httpClient';
+import { type AdminMethods, adminMethods } from './admin';
+import { createCrudProvider, endpoints, type ResourceEndpoint } from './crud';
+import { type NodeMethods, nodeMethods } from './nodes';
+import { type ProfileMethods, profileMethods } from './profile';
+import { type RequestMethods, requestMethods } from './requests';
+import { type TeamMethods, teamMethods } from './teams';
+import { type WorkspaceMethods, workspaceMethods } from './workspaces';
+
+// The console's one data provider: every call of the console to the API goes through it
+// (components reach it with useDataProvider<ConsoleDataProvider>()), except the auth provider's
+// (login, logout, the user's identity, registration, password) and the realtime client. It is
+// react-admin's CRUD methods (crud.ts, with the resource → path map) and the calls that are not
+// CRUD, grouped by area, each named for what it does.
+
+export type ConsoleDataProvider = DataProvider &
+  RequestMethods &
+  TeamMethods &
+  WorkspaceMethods &
+  NodeMethods &
+  ProfileMethods &
+  AdminMethods;
+
+export const createDataProvider = (http: HttpClient, map: Record<string, ResourceEndpoint> = endpoints): ConsoleDataProvider => ({
+  ...createCrudProvider(http, map),
+  ...requestMethods(http),
+  ...teamMethods(http),
+  ...workspaceMethods(http),
+  ...nodeMethods(http),
+  ...profileMethods(http),
+  ...adminMethods(http, map),
+});
+
+export { endpoints, listOnClient, paginatorQuery, SERVER_MAX_PER_PAGE, valueAt, type ResourceEndpoint } from './crud';

@@ -1,0 +1,44 @@
+/** Shapes of the workspaces API (GET /api/subnamespaces/{id}, the cluster calls: docs/api-contract.md). */
+
+export type PodSecurityLevel = 'privileged' | 'baseline' | 'restricted';
+
+/** The Pod Security Admission levels of a workspace's namespace. */
+export interface PodSecurity {
+  enforce: PodSecurityLevel;
+  warn: PodSecurityLevel;
+  audit?: PodSecurityLevel;
+  version: string;
+}
+
+/** GET /api/subnamespaces/{id}: the workspace page's record. */
+export interface WorkspaceRecord {
+  id: number;
+  name: string;
+  label?: string | null;
+  description?: string | null;
+  namespace?: string | null;
+  team?: { id: number; name: string; fullname?: string | null } | null;
+  tenant?: { id: number; name: string; fullname?: string | null } | null;
+  role?: string | null;
+  member?: boolean;
+  can_manage?: boolean;
+  users?: { id: number; name: string; enabled?: boolean; pivot?: { role?: string | null } }[];
+  requests?: { id: number; user_id: number; type: string; status: string; created_at?: string }[];
+  /** The Pod Security Admission levels of the namespace. */
+  pod_security?: PodSecurity | null;
+}
+
+/** 201 answer of POST /api/subnamespaces/{id}/kubeconfig (docs/api-contract.md "Cluster"). */
+export interface KubeconfigAnswer {
+  kubeconfig: string;
+  namespace: string;
+  expires_at: string;
+  filename: string;
+}
+
+/** One pod of GET /api/pods?namespace= (docs/api-contract.md "Cluster"). */
+export interface Pod {
+  name: string;
+  namespace: string;
+  status?: { phase?: string | null; podIP?: string | null; hostIP?: string | null; startTime?: string | null } | null;
+}
