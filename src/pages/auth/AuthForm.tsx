@@ -1,3 +1,4 @@
+import type { FieldValues } from 'react-hook-form';
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import FormControl from '@mui/material/FormControl';
@@ -16,7 +17,7 @@ import { useTranslate, type Validator } from 'react-admin';
 // errors ({ message, args } translated) under the field, server field errors returned by
 // onSubmit shown under their fields, helper-text space reserved, the same MUI TextField.
 
-type Values = Record<string, any>;
+type Values = FieldValues;
 type SubmissionErrors = Record<string, unknown> | undefined | void;
 
 export interface AuthFormProps {

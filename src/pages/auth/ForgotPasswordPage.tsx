@@ -1,3 +1,4 @@
+import type { FieldValues } from 'react-hook-form';
 import { Alert, Box, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
@@ -17,7 +18,7 @@ export const ForgotPasswordPage = () => {
   const [sent, setSent] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
 
-  const onSubmit = async (values: Record<string, any>) => {
+  const onSubmit = async (values: FieldValues) => {
     setError(null);
     setSubmitting(true);
     try {

@@ -1,3 +1,4 @@
+import type { FieldValues } from 'react-hook-form';
 import { Alert, Box, Link, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
@@ -36,7 +37,7 @@ export const LoginPage = ({ login: consoleLogin }: { login?: LoginAction }) => {
   // Why the session just ended, when the console ended it (its account disabled, say).
   const [loggedOutNotice] = useState(takeLoggedOutNotice);
 
-  const onSubmit = async (values: Record<string, any>) => {
+  const onSubmit = async (values: FieldValues) => {
     setError(null);
     setSubmitting(true);
     // '/login' (react-admin's default login path) has no page of its own: go home instead.

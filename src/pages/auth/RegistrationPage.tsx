@@ -1,3 +1,4 @@
+import type { FieldValues } from 'react-hook-form';
 import MarkEmailReadOutlinedIcon from '@mui/icons-material/MarkEmailReadOutlined';
 import { Alert, Box, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
@@ -44,7 +45,7 @@ export const RegistrationPage = () => {
   const [registered, setRegistered] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
 
-  const onSubmit = async (values: Record<string, any>) => {
+  const onSubmit = async (values: FieldValues) => {
     setError(null);
     setSubmitting(true);
     const data: Registration = {

@@ -1,3 +1,4 @@
+import type { FieldValues } from 'react-hook-form';
 import { Alert, Box, Button, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
@@ -33,7 +34,7 @@ export const ResetPasswordPage = () => {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [submitting, setSubmitting] = useState(false);
 
-  const onSubmit = async (values: Record<string, any>) => {
+  const onSubmit = async (values: FieldValues) => {
     setError(null);
     setSubmitting(true);
     try {

@@ -132,7 +132,7 @@ export const OidcCallbackPage = () => {
       clearTimeout(timer);
       controller.abort();
     };
-    // userOf and endSession only read apiUrl.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- userOf and endSession only read apiUrl
   }, [apiUrl, translate, search]);
 
   const switchAccounts = async () => {

@@ -208,6 +208,7 @@ export function BulkFlowDialog<Answer>(props: BulkFlowProps<Answer>) {
     return () => {
       current = false;
     };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the dry run runs once, when the dialog opens
   }, []);
 
   const confirm = async (preview: Answer) => {

@@ -195,7 +195,7 @@ export const PodsSection = ({
       if (!wasWorkspaceDeleted(workspaceId)) tell();
     }, ACCESS_ENDED_NOTICE_DELAY_MS);
     return () => clearTimeout(timer);
-    // Once per end (the names do not change meanwhile).
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per end (the names do not change meanwhile)
   }, [ended]);
 
   const pods = data ?? [];
