@@ -30,7 +30,7 @@ const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
 /**
- * Precompressed copies of the built files (issue 14): file.br and file.gz beside each text file
+ * Precompressed copies of the built files (smaller transfers): file.br and file.gz beside each text file
  * of 1 kB or more, when they are smaller. server/src/http/static.ts serves them to browsers that
  * accept them (Content-Encoding, Vary: Accept-Encoding), the plain file to the others.
  */
@@ -94,7 +94,7 @@ export default defineConfig(({ command }) => ({
     chunkSizeWarningLimit: 2000,
     rolldownOptions: {
       output: {
-        // Vendor chunks that change rarely, cached across console releases (issue 14). Only
+        // Vendor chunks that change rarely, cached across console releases. Only
         // libraries both bundles load in full (React), or the console alone (realtime): a
         // react-admin or MUI group would make the logged-out screens load all of it (a group of
         // MUI's core, @mui/system and emotion, added 3.6 KiB gzip to them, measured).

@@ -1,4 +1,4 @@
-// The timed single actions of issue 12: the CSV export of every user (with the server's RSS
+// The timed single admin actions at scale: the CSV export of every user (with the server's RSS
 // sampled every 50 ms from /proc) and a bulk disable of 1,000 users (then enabling them again,
 // so that every round starts from the same data).
 import http from 'node:http';

@@ -1,4 +1,4 @@
-// `npm run bench -- console` (issue 14): the console's weight and Lighthouse scores.
+// `npm run bench -- console`: the console's weight and Lighthouse scores.
 //
 // Builds the console (npm run build), starts the server as `npm start` starts it (bench/server.ts:
 // scripts/start.mjs, CLUSTER=none, RATE_LIMITS=off) on a fresh SQLite database in a temporary
@@ -9,7 +9,7 @@
 // keeps storage (disableStorageReset) but starts with an empty cache. BENCH_LIGHTHOUSE_RUNS
 // runs (3) per page and preset (mobile, desktop); the median is reported. Prints the scores,
 // LCP and TBT, the JavaScript each page loaded (raw, gzip as served to a gzip-only client,
-// and the transfer Chromium saw), then each goal of issue 14 as PASS or FAIL.
+// and the transfer Chromium saw), then each weight and score goal as PASS or FAIL.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { lookup } from 'node:dns/promises';
 import { request as httpRequest } from 'node:http';
@@ -317,7 +317,7 @@ export async function runConsoleBench(): Promise<void> {
       goals.push({ label: `Lighthouse accessibility, ${where}`, target: '100', measured: String(s.accessibility), pass: s.accessibility >= 100 });
       goals.push({ label: `Lighthouse best practices, ${where}`, target: '100', measured: String(s.bestPractices), pass: s.bestPractices >= 100 });
     }
-    console.log('\nGoals (issue 14, console)');
+    console.log('\nGoals (console weight and Lighthouse)');
     for (const goal of goals) console.log(goalLine(goal));
     if (goals.some((goal) => !goal.pass)) process.exitCode = 1;
   } catch (error) {

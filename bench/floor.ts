@@ -1,4 +1,4 @@
-// `npm run bench -- floor` (issue 14): what the pinned stack costs before the console adds
+// `npm run bench -- floor`: what the pinned stack costs before the console adds
 // anything, measured the way `npm run bench -- console` measures the console.
 //
 // Two smallest possible apps, written into a temporary directory and built with this project's
@@ -15,8 +15,8 @@
 // Then memory (`-- floor memory`): the idle RSS of Node alone and with the pinned Kubernetes
 // client loaded, as the server runs. Then the API's floor (`-- floor api`): a Fastify server
 // with no plugin, no hook and no logger, answering from better-sqlite3 statements prepared once,
-// on a database seeded as `npm run bench` seeds it (BENCH_USERS, 100,000 by default: issue 12's
-// scale; BENCH_ACTIVITY, 200,000), against the bare Node hello-world, interleaved as `npm run bench` does (BENCH_ROUNDS,
+// on a database seeded as `npm run bench` seeds it (BENCH_USERS, 100,000 by default: the admin
+// lists' scale; BENCH_ACTIVITY, 200,000), against the bare Node hello-world, interleaved as `npm run bench` does (BENCH_ROUNDS,
 // BENCH_DURATION, BENCH_CONNECTIONS). Routes: a hello-world; the token check alone (the query
 // every authenticated request runs); GET /user's two queries (the token, then the relations
 // query the app's own code sends, for the seeded member with the most workspaces); the admin users list's three queries as the app runs them
@@ -60,7 +60,7 @@ const INDEX_HTML = `<!doctype html>
 
 interface FloorApp {
   name: string;
-  /** The console's budget for the page this app stands for (issue 14). */
+  /** The console's weight budget for the page this app stands for. */
   budgetKb: number;
   budgetFor: string;
   files: Record<string, string>;
@@ -248,8 +248,8 @@ async function memoryFloor(): Promise<void> {
     table(
       ['process', 'RSS', 'the goal it bounds'],
       [
-        ['node, nothing loaded', mb(median(bare)), '≤ 100 MB without a cluster (issue 14)'],
-        ['node with @kubernetes/client-node', mb(median(kubernetes)), '≤ 120 MB with the sandbox cluster (issue 14)'],
+        ['node, nothing loaded', mb(median(bare)), '≤ 100 MB without a cluster (idle goal)'],
+        ['node with @kubernetes/client-node', mb(median(kubernetes)), '≤ 120 MB with the sandbox cluster (idle goal)'],
       ],
     ),
   );
@@ -431,10 +431,10 @@ async function startFloorServer(databaseFile: string): Promise<Running> {
 const ROUTES: { path: string; label: string; goal: string }[] = [
   { path: '/hello', label: 'Fastify hello-world (no plugin, no hook, no logger)', goal: '' },
   { path: '/token', label: 'the token check alone (one query)', goal: '' },
-  { path: '/user', label: "GET /user's two queries: the token, the member's teams, workspaces and requests", goal: '≥ 0.4 (issue 14)' },
-  { path: '/users', label: 'admin users page 1 by name: token, count, page with teams and workspaces', goal: '≥ 0.2 (issue 12)' },
+  { path: '/user', label: "GET /user's two queries: the token, the member's teams, workspaces and requests", goal: '≥ 0.4 (member pages)' },
+  { path: '/users', label: 'admin users page 1 by name: token, count, page with teams and workspaces', goal: '≥ 0.2 (admin lists)' },
   { path: '/users-plain', label: 'the same page without teams and workspaces', goal: '' },
-  { path: '/activity', label: 'admin activity filtered by a person: token, page of 50, count, causer', goal: '≥ 0.2 (issue 12)' },
+  { path: '/activity', label: 'admin activity filtered by a person: token, page of 50, count, causer', goal: '≥ 0.2 (admin lists)' },
 ];
 
 async function apiFloor(): Promise<void> {

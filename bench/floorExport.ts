@@ -1,4 +1,4 @@
-// `npm run bench -- floor export` (issue 12): the server RSS growth that reading every user in
+// `npm run bench -- floor export`: the server RSS growth that reading every user in
 // the CSV export's batches costs with nothing of the app around it, the floor under the goal
 // "RSS growth < 50 MB during the export of 100,000 users".
 //

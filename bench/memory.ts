@@ -1,4 +1,4 @@
-// Issue 14's memory goals: the server's idle RSS (with the sandbox cluster beside it and
+// The memory goals: the server's idle RSS (with the sandbox cluster beside it and
 // without), and no growth over BENCH_SOAK_SECONDS (600) of mixed load.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// The people issue 14's scenarios act as, besides the platform admin: a seeded member with the
+// The people the member-page scenarios act as, besides the platform admin: a seeded member with the
 // most teams and workspaces who owns a team (GET /user, /api/tokens, the workspace page), with a
 // few personal tokens, and pending requests to decide in that team (GET /api/requests).
 // Seeded people cannot log in (no password), so their session tokens are issued here, directly

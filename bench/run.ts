@@ -1,5 +1,5 @@
-// `npm run bench`: the API goals of issues 12 and 14 (the platform admins' lists; the member's
-// pages; memory), measured as issue 14 asks.
+// `npm run bench`: the API goals of docs/benchmarks.md (the platform admins' lists; the
+// member's pages; memory), each measured against the bare stack in the same run.
 //
 // - A fresh database seeded with the seed command (SQLite in the temp directory, or a new
 //   PostgreSQL database when DATABASE_URL is postgres://, dropped afterwards), an admin made

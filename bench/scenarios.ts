@@ -1,4 +1,4 @@
-// What the bench loads, and the goals of issues 12 and 14. Throughput goals are ratios of the
+// What the bench loads, and its goals (docs/benchmarks.md). Throughput goals are ratios of the
 // app's requests per second to the bare Node hello-world's, measured next to each other; latency
 // goals are the p99 of one more pass at BENCH_P99_CONNECTIONS (10) connections.
 
@@ -9,7 +9,7 @@ export interface ScenarioGoal {
   issue: 12 | 14;
   /** Least ratio to bare Node at BENCH_CONNECTIONS, per database. */
   ratio: { sqlite: number; postgres: number };
-  /** Most p99 latency (ms) at BENCH_P99_CONNECTIONS connections (issue 14). */
+  /** Most p99 latency (ms) at BENCH_P99_CONNECTIONS connections. */
   p99Ms?: number;
 }
 
@@ -21,22 +21,22 @@ export interface Scenario {
   goals: ScenarioGoal[];
 }
 
-/** Issue 12: bulk disable of 1,000 users under 2 s. */
+/** Bulk disable of 1,000 users under 2 s. */
 export const BULK_GOAL_MS = 2000;
 export const BULK_SIZE = 1000;
-/** Issue 12: CSV export of every user under 5 s, growing the server's RSS by less than 50 MB. */
+/** CSV export of every user under 5 s, growing the server's RSS by less than 50 MB. */
 export const EXPORT_GOAL_MS = 5000;
 export const EXPORT_RSS_GOAL_BYTES = 50 * 1024 * 1024;
-/** Issue 14: the server's idle RSS, with the sandbox cluster and without. */
+/** The server's idle RSS, with the sandbox cluster and without. */
 export const IDLE_RSS_GOAL_BYTES = { sandbox: 120 * 1024 * 1024, none: 100 * 1024 * 1024 };
-/** Issue 14: "no growth over 10 minutes of mixed load": RSS at the end minus after the first minute. */
+/** "No growth over 10 minutes of mixed load": RSS at the end minus after the first minute. */
 export const SOAK_GROWTH_GOAL_BYTES = 10 * 1024 * 1024;
 
-// Issue 14: the member's pages ≥ 40% of bare on SQLite, ≥ 20% on PostgreSQL, p99 < 10 ms at 10
-// connections; the admin users list (issue 14 measures it at 10,000 users) ≥ 20%, p99 < 50 ms.
+// Speed: the member's pages ≥ 40% of bare on SQLite, ≥ 20% on PostgreSQL, p99 < 10 ms at 10
+// connections; the admin users list (measured here at 10,000 users) ≥ 20%, p99 < 50 ms.
 const MEMBER_PAGE: ScenarioGoal = { issue: 14, ratio: { sqlite: 0.4, postgres: 0.2 }, p99Ms: 10 };
 const ADMIN_LIST_14: ScenarioGoal = { issue: 14, ratio: { sqlite: 0.2, postgres: 0.2 }, p99Ms: 50 };
-// Issue 12: each admin list scenario ≥ 20% of bare (measured at 100,000 users).
+// Scale: each admin list scenario ≥ 20% of bare (measured at 100,000 users).
 const ADMIN_LIST_12: ScenarioGoal = { issue: 12, ratio: { sqlite: 0.2, postgres: 0.2 } };
 
 const usersList = '/api/admin/users?page=1&per_page=25';

@@ -8,7 +8,7 @@ import { api, approvedTeam, createUsers, inBatches, login, newAccount, seed, typ
 import { screenshot } from './support/screens';
 import { loggedInPage, type TestUser } from './support/users';
 
-// Issue 12 in the browser: platform admins act in bulk on a testbed of 100,000 people. The
+// Admin at scale in the browser: platform admins act in bulk on a testbed of 100,000 people. The
 // database of the server under test is seeded through the CLI first; the accounts that act
 // (an admin, a team owner, 51 people asking to join the owner's team) are made with the
 // CLI's user:create. The admin selects all 51 join requests matching the filters on /requests

@@ -1,7 +1,7 @@
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { linkIn, waitForMail } from './support/mail';
 
-// Issue 15, French: a person whose browser speaks English switches to French on the login page,
+// French: a person whose browser speaks English switches to French on the login page,
 // registers (the server's messages and the verification mail in French), goes through the
 // onboarding and lands on the console home, all in French; no translation key and none of the
 // console's English words on any screen. Screenshots at 1280 and 390 px wide.

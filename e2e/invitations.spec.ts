@@ -4,7 +4,7 @@ import { linkIn, waitForMail } from './support/mail';
 import { screenshot } from './support/screens';
 import { createUser, loggedInPage } from './support/users';
 
-// Issue 16, invitations in the browser: a team owner invites a colleague who has no account,
+// Invitations in the browser: a team owner invites a colleague who has no account,
 // to the team and one of its workspaces; the colleague follows the mailed link, registers
 // through it, accepts the policy, and lands in the team and the workspace.
 test.describe.configure({ mode: 'serial' });

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { screenshot } from './support/screens';
 
-// Issue 16, institutional sign-in in the browser, through a real OpenID provider: oidc-provider
+// Institutional sign-in in the browser, through a real OpenID provider: oidc-provider
 // as `npm run oidc:dev` runs it (support/serve.mjs starts it and configures the console), with
 // its page to pick an account or refuse. Sign up, sign out, sign in again to the same account;
 // a refused consent and an unverified email at the provider (refused: no account from it).

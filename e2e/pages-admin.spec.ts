@@ -7,7 +7,7 @@ import { checkPage, DESKTOP, expectNoHorizontalOverflow, PHONE } from './support
 import { screenshot } from './support/screens';
 import type { TestUser } from './support/users';
 
-// Issue 15, part 2, for the platform-admin pages: every admin page (lists, show pages with each
+// Phones and accessibility, for the platform-admin pages: every admin page (lists, show pages with each
 // tab, filters open, rows checked with the bulk bar showing, a confirmation open) at desktop
 // and phone sizes, checked by axe and for sideways scrolling (support/pageChecks.ts); the same
 // pages in French for overflow and translation keys; and the keyboard paths to a row's page

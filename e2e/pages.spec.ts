@@ -8,7 +8,7 @@ import { linkIn, waitForMail } from './support/mail';
 import { checkPage, DESKTOP, PHONE } from './support/pageChecks';
 import { createUser, loggedInPage, type TestUser } from './support/users';
 
-// Issue 15: every page outside /admin, walked at desktop and phone sizes, in English with axe
+// Phones, accessibility and French: every page outside /admin, walked at desktop and phone sizes, in English with axe
 // (no serious or critical violation) and in French (no translation key on screen), none of them
 // scrolling sideways, each screenshot to e2e/artifacts/screens/pages-*.png to be looked at.
 // The data is arranged through the API, so that each page shows what it shows in real use: a

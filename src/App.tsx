@@ -22,7 +22,7 @@ import { SessionGate } from './SessionGate';
 import { type Settings, SettingsContext } from './settings';
 import { theme } from './theme';
 
-// Code splitting (issue 14): the login page is in the entry chunk; the other logged-out screens
+// Code splitting keeps the first load small: the login page is in the entry chunk; the other logged-out screens
 // and the console (react-admin's UI, resources, realtime) are chunks loaded when shown.
 const ConsoleUI = lazyNamed(() => import('./ConsoleUI'), 'ConsoleUI');
 /** The console's main chunk, loaded before the first render when a session is stored (main.tsx). */

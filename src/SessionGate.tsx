@@ -13,7 +13,7 @@ const UNREACHABLE_RETRY_MS = 5000;
 const OnboardingWizard = lazyNamed(() => import('./pages/onboarding/OnboardingWizard'), 'OnboardingWizard');
 
 /**
- * Decides what a console path shows (spec §4): no token → the login page at that path (the
+ * Decides what a console path shows: no token → the login page at that path (the
  * user lands there after login); a token → the user is loaded (a failure clears the token);
  * not onboarded → the wizard; onboarded → the console (children).
  */

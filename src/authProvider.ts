@@ -3,7 +3,7 @@ import { type HttpClient, tokenStore } from './httpClient';
 import type { User } from './types';
 import { gravatarUrl } from './utils/gravatar';
 
-/** Spec §4: 0 = email not verified, 1 = policy not accepted, 2 = fully set up. */
+/** Onboarding steps: 0 = email not verified, 1 = policy not accepted, 2 = fully set up. */
 export type OnboardingStep = 0 | 1 | 2;
 
 export const onboardingStep = (user: Pick<User, 'email_verified_at' | 'aup_accepted_at'>): OnboardingStep => {
@@ -50,7 +50,7 @@ export interface TestbedAuthProvider extends AuthProvider {
   getSession(): SessionState;
   subscribe(listener: () => void): () => void;
   /**
-   * (Re)loads the user from GET /user. A refusal by the server clears the token (spec §4); a
+   * (Re)loads the user from GET /user. A refusal by the server clears the token (the product's session rule); a
    * request that never got an answer (network down, or cut short by a page reload) keeps it.
    */
   loadUser(): Promise<User | null>;

@@ -2,7 +2,7 @@ import { HttpError } from 'react-admin';
 import { acceptLanguage } from './i18n/locale';
 import type { LaravelErrors } from './types';
 
-/** Local storage key of the bearer token (spec §7, §9). */
+/** Local storage key of the bearer token (the name the original console used). */
 export const TOKEN_KEY = 'authentication_token';
 
 type TokenListener = (token: string | null) => void;
@@ -191,7 +191,7 @@ export const fieldErrors = (error: unknown): Record<string, string> | undefined 
 
 /**
  * The server's message of a failed call, or `fallback` (a translation key) when the server
- * said nothing useful (spec §8: 'Error creating team'…). Network failures keep their message.
+ * said nothing useful (e.g. 'Error creating team'). Network failures keep their message.
  */
 export const serverMessage = (error: unknown, fallback: string): string => {
   const body = (error as HttpError | undefined)?.body;

@@ -4,7 +4,7 @@ import { createAuthProvider, type TestbedAuthProvider } from './authProvider';
 import { createHttpClient, type HttpClient, tokenStore } from './httpClient';
 import { loadSettings, type Settings } from './settings';
 
-// Two bundles (issue 14). Without a token, the logged-out screens (login, registration,
+// Two bundles, to keep the first load small. Without a token, the logged-out screens (login, registration,
 // password, email verification): plain MUI and react-router. With a token, or as soon as one
 // is stored (login), the console: react-admin, resources, realtime. Both share one session
 // (http client and authProvider), so the console starts with the user login just loaded.

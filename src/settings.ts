@@ -18,7 +18,7 @@ export interface Settings {
   realtime: RealtimeSettings;
   /** The generic (machine-first) installer's script and USB image; absent from older servers. */
   nodeInstall?: { scriptUrl: string; imageUrl: string };
-  /** Institutional sign-in providers (issue 16): a "Sign in with {name}" button each. */
+  /** Institutional sign-in (OpenID Connect) providers: a "Sign in with {name}" button each. */
   oidcProviders?: { id: string; name: string }[];
 }
 

@@ -15,7 +15,7 @@ const merge = (base: Plain, extra: Plain): Plain => {
 
 /**
  * A calm, professional light theme: deep teal primary, slate text, white cards on a light grey
- * background, outlined inputs. The sidebar is 280 px wide (spec §9).
+ * background, outlined inputs. The sidebar is 280 px wide (a product constant).
  */
 export const SIDEBAR_WIDTH = 280;
 

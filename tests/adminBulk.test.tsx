@@ -9,7 +9,7 @@ import { makeAdminNode, nodesDb } from './mocks/nodes';
 import { server } from './mocks/server';
 import { renderApp } from './render';
 
-// Issue 12, bulk actions: "Select all N matching" on /requests sends the filter (the server
+// Bulk actions: "Select all N matching" on /requests sends the filter (the server
 // decides every match), and row selection with bulk actions on the admin teams (suspend /
 // enable), workspaces (delete) and nodes and activity (Export selected) lists. Each action
 // asks the server for a dry run first, confirms with its counts, shows progress, then the

@@ -90,7 +90,7 @@ describe('/admin/nodes', () => {
     await screen.findByRole('heading', { name: 'Your nodes' });
     const menu = document.querySelector('.RaSidebar-fixed, .RaSidebar-paper') as HTMLElement;
     const entries = within(menu).getAllByRole('menuitem').map((item) => item.textContent);
-    // Admin → Nodes comes after Users and before Activity (spec §2 "Sidebar").
+    // Admin → Nodes comes after Users and before Activity (the product's sidebar order).
     expect(entries.slice(entries.indexOf('Teams'))).toEqual(['Teams', 'Workspaces', 'Users', 'Nodes', 'Activity', 'Ada Lovelace']);
     expect(within(menu).getAllByRole('menuitem', { name: 'Nodes' }).map((item) => item.getAttribute('href'))).toEqual([
       '/nodes',

@@ -6,7 +6,7 @@ import { server } from './mocks/server';
 import { makeAdminTeamDetail, resetTeamAdminDb, teamAdminDb, teamAdminHandlers } from './mocks/teamAdmin';
 import { renderApp } from './render';
 
-// The admin team page's tabs on a phone (issue 12): they scroll (with scroll buttons, also on
+// The admin team page's tabs on a phone: they scroll (with scroll buttons, also on
 // touch screens) when they do not fit, instead of widening the page. jsdom has no layout: the
 // screenshots at 390 px are in the report; here, that the tabs are the scrollable kind.
 

@@ -6,7 +6,7 @@ import { makeUser } from './mocks/fixtures';
 import { server } from './mocks/server';
 import { renderApp } from './render';
 
-// /admin/users (issue 12): verified and policy flags as labelled icons, teams and workspaces as
+// /admin/users: verified and policy flags as labelled icons, teams and workspaces as
 // the first one with '+N', and the team filter (an autocomplete searching the server) that the
 // export and the bulk action by filter take too.
 

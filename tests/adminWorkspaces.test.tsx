@@ -7,7 +7,7 @@ import { server } from './mocks/server';
 import { errorUnder, field, findField } from './queries';
 import { renderApp } from './render';
 
-// /admin/workspaces/{id}: the show page, its quota form and its deletion (issue 12).
+// /admin/workspaces/{id}: the show page, its quota form and its deletion.
 
 beforeEach(() => {
   resetAdminWorkspacesDb();

@@ -9,7 +9,7 @@ import { makeAdminUserDetail } from './mocks/adminUsers';
 import { invitationDb, resetInvitationDb } from './mocks/invitations';
 import { renderApp } from './render';
 
-// Issue 16, institutional sign-in in the console: the "Sign in with" buttons, the callback page
+// Institutional sign-in in the console: the "Sign in with" buttons, the callback page
 // that exchanges the one-time code, linked identities on the profile and on the admin user page.
 
 const providers = [{ id: 'uni', name: 'University of X' }];

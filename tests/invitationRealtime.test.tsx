@@ -6,7 +6,7 @@ import { makeUser } from './mocks/fixtures';
 import { invitationDb, makeInvitation, resetInvitationDb } from './mocks/invitations';
 import { renderApp } from './render';
 
-// Issue 16: InvitationAccepted on the inviter's user channel refreshes the team page (members
+// Invitations: InvitationAccepted on the inviter's user channel refreshes the team page (members
 // and pending invitations) and says who accepted. The realtime client is a stand-in whose
 // `emit` plays what the server would send (as in userEvents.test.tsx).
 

@@ -11,7 +11,7 @@ import { record } from './mocks/http';
 import { server } from './mocks/server';
 import { renderApp } from './render';
 
-// Issue 16, invitations in the console: the team page's pending invitations (invite, resend,
+// Invitations in the console: the team page's pending invitations (invite, resend,
 // revoke) and the landing page of the mailed link, against tests/mocks/invitations.ts.
 
 let navigation: { assign: ReturnType<typeof vi.spyOn>; replace: ReturnType<typeof vi.spyOn>; reload: ReturnType<typeof vi.spyOn> };

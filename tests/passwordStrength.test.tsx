@@ -4,7 +4,7 @@ import { db, requestsTo } from './mocks/db';
 import { errorUnder, field, findField } from './queries';
 import { renderApp } from './render';
 
-// Issue 11, finding 10 in the console: the forms where a password is chosen show its strength
+// Password strength in the console (docs/security.md): the forms where a password is chosen show its strength
 // as it is typed (zxcvbn, loaded lazily) and refuse what the server refuses (a score below 3),
 // with zxcvbn's advice under the field.
 

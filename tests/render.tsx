@@ -8,7 +8,7 @@ import { defaultSettings, type Settings } from '../src/settings';
 import { preloadLazyComponents } from '../src/utils/lazyNamed';
 import { SESSION_TOKEN } from './mocks/fixtures';
 
-// The console's screens are lazy chunks (issue 14): load them all with this module, as the
+// The console's screens are lazy chunks (code splitting): load them all with this module, as the
 // static imports of the unsplit console did, so no test's first render waits for them.
 await preloadLazyComponents();
 

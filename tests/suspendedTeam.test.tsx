@@ -5,7 +5,7 @@ import { db, requestsTo } from './mocks/db';
 import { makeUser } from './mocks/fixtures';
 import { renderApp } from './render';
 
-// A team suspended by platform admins (issue 12): GET /user lists it in `suspended_teams`
+// A team suspended by platform admins: GET /user lists it in `suspended_teams`
 // (not in teams / workspaces); the sidebar keeps it and its workspaces, marked 'Suspended', and
 // the workspace page says the team is suspended instead of offering to join what the person is
 // already in.

@@ -8,7 +8,7 @@ import { makeAdminTeamDetail, resetTeamAdminDb, teamAdminDb, teamAdminHandlers }
 import { field } from './queries';
 import { renderApp } from './render';
 
-// Issue 12, teams: the admin team page (/admin/teams/{id}) and the member management of the
+// Teams: the admin team page (/admin/teams/{id}) and the member management of the
 // team page (/teams/{id}), against the msw handlers of tests/mocks/teamAdmin.ts.
 
 beforeEach(() => {

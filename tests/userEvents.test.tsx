@@ -7,7 +7,7 @@ import { ACCESS_ENDED_NOTICE_DELAY_MS } from '../src/resources/workspaces/PodsSe
 import { tokenStore } from '../src/httpClient';
 import { renderApp } from './render';
 
-// The console's user channel (issue 12): a workspace deleted by a platform admin
+// The console's user channel: a workspace deleted by a platform admin
 // (WorkspaceDeleted) leaves the sidebar tree, and whoever is on its page goes home, told why; a
 // request closed without the user (RequestClosed: its requester left the team) drops from the
 // Requests badge at once. The whole console runs, with laravel-echo replaced by an in-memory

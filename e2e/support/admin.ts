@@ -4,7 +4,7 @@ import { expect, type APIRequestContext } from '@playwright/test';
 import { e2eRuntimeDir } from '../../playwright.config';
 import type { TestUser } from './users';
 
-// Helpers of the admin spec (issue 12): testbed-scale data through the operator CLI, many
+// Helpers of the admin spec (admin.spec.ts): testbed-scale data through the operator CLI, many
 // accounts at once, and the API calls that arrange what the browser then acts on.
 
 /** The CLI's environment against the database of the server under test (see support/serve.mjs). */

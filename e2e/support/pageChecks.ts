@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import { screenshot } from './screens';
 
-// Issue 15 (a console that works on a phone and for everyone): every page is checked with axe
+// A console that works on a phone and for everyone: every page is checked with axe
 // and for sideways scrolling, at desktop and phone sizes, by the browser tests that walk it.
 
 /** The sizes every page is checked at: a desktop and the narrowest phone the console supports. */

@@ -45,7 +45,7 @@ const smtp = new SMTPServer({
   },
 });
 
-// A real OpenID provider for institutional sign-in (issue 16): the one `npm run oidc:dev` starts
+// A real OpenID provider for institutional sign-in (OpenID Connect): the one `npm run oidc:dev` starts
 // (oidc-provider with a page to choose an account or refuse), on the port after the realtime
 // one (E2E_OIDC_PORT to choose another), and the console configured with it.
 const oidcPort = process.env.E2E_OIDC_PORT ?? String(Number(port) + 2);

@@ -70,7 +70,7 @@ async function main(): Promise<void> {
         });
   if (reconciler) metrics.sources.reconciler = () => clusterWorkCounts(db);
   metrics.sources.mailOutbox = () => pendingMailCount(db);
-  // Replicas (issue 13): every broadcast and rights change goes through the bus, and each
+  // Replicas (docs/architecture.md): every broadcast and rights change goes through the bus, and each
   // replica delivers what the bus hands back to its own websocket clients, exactly once.
   const postgres = /^postgres(ql)?:/.test(config.databaseUrl);
   const bus = postgres ? postgresBus({ url: config.databaseUrl, db, logger }) : localBus(logger);
@@ -81,7 +81,7 @@ async function main(): Promise<void> {
   });
   await withDatabaseRetries(() => bus.ready(), logger);
   const broadcaster = busBroadcaster(bus);
-  // Nodes (issue 5): cluster Node changes become node status, activity and NodeStatusChanged events.
+  // Nodes: cluster Node changes become node status, activity and NodeStatusChanged events.
   const nodeWatcher =
     cluster.gateway.mode === 'none' ? null : createNodeWatcher({ db, config, cluster: cluster.gateway, broadcaster, logger });
   // Workspace pod events and pod logs, fed from the cluster while somebody listens on this replica.

@@ -7,7 +7,7 @@ import { createTestContext, type TestContext } from './helpers.js';
 import { type NodesWorld, startNodesWorld } from './nodesFixtures.js';
 import { addTeamMember, addWorkspaceMember, createWorld, insertTeam, insertWorkspace, type World } from './teamFixtures.js';
 
-// GET /api/admin/{users,teams,workspaces,activity,nodes}.csv (issue 12; issue 11 finding 6):
+// GET /api/admin/{users,teams,workspaces,activity,nodes}.csv (docs/api-contract.md; formula safety, docs/security.md):
 // the whole filtered list, formula-safe, streamed in batches, for platform admins only.
 
 const SEEDED = 2500; // more than two export batches of 1,000

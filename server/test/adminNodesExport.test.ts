@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodesWorld, startNodesWorld } from './nodesFixtures.js';
 
 // GET /api/admin/nodes.csv takes the admin list's filters (q, filter[status], filter[type],
-// filter[owner_id]) and answers the list's rows, nodes not installed yet included (issue 12).
+// filter[owner_id]) and answers the list's rows, nodes not installed yet included.
 
 describe('GET /api/admin/nodes.csv filters', () => {
   let world: NodesWorld;

@@ -13,7 +13,7 @@ import type { TestContext } from './helpers.js';
 import { type NodesWorld, secretOf, startNodesWorld } from './nodesFixtures.js';
 import { connected, type RealtimeRig, startRealtimeRig, subscribeOutcome, until } from './realtimeClients.js';
 
-// Platform admins act on users (issue 12): GET/PATCH /api/admin/users/{id}, token revocation,
+// Platform admins act on users: GET/PATCH /api/admin/users/{id}, token revocation,
 // the bulk action, and what disabling reaches: sessions and personal tokens (401), the
 // service accounts behind downloaded kubeconfigs (the sandbox cluster over HTTPS refuses the
 // token once the reconciler has run), the owner's node agents (403), realtime subscriptions

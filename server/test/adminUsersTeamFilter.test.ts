@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from './helpers.js';
 import { createWorld, insertTeam, type World } from './teamFixtures.js';
 
-// The users list's team filter (issue 12): `filter[team_id]` on GET /api/admin/users, its CSV
+// The users list's team filter: `filter[team_id]` on GET /api/admin/users, its CSV
 // export, and `filter.team_id` of the bulk action answer the same people, the team's members
 // (any role, a disabled membership included); platform admins only.
 

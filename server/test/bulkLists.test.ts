@@ -6,7 +6,7 @@ import { createTestContext, type SignedInUser, type TestContext } from './helper
 import { type NodesWorld, startNodesWorld } from './nodesFixtures.js';
 import { addTeamMember, addWorkspaceMember, createWorld, insertTeam, insertWorkspace, unique, type World } from './teamFixtures.js';
 
-// Issue 12, bulk actions on every admin list: POST /api/requests/bulk by filter (past 1,000
+// Bulk actions on every admin list: POST /api/requests/bulk by filter (past 1,000
 // matches, dry runs), POST /api/admin/teams/bulk (suspend / enable by ids or filter),
 // POST /api/admin/workspaces/bulk (delete), and filter[ids] on /api/admin/activity.csv and
 // /api/admin/nodes.csv (Export selected), for every kind of caller.

@@ -53,7 +53,7 @@ describe.skipIf(!haveKubectl)('a downloaded kubeconfig with kubectl', () => {
   });
 
   it('refuses a privileged hostPID/hostNetwork/hostPath pod with Forbidden (Pod Security baseline), while kubectl run of a plain pod works', async () => {
-    // What an ordinary member did in issue 11: root on somebody else's contributed node.
+    // The attack Pod Security stops (docs/security.md): root on somebody else's contributed node.
     const manifest = join(dir, 'rooted.json');
     writeFileSync(
       manifest,

@@ -174,7 +174,7 @@ afterAll(async () => {
 
 const haveKubectl = kubectlAvailable('server/test/cluster.test.ts', 'member removal');
 
-/** Pod Security Admission on every workspace namespace (issue 11, finding 5), spelled out. */
+/** Pod Security Admission on every workspace namespace (docs/security.md), spelled out. */
 const POD_SECURITY_NAMESPACE_LABELS = {
   'pod-security.kubernetes.io/enforce': 'baseline',
   'pod-security.kubernetes.io/enforce-version': 'v1.34',

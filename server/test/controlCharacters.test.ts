@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type SignedInUser, type TestContext } from './helpers.js';
 import { createWorld, type World } from './teamFixtures.js';
 
-// Issue 11, finding 9: a name holding a line break (or any other control character) can forge
+// Control characters (docs/security.md): a name holding a line break (or any other control character) can forge
 // lines wherever it is printed — a mail written to the log, with a fake reset link in it.
 // Every name-like field refuses them with a 422 saying so; fields that are multi-line by
 // nature (a request's reason, a description, a message, notes) keep their line breaks.

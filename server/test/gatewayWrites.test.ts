@@ -9,7 +9,7 @@ import { type SandboxCluster, startSandboxCluster } from '../src/cluster/sandbox
 import { timestamp } from '../src/db/database.js';
 import { createTestDatabase, type TestDatabase } from './helpers.js';
 
-// The reconciler compares before it writes (issue 13): every object is read first, created
+// The reconciler compares before it writes (cheap with several replicas): every object is read first, created
 // only when absent and replaced only when it differs, so a resync over a cluster that already
 // matches the database makes GET requests only, whichever replica runs it. Counted the way the
 // standalone sandbox's --audit-log counts (its onRequest hook), in process.

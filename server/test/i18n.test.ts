@@ -4,7 +4,7 @@ import { createTestContext, DEFAULT_PASSWORD, linkIn, type SignedInUser, type Te
 import { queueWorkspaceDeletedMails } from '../src/workspaces/deletionNotice.js';
 import { createWorld, type World } from './teamFixtures.js';
 
-// Issue 15, French: PATCH /user {locale}, GET /user's locale, mails in the recipient's language
+// French: PATCH /user {locale}, GET /user's locale, mails in the recipient's language
 // (the request's at registration), validation messages in the request's language.
 
 let ctx: TestContext;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { translateMessage } from '../src/i18n/messages.js';
 import { serverMessages } from './i18nMessageSites.js';
 
-// Issue 15: every message the server can answer with has its French. The sites are read from the
+// French: every message the server can answer with has its French. The sites are read from the
 // server's source (i18nMessageSites.ts), so a new `new HttpError(…, 'text')`, field error, zod
 // message or message constant without a catalogue line (server/src/i18n/catalogue/) fails here.
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext, uniqueEmail } from './helpers.js';
 import { createWorld, insertTeam, insertWorkspace, type World } from './teamFixtures.js';
 
-// Issue 15: the server's messages beyond accounts, called as a French console calls them
+// French: the server's messages beyond accounts, called as a French console calls them
 // (Accept-Language: fr): nodes, invitations, team deletion, admin filters and bulk results,
 // token revocation, the HTTP layer, institutional sign-in. i18nCoverage.test.ts checks that every
 // message has its French; this checks that the answers carry it.

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 
-// The English messages the server can answer with, read from its source (issue 15: French users
+// The English messages the server can answer with, read from its source (French users
 // get every one of them in French). i18nCoverage.test.ts checks each against the catalogue; run
 // `npx tsx server/test/i18nMessageSites.ts` to list them with where they are written.
 //

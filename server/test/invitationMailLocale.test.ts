@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext, uniqueEmail } from './helpers.js';
 import { createWorld, type World } from './teamFixtures.js';
 
-// Issue 15: the invitation mail in the invitee's language: the one the inviter chose
+// French: the invitation mail in the invitee's language: the one the inviter chose
 // (`locale` in the body), else the invited account's saved one, else the inviter's request
 // language (the console sends its own), else English. Real SMTP.
 

@@ -13,7 +13,7 @@ import {
 import { createTestContext, DEFAULT_PASSWORD, linkIn, type SignedInUser, type TestContext, uniqueEmail } from './helpers.js';
 import { createWorld, insertTeam, insertWorkspace, addTeamMember, type World } from './teamFixtures.js';
 
-// Issue 16, invitations: POST/GET /api/tenants/{id}/invitations, resend, revoke, and the mailed
+// Invitations: POST/GET /api/tenants/{id}/invitations, resend, revoke, and the mailed
 // link (GET /api/invitations/{id}/{token}, POST …/accept), on the real database and SMTP.
 
 let ctx: TestContext;

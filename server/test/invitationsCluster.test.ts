@@ -17,7 +17,7 @@ import type { Broadcaster } from '../src/broadcasting/broadcaster.js';
 import { createUser } from '../src/users/users.js';
 import { createTestDatabase, DEFAULT_PASSWORD, linkIn, startMailbox, type Mailbox, type TestDatabase, uniqueEmail } from './helpers.js';
 
-// Issue 16: an accepted invitation reaches the cluster like an approved JoinWorkspace (the
+// An accepted invitation reaches the cluster like an approved JoinWorkspace (the
 // reconciler gives the person's service account and role binding in the workspace's namespace
 // of the real sandbox cluster, over HTTPS), and the realtime side hears of it (rights re-checked,
 // InvitationAccepted to the inviter). On SQLite and PostgreSQL.

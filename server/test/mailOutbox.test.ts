@@ -26,7 +26,7 @@ import {
 } from './processes.js';
 import { createWorld, newPerson, submit, type World } from './teamFixtures.js';
 
-// The mail outbox (issue 13, server/src/mail/outbox.ts): a mail is a row written in the
+// The mail outbox (server/src/mail/outbox.ts): a mail is a row written in the
 // transaction of the action that causes it, sent by a kick after the commit or by the leader's
 // sweep, with retries and backoff; a killed process loses nothing, and two live senders never
 // send one mail twice. On SQLite, and on PostgreSQL when DATABASE_URL names one.

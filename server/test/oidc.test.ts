@@ -6,7 +6,7 @@ import { LAST_WAY_IN, WRONG_PASSWORD } from '../src/oidc/routes.js';
 import { createTestContext, TEST_APP_URL, type TestContext, uniqueEmail } from './helpers.js';
 import { startTestProvider, type TestProvider, throughProvider } from './oidcProvider.js';
 
-// Issue 16, institutional sign-in through a REAL OpenID provider (oidc-provider on loopback):
+// Institutional sign-in through a REAL OpenID provider (oidc-provider on loopback):
 // the console's redirect, the provider's automatic login and consent (or refusal), the
 // callback with openid-client's checks (state, nonce, PKCE), the one-time code exchanged for a
 // session token, linking and unlinking. On SQLite and PostgreSQL.

@@ -4,7 +4,7 @@ import { SUBSCRIPTION_ENDED_EVENT, type SubscriptionEnd } from '../src/realtime/
 import { createTestContext, linkIn, type TestContext } from './helpers.js';
 import { connected, type RealtimeRig, startRealtimeRig, subscribeOutcome, until } from './realtimeClients.js';
 
-// Issue 11, finding 7: a password reset revokes every session and personal access token, and
+// Sessions end with a reset (docs/security.md): a password reset revokes every session and personal access token, and
 // what they subscribed to over the realtime channel ends with them, at once (the reset calls
 // the broadcaster's rightsChanged after its commit; the periodic re-check is a minute away).
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli.js';
 import { createTestContext, type TestContext, uniqueEmail } from './helpers.js';
 
-// Issue 11, finding 10: `password` and `12345678` were accepted. zxcvbn judges strength (score
+// Password strength (docs/security.md): `password` and `12345678` used to be accepted. zxcvbn judges strength (score
 // 3 of 4 at least), with the person's own email and names as words an attacker would try;
 // the minimum length stays 8 (NIST 800-63B), with no composition rules. The reset form's
 // checks are in passwordReset.test.ts.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from './helpers.js';
 import { addTeamMember, addWorkspaceMember, createWorld, insertTeam, insertWorkspace, submit, type World } from './teamFixtures.js';
 
-// Queries per request on the hot paths (issue 14): each endpoint has a budget, and the count must
+// Queries per request on the hot paths (docs/benchmarks.md): each endpoint has a budget, and the count must
 // not grow with the number of rows it shows (no N+1). A change that adds a query fails here and
 // has to say why by raising the budget.
 

@@ -7,7 +7,7 @@ import type { Database } from '../src/db/schema.js';
 import { type BusMessage, busBroadcaster, localBus, postgresBus, type RealtimeBus } from '../src/realtime/bus.js';
 import { postgresLeader, soleLeader } from '../src/replicas/leader.js';
 
-// The parts several replicas share (issue 13): the realtime bus and the leader lock, each
+// The parts several replicas share: the realtime bus and the leader lock, each
 // tried as two or three "replicas" in one process on one PostgreSQL. The whole thing, as
 // separate processes, is server/test/replicas.test.ts.
 //

@@ -24,7 +24,7 @@ import {
   waitUntilAnswering,
 } from './processes.js';
 
-// Issue 13: N replicas on one PostgreSQL behave as one. Three compiled server processes
+// Replicas (docs/deploy.md): N replicas on one PostgreSQL behave as one. Three compiled server processes
 // (node build/…/main.js, as the image runs it) share a PostgreSQL cluster of this test's own
 // (so that it can restart it), one standalone sandbox cluster (npm run sandbox, with its audit
 // log of every API request), one APP_KEY and one SMTP catcher; each has its own ports and

@@ -5,7 +5,7 @@ import { NO_CLUSTER } from '../src/cluster/http.js';
 import { authenticateToken } from '../src/tokens/tokens.js';
 import { createTestContext, type SignedInUser, type TestContext } from './helpers.js';
 
-// The route-table fuzz guard (issue 11, "Hardening"). Every route Fastify registers (seen
+// The route-table fuzz guard (docs/security.md). Every route Fastify registers (seen
 // through buildApp's `onRoute`, so a new route is fuzzed without anyone listing it) gets the
 // bad-input corpus below, as an anonymous caller, an onboarded user and a platform admin (and
 // the /agent routes as a node agent too): bad path parameters, bad query strings, bad bodies

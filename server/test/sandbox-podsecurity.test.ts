@@ -69,7 +69,7 @@ const podWith = (name: string, spec: any = {}, container: any = {}) => ({
   spec: { containers: [{ name: 'x', image: 'busybox', ...container }], ...spec },
 });
 
-/** What the member in issue 11 did: root on the node. */
+/** The attack Pod Security stops (docs/security.md): a member's pod with root on the node. */
 const hostRoot = (name: string) =>
   podWith(
     name,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReconciler, type Reconciler } from '../src/cluster/reconciler.js';
 import { eventually, type NodesWorld, startNodesWorld } from './nodesFixtures.js';
 
-// Contract tests of spec section 3 (issue 15): every entity the spec names, loaded through the
+// Contract tests of the API shapes of docs/api-contract.md: every entity the spec names, loaded through the
 // API as the console loads it (section 7's calls), with each field the spec gives it, under the
 // spec's names (aliases included) as well as ours. On SQLite, and on PostgreSQL with
 // DATABASE_URL. GET /user (the User entity and the user's team entries) has its own file.

@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from './helpers.js';
 import { createWorld, type World } from './teamFixtures.js';
 
-// Contract test of spec section 3's User (issue 15, part 1, the GET /user bullet), beside
+// Contract test of the User the original console reads (GET /user; docs/api-contract.md), beside
 // specShapes.test.ts (the other entities). Each named field, aliases included, on SQLite and,
 // with DATABASE_URL, on PostgreSQL:
 // - User: id, firstname, lastname, email, email_verified_at, aup_accepted_at, admin, enabled,
 //   authority, name, teams (tenants) with role, workspaces, requests;
 // - the user's team entry: the Team's fields (id, name, fullname, shortname, city, country, url)
 //   with its role and its workspaces (sub_namespaces / subnamespaces): those the user can see in
-//   that team, with their role (spec section 2's sidebar groups the user's workspaces by team);
+//   that team, with their role (the sidebar groups the user's workspaces by team);
 // - the user's workspace entry: id, name, namespace, team / tenant (id, name), role.
 
 type Json = Record<string, any>;

@@ -5,7 +5,7 @@ import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from '
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from './helpers.js';
 
-// The built console's precompressed copies (issue 14: vite.config.ts writes file.br and
+// The built console's precompressed copies (smaller transfers: vite.config.ts writes file.br and
 // file.gz): served with Content-Encoding to browsers that accept them, the plain file to
 // others, with Vary: Accept-Encoding, and the same Cache-Control as the plain file.
 

@@ -19,7 +19,7 @@ import { deleteWorkspace } from '../src/workspaces/deletion.js';
 import { createUser } from '../src/users/users.js';
 import { createTestDatabase, DEFAULT_PASSWORD, type TestDatabase, uniqueEmail } from './helpers.js';
 
-// Issue 12, teams and team members: GET/PATCH/DELETE /api/admin/teams/{id} and
+// Teams and team members: GET/PATCH/DELETE /api/admin/teams/{id} and
 // PATCH/DELETE /api/tenants/{id}/users/{userId}, POST /api/tenants/{id}/users/bulk, for every
 // kind of caller, with their effects on the real sandbox cluster (over HTTPS, through the
 // gateway and the reconciler) and on the realtime rights (a recording broadcaster).

@@ -13,7 +13,7 @@ import type { Broadcaster } from '../src/broadcasting/broadcaster.js';
 import { createUser } from '../src/users/users.js';
 import { createTestDatabase, DEFAULT_PASSWORD, injectorFor, type TestDatabase, uniqueEmail } from './helpers.js';
 
-// Issue 12: a member removed from a team (or leaving it) has their pending requests that only
+// A member removed from a team (or leaving it) has their pending requests that only
 // made sense as a member closed: JoinWorkspace and CreateWorkspace in that team are Denied with
 // "You are no longer a member of this team.", recorded, the requester gets RequestDecided and
 // the deciders RequestClosed (their badges drop it). Other requests stay. Every kind of caller;

@@ -92,7 +92,7 @@ describe('GET /api/tenants/{id-or-name}', () => {
       const disabled = team.users.find((user: { id: number }) => user.id === world.people.disabledManager.user.id);
       expect(disabled.enabled).toBe(false);
     } else {
-      // Always there (spec section 3), so that a client mapping over it does not break; empty.
+      // Always there, so that a client mapping over it does not break; empty.
       expect(team.users).toEqual([]);
       expect(team.joining_reason).toBeUndefined();
     }
@@ -201,7 +201,7 @@ describe('GET /user teams, workspaces and requests', () => {
         country: world.team.country,
         url: world.team.url,
         role: 'manager',
-        // Spec §3: the team's workspaces (the user's, with their role), under its three names.
+        // The team's workspaces (the user's, with their role), under its three names (docs/api-contract.md).
         workspaces: expect.arrayContaining(teamWorkspaces),
         sub_namespaces: expect.arrayContaining(teamWorkspaces),
         subnamespaces: expect.arrayContaining(teamWorkspaces),

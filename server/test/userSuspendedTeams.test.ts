@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type SignedInUser, type TestContext } from './helpers.js';
 import { addWorkspaceMember, createWorld, insertWorkspace, type World } from './teamFixtures.js';
 
-// GET /user, which the console's sidebar is built from (issue 12): a team suspended by platform
+// GET /user, which the console's sidebar is built from: a team suspended by platform
 // admins is not among `teams` (nobody has a role in it), nor its workspaces among
 // `workspaces`, and is listed apart in `suspended_teams` with the person's workspaces there, so
 // that the sidebar marks them instead of losing them. Every kind of member; both databases.

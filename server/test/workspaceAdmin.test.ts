@@ -23,7 +23,7 @@ import { createTestDatabase, DEFAULT_PASSWORD, injectorFor, type Mailbox, startM
 import { FAST_SANDBOX_TIMINGS, kubectlAvailable, KUBECTL, runFile } from './kubectl.js';
 import { connected, subscribeOutcome, until } from './realtimeClients.js';
 
-// Platform admins and one workspace (issue 12): GET/PATCH/DELETE /api/admin/workspaces/{id}
+// Platform admins and one workspace: GET/PATCH/DELETE /api/admin/workspaces/{id}
 // against the real sandbox API server over HTTPS, the real reconciler, real SMTP, the real
 // realtime server with pusher-js, and kubectl with a member's downloaded kubeconfig.
 

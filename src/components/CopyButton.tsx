@@ -4,7 +4,7 @@ import { Button, type ButtonProps } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslate } from 'react-admin';
 
-/** How long 'Copied' shows after a copy (spec §9). */
+/** How long 'Copied' shows after a copy (2 seconds, a product constant). */
 export const COPIED_DURATION_MS = 2000;
 
 const legacyCopy = (text: string): boolean => {

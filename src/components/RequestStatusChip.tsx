@@ -1,7 +1,7 @@
 import { Chip, type ChipProps } from '@mui/material';
 import { useTranslate } from 'react-admin';
 
-/** Spec §4: Approved green; Error and Denied red; Pending (and anything else) default. */
+/** Request status colours: Approved green; Error and Denied red; Pending (and anything else) default. */
 export const requestStatusColor = (status: string): ChipProps['color'] => {
   if (status === 'Approved') return 'success';
   if (status === 'Error' || status === 'Denied') return 'error';

@@ -2,7 +2,7 @@ import { Chip } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { isManagerRole, ourRole } from '../utils/roles';
 
-/** A team or workspace role as a small badge (spec §6); Laravel-era names shown as ours. */
+/** A team or workspace role as a small badge; Laravel-era names shown as ours. */
 export const RoleChip = ({ role: given }: { role?: string | null }) => {
   const translate = useTranslate();
   const role = ourRole(given);

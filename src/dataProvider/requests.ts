@@ -36,7 +36,7 @@ export const requestMethods = (http: HttpClient): RequestMethods => ({
     return (await http<UserRequest>('/api/requests/workspaces', { method: 'POST', body: data })).json;
   },
   async joinWorkspace(data) {
-    // Trailing slash as in the spec (§7); the server answers both.
+    // Trailing slash as the original console called it; the server answers both.
     return (await http<UserRequest>('/api/requests/workspaces/', { method: 'PATCH', body: data })).json;
   },
   async decideRequests(data) {

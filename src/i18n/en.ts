@@ -206,7 +206,7 @@ export const appMessages = {
     },
   },
 
-  // Issue 16: institutional sign-in (OpenID Connect), linked identities, invitations.
+  // Institutional sign-in (OpenID Connect), linked identities, invitations.
   oidc: {
     sign_in_with: 'Sign in with %{name}',
     or: 'or',
@@ -364,7 +364,7 @@ export const appMessages = {
         conflict: 'already decided',
       },
       stopped: 'Stopped: %{message} (%{left} not sent).',
-      // "Select all N matching": the server decides everything the filter matches (issue 12).
+      // "Select all N matching": the server decides everything the filter matches.
       select_all: 'Select all %{count} matching',
       all_selected: 'All %{count} matching requests are selected',
       title_approve_all: 'Approve the matching request? |||| Approve all %{count} matching requests?',
@@ -584,7 +584,7 @@ export const appMessages = {
       ok: 'Running',
       error: 'Error',
       warning: 'Warning',
-      // Spec §4 writes these three as they are shown: in lower case.
+      // These three show as they are written: in lower case.
       to_install: 'to install',
       installing: 'installing',
       unknown: 'unknown',
@@ -858,7 +858,7 @@ export const appMessages = {
     },
     error: 'The action failed. Try again.',
   },
-  // Issue 12, teams and team members: /admin/teams/{id} and the member management of /teams/{id}.
+  // Teams and team members: /admin/teams/{id} and the member management of /teams/{id}.
   teamAdmin: {
     tabs: { summary: 'Summary', members: 'Members', workspaces: 'Workspaces', activity: 'Activity' },
     fields: {
@@ -922,7 +922,7 @@ export const appMessages = {
       bulk_refused: '%{name}: %{message}',
     },
   },
-  // Issue 12, bulk actions on the admin lists (src/resources/admin/bulk.tsx): dry run, confirmation, progress, result.
+  // Bulk actions on the admin lists (src/resources/admin/bulk.tsx): dry run, confirmation, progress, result.
   adminBulk: {
     select_all: 'Select all %{count} matching',
     all_selected: 'All %{count} matching are selected',
@@ -963,8 +963,8 @@ export const appMessages = {
       totals: 'Deleted: %{done}. Not found: %{not_found}.',
     },
   },
-  // Issue 12, search and filters: the admin lists' filter sidebars and the team pickers.
-  // Issue 15: the admin lists as cards below the sm breakpoint (ListCards).
+  // Search and filters: the admin lists' filter sidebars and the team pickers.
+  // The admin lists as cards below the sm breakpoint (ListCards).
   admin_cards: {
     select_page: 'Select every item on this page',
     labelled: '%{label}:',

@@ -953,7 +953,7 @@ export const frenchAppMessages: typeof appMessages = {
       totals: 'Supprimés : %{done}. Introuvables : %{not_found}.',
     },
   },
-  // Issue 15 : les listes d’administration en cartes sous le point de rupture sm (ListCards).
+  // Les listes d’administration en cartes sous le point de rupture sm (ListCards).
   admin_cards: {
     select_page: 'Sélectionner tous les éléments de cette page',
     labelled: '%{label} :',

@@ -61,7 +61,7 @@ const MenuSection = ({ title, children }: { title: string; children: ReactNode }
 /**
  * The sidebar (280 px, theme.sidebar.width; collapsible, a drawer on small screens).
  * Only screens that exist get an entry: the extension points below say where the next issues
- * plug in theirs (spec §2 "Sidebar").
+ * plug in theirs (the product's sidebar order).
  */
 export const Menu = () => {
   const translate = useTranslate();

@@ -1,6 +1,6 @@
 import { Box, type BoxProps } from '@mui/material';
 
-/** Spec §2, §9: 1 column below 801 px, 2 columns from 801 px, 3 columns from 1600 px. */
+/** The content layout: 1 column below 801 px, 2 columns from 801 px, 3 columns from 1600 px. */
 export const TWO_COLUMNS_FROM = 801;
 export const THREE_COLUMNS_FROM = 1600;
 

@@ -52,7 +52,7 @@ const Marked = ({ name, mark }: { name: string; mark: string }) => (
 );
 
 /**
- * Sidebar: the Workspaces tree grouped by team (spec §2).
+ * Sidebar: the Workspaces tree grouped by team.
  * It sits inside react-admin's menu (a `role="menu"` list), where only menu items, groups and
  * separators are valid children (axe's aria-required-children): 'Expand all' and 'Close all'
  * are menu items, and each team's fold control a checkable one ('Show the workspaces of X',

@@ -42,7 +42,7 @@ export const useUserEvents = () => {
   useUserChannelEvent('RequestCreated', onEvent('RequestCreated'));
   useUserChannelEvent('RequestDecided', onEvent('RequestDecided'));
   useUserChannelEvent('RequestClosed', () => void refresh());
-  // An invitation of the user's was accepted (issue 16): the team's members and invitations change.
+  // An invitation of the user's was accepted: the team's members and invitations change.
   useUserChannelEvent('InvitationAccepted', (payload) => {
     const accepted = (payload ?? {}) as { email?: string };
     void Promise.all([queryClient.invalidateQueries({ queryKey: ['invitations'] }), queryClient.invalidateQueries({ queryKey: ['teams'] })]);

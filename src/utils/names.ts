@@ -1,11 +1,11 @@
 import slugify from 'slugify';
 
-/** Spec §5: a team's internal name from its short name: lowercased, spaces and non-word characters removed. */
+/** A team's internal name from its short name: lowercased, spaces and non-word characters removed. */
 export const teamNameFromShortname = (shortname: string): string =>
   shortname.toLowerCase().replace(/\s+/g, '').replace(/\W/g, '');
 
 /**
- * Spec §5: a workspace name from its label: accents folded, lowercased, spaces become dashes,
+ * A workspace name from its label: accents folded, lowercased, spaces become dashes,
  * other characters removed (repeated and edge dashes dropped, so the result can match
  * ^[a-z0-9][a-z0-9-]*[a-z0-9]$).
  */

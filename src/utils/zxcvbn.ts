@@ -1,7 +1,7 @@
 import { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import * as common from '@zxcvbn-ts/language-common';
 import * as en from '@zxcvbn-ts/language-en';
-// French feedback (issue 15): the French package's translations only, not its dictionaries, so
+// French feedback: the French package's translations only, not its dictionaries, so
 // the score stays the server's.
 import frenchTranslations from '@zxcvbn-ts/language-fr/dist/translations';
 

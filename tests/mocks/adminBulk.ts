@@ -2,7 +2,7 @@ import { http, HttpResponse } from 'msw';
 import { db } from './db';
 import { authorized, record } from './http';
 
-// The bulk calls of issue 12 as the server answers them (docs/api-contract.md): POST
+// The admin lists' bulk calls as the server answers them (docs/api-contract.md): POST
 // /api/requests/bulk by ids or by filter (with dry_run), POST /api/admin/teams/bulk over
 // `db.admin.teams` (`enabled` on each row; `member_count` and `workspace_count` are the reach)
 // and POST /api/admin/workspaces/bulk over `db.admin.workspaces`. A test registers them with

@@ -3,7 +3,7 @@ import { db } from './db';
 import { NOW, SESSION_TOKEN } from './fixtures';
 import { authorized, record } from './http';
 
-// Issue 16: invitations, the invitation link, linked identities and the OpenID code exchange,
+// Invitations, the invitation link, linked identities and the OpenID code exchange,
 // as docs/api-contract.md ("Invitations", "Institutional sign-in") describes them. Empty by
 // default (the team and profile pages ask for them); tests arrange `invitationDb`.
 

@@ -9,7 +9,7 @@ import { registerBody } from './schemas.js';
 export const CONFIRMATION_MISMATCH = 'The password confirmation does not match.';
 
 /**
- * Every field's errors of a refused registration in one answer (issue 15): the schema stops at
+ * Every field's errors of a refused registration in one answer (the form shows them all): the schema stops at
  * a field's first failure, and its body-wide checks (strength, confirmation) and the database's
  * (email taken) do not run when another field failed, so a person fixed one field to meet the
  * next message. Here each field is judged alone with the schema's own rules, then:

@@ -235,7 +235,7 @@ export interface ClusterGateway {
   /** Whether the API server answers (never throws). */
   health(): Promise<boolean>;
 
-  // Nodes (issue 5)
+  // Nodes (docs/nodes-contract.md)
   /** Every Node of the cluster. */
   listNodes(): Promise<ClusterNode[]>;
   /** One Node, or null when the cluster has none of that name. */
@@ -251,7 +251,7 @@ export interface ClusterGateway {
   setNodeUnschedulable(name: string, unschedulable: boolean): Promise<ClusterNode>;
 }
 
-// Nodes (issue 5)
+// Nodes (docs/nodes-contract.md)
 
 export interface ClusterNodeCondition {
   type: string;

@@ -13,7 +13,7 @@ import {
 } from './gateway.js';
 import { call, toClusterError } from './kubernetesCalls.js';
 
-// Nodes (issue 5): the cluster's Nodes (list, read, watch), cordoning, and the bootstrap
+// Nodes (docs/nodes-contract.md): the cluster's Nodes (list, read, watch), cordoning, and the bootstrap
 // tokens machines join with.
 
 const WATCH_TYPES = new Set(['ADDED', 'MODIFIED', 'DELETED']);

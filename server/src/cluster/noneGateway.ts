@@ -17,7 +17,7 @@ export const noneGateway: ClusterGateway = {
   readWorkspaceQuota: () => Promise.reject(new ClusterUnavailable()),
   clusterInfo: () => null,
   health: () => Promise.resolve(false),
-  // Nodes (issue 5)
+  // Nodes (docs/nodes-contract.md)
   listNodes: () => Promise.reject(new ClusterUnavailable()),
   readNode: () => Promise.reject(new ClusterUnavailable()),
   watchNodes: () => Promise.reject(new ClusterUnavailable()),

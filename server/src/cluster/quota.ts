@@ -1,6 +1,6 @@
 import { WORKSPACE_DEFAULTS } from './gateway.js';
 
-// A workspace's ResourceQuota (issue 12): platform admins set four values per workspace; each
+// A workspace's ResourceQuota: platform admins set four values per workspace; each
 // one left unset (null) keeps the default of WORKSPACE_DEFAULTS.quota, so a workspace nobody
 // touched gets exactly the defaults, and changing the defaults still reaches it.
 //

@@ -31,15 +31,15 @@ export interface RateLimits {
   nodeClaim: RateLimit;
   /** Machine-first node registrations (POST /agent/register), keyed by client address. */
   agentRegister: RateLimit;
-  /** Invitations mailed (sent and resent) for one team by its owners and managers, together (issue 16). */
+  /** Invitations mailed (sent and resent) for one team by its owners and managers, together. */
   invitationTeam: RateLimit;
   /** One owner's or manager's share of their team's invitations (invitations/budget.ts). */
   invitationTeamInviter: RateLimit;
-  /** Invitations mailed (sent and resent) by one person, whatever the teams (issue 16). */
+  /** Invitations mailed (sent and resent) by one person, whatever the teams. */
   invitationInviter: RateLimit;
   /** Invitations mailed by one platform admin a day, whatever the teams (admins are outside team budgets). */
   invitationAdmin: RateLimit;
-  /** Institutional sign-ins started (GET /auth/oidc/{provider}), keyed by client address (issue 16). */
+  /** Institutional sign-ins started (GET /auth/oidc/{provider}), keyed by client address. */
   oidcStart: RateLimit;
 }
 
@@ -133,7 +133,7 @@ export interface Config {
   metricsToken: string | null;
   /** METRICS_PORT: /metrics is served on this port (of HOST) only; null = on PORT. */
   metricsPort: number | null;
-  /** OpenID providers for institutional sign-in (OIDC_PROVIDERS or OIDC_ISSUER…, issue 16); none = off. */
+  /** OpenID providers for institutional sign-in (OIDC_PROVIDERS or OIDC_ISSUER…); none = off. */
   oidcProviders: OidcProviderConfig[];
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Which OpenID providers people may sign in with (issue 16): OIDC_PROVIDERS, a JSON array of
+// Which OpenID providers people may sign in with (institutional sign-in): OIDC_PROVIDERS, a JSON array of
 // {id?, name, issuer, client_id, client_secret}, or one provider from OIDC_ISSUER,
 // OIDC_CLIENT_ID, OIDC_CLIENT_SECRET, OIDC_NAME (and OIDC_ID). Each is discovered from its
 // issuer's /.well-known/openid-configuration at the first sign-in.

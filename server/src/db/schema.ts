@@ -180,7 +180,7 @@ export interface RequestsTable {
   updated_at: Timestamp;
 }
 
-/** 'to install' until the first check-in, 'installing' while joining, then from the cluster's Node (issue 5). */
+/** 'to install' until the first check-in, 'installing' while joining, then from the cluster's Node (docs/nodes-contract.md). */
 export type NodeStatus = 'to install' | 'installing' | 'ok' | 'warning' | 'error' | 'unknown';
 
 export interface NodesTable {
@@ -248,7 +248,7 @@ export interface MailOutboxTable {
 
 export type InvitationStatus = 'pending' | 'accepted' | 'revoked';
 
-/** An invitation to a team and some of its workspaces (0013, issue 16). */
+/** An invitation to a team and some of its workspaces (migration 0013). */
 export interface InvitationsTable {
   id: Generated<number>;
   team_id: number;
@@ -272,7 +272,7 @@ export interface InvitationsTable {
   updated_at: Timestamp;
 }
 
-/** An OpenID provider's account linked to a user (0014, issue 16); unique issuer + subject. */
+/** An OpenID provider's account linked to a user (migration 0014); unique issuer + subject. */
 export interface IdentitiesTable {
   id: Generated<number>;
   user_id: number;

@@ -3,7 +3,7 @@ import { dialectOf, timestamp } from './database.js';
 import type { ActivityLogTable, Database } from './schema.js';
 
 // `npm run cli -- seed`: a national testbed's worth of plausible data, for trying the admin
-// console and benchmarking it at scale (issue 12). Rows go in as multi-row inserts of ROWS_PER_INSERT,
+// console and benchmarking it at scale (100,000 users). Rows go in as multi-row inserts of ROWS_PER_INSERT,
 // INSERTS_PER_TRANSACTION to a transaction, on either database: one statement per row would
 // take an hour for a million activity entries; one transaction for everything would hold a
 // write lock (and, on PostgreSQL, a huge transaction) for the whole run.

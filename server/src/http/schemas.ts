@@ -63,7 +63,7 @@ export const requiredMultilineText = (field: string, max = 2000) =>
     // PostgreSQL text cannot hold NUL; refuse it here rather than fail in the database.
     .refine((value) => !NUL.test(value), `The ${field} field contains an invalid character.`);
 
-/** The email rule of spec section 5 (non-space, @, non-space), stored trimmed and lowercased. */
+/** The product's email rule (non-space, @, non-space), stored trimmed and lowercased. */
 export const emailField = () =>
   requiredText('email')
     .regex(/^\S+@\S+$/, 'Invalid email')

@@ -6,7 +6,7 @@ import { common } from './catalogue/common.js';
 import { nodes } from './catalogue/nodes.js';
 import { teams } from './catalogue/teams.js';
 
-// The server's messages in the person's language (issue 15). The code keeps writing its
+// The server's messages in the person's language (English or French). The code keeps writing its
 // messages in English, as Laravel's do ("The firstname field is required."); this catalogue
 // gives each English message (a template: `:field`, `:max`… stand for the variable parts) its
 // French. translateMessage() turns any message the catalogue knows into the asked language,

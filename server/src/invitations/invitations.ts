@@ -21,7 +21,7 @@ import { invitationGrantRefusal } from './rights.js';
 
 export type { InvitationLimits } from './budget.js';
 
-// Invitations to a team and some of its workspaces (issue 16; docs/api-contract.md,
+// Invitations to a team and some of its workspaces (docs/api-contract.md,
 // "Invitations"). The team's owners and managers (and platform admins) invite by email with a
 // team role no higher than their own; the mail carries APP_URL/invitations/{id}/{token}, where
 // the token is random, stored only as a SHA-256, works once and expires after 7 days (a resend

@@ -37,7 +37,7 @@ const security = bearerAuth;
 /** The public link routes, exempt from the onboarding gate (http/onboarding.ts). */
 export const INVITATION_LINK_ROUTES = ['/api/invitations/:id/:token', '/api/invitations/:id/:token/accept'] as const;
 
-/** Invitations to a team (issue 16): managed by its owners and managers, accepted through the mailed link. */
+/** Invitations to a team: managed by its owners and managers, accepted through the mailed link. */
 export function invitationRoutes(context: AppContext): FastifyPluginAsyncZod {
   const { db, config } = context;
   const limits: InvitationLimits | null = config.rateLimits

@@ -5,7 +5,7 @@ import { dialectOf, timestamp } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Mailer, MailMessage } from './mailer.js';
 
-// The mail outbox (issue 13): every mail is a `mail_outbox` row, written in the transaction of
+// The mail outbox (safe with several replicas, docs/deploy.md): every mail is a `mail_outbox` row, written in the transaction of
 // the action that causes it (a request decision, a password reset…), and sent afterwards. A
 // process killed between the commit and the send loses nothing: the row waits for a sender.
 //

@@ -2,7 +2,7 @@ import { APP_NAME } from '../config/config.js';
 import { escapeHtml } from '../html.js';
 import { type Locale, translateMessage } from '../i18n/messages.js';
 
-// The mails the server sends, in English and in French (issue 15): each takes the recipient's
+// The mails the server sends, in English and in French: each takes the recipient's
 // language (`locale`, English by default: i18n/messages.ts mailLocale picks it). Each has a
 // text part and an HTML part saying the same thing; every interpolated value is escaped in the
 // HTML part.

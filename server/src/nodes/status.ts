@@ -2,7 +2,7 @@ import type { Severity } from '../activity/log.js';
 import type { ClusterNode } from '../cluster/gateway.js';
 import type { NodeStatus } from '../db/schema.js';
 
-// Node status from the cluster's Node object (design.md section 9): pure functions, so the
+// Node status from the cluster's Node object (docs/nodes-contract.md): pure functions, so the
 // mapping is tested without a cluster.
 
 /** A kubelet that has not posted a heartbeat for this long counts as gone ('unknown'). */
@@ -45,7 +45,7 @@ export function lastHeartbeat(node: Pick<ClusterNode, 'conditions'>): string | n
   return newest;
 }
 
-/** A status as the console names it (spec section 4), for activity descriptions people read. */
+/** A status as the console names it (NodeStatusBadge.tsx), for activity descriptions people read. */
 export function statusWord(status: NodeStatus): string {
   const words: Partial<Record<NodeStatus, string>> = { ok: 'Running', warning: 'Warning', error: 'Error' };
   return words[status] ?? status;

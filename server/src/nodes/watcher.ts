@@ -1,7 +1,7 @@
 import type { ClusterNode, Stoppable } from '../cluster/gateway.js';
 import { applyClusterNode, namedNodes, type NodeServices } from './nodes.js';
 
-// Keeps console nodes in line with their cluster Nodes (design.md section 9): a watch on
+// Keeps console nodes in line with their cluster Nodes (docs/nodes-contract.md): a watch on
 // every Node applies each change as it happens; a full re-list runs at start, every minute
 // (it also catches kubelets that went silent: a stale heartbeat is 'unknown' without any
 // event), and whenever the watch ends or fails. A watch that cannot be opened again is

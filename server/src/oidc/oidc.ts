@@ -15,7 +15,7 @@ import type { OidcProviderConfig } from '../config/oidcProviders.js';
 import { claimEmail, claimNames } from './claims.js';
 import { linkingStillAllowed } from './identityRights.js';
 
-// Institutional sign-in (issue 16; docs/api-contract.md, "Institutional sign-in"). All the
+// Institutional sign-in through OpenID Connect (docs/api-contract.md, "Institutional sign-in"). All the
 // protocol is openid-client's: discovery, the authorization code flow with PKCE, state and
 // nonce, the ID token's validation. This module keeps what is ours: the redirect's state in
 // the database bound to the browser that started it, the account made or found from the

@@ -84,7 +84,7 @@ export async function identitiesOf(db: Kysely<Database>, oidc: Pick<OidcService,
   }));
 }
 
-/** Institutional sign-in (issue 16): the redirects, the code exchange, linked identities. */
+/** Institutional sign-in (OpenID Connect): the redirects, the code exchange, linked identities. */
 export function oidcRoutes(context: AppContext): FastifyPluginAsyncZod {
   const { config, db } = context;
   return async (app) => {

@@ -7,7 +7,7 @@ import { type JoinedRequest, presentRequestsWith, type RequestRelations, request
 import type { Access } from '../access/access.js';
 import { isLocale } from '../i18n/messages.js';
 
-/** A workspace of the user's in one of their teams (spec §3: a team's workspaces, alias sub_namespaces). */
+/** A workspace of the user's in one of their teams (a team's workspaces, also named sub_namespaces by the console's API). */
 const teamWorkspaceSchema = z.object({
   id: z.number(),
   name: z.string(),
@@ -36,7 +36,7 @@ const userWorkspaceSchema = z.object({
   label: z.string(),
   namespace: z.string(),
   team: z.object({ id: z.number(), name: z.string() }),
-  /** Spec §3's name for `team`. */
+  /** The console API's other name for `team` (docs/api-contract.md). */
   tenant: z.object({ id: z.number(), name: z.string() }),
   role: z.enum(['manager', 'member']),
 });
@@ -72,7 +72,7 @@ export const userSchema = z.object({
   locale: z.enum(['en', 'fr']).nullable(),
   created_at: z.string(),
   teams: z.array(userTeamSchema),
-  /** Spec §3's name for `teams`. */
+  /** The console API's other name for `teams` (docs/api-contract.md). */
   tenants: z.array(userTeamSchema),
   workspaces: z.array(userWorkspaceSchema),
   suspended_teams: z.array(suspendedTeamSchema),

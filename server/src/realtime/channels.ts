@@ -26,7 +26,7 @@ export function channelRule(channel: string): ChannelRule | null {
 /**
  * The rule itself: their own user channel; a workspace channel when they are a member of the
  * workspace (with an enabled team membership) or a platform admin; a pod-log channel of a
- * workspace when they are a member of it (the Pods section is members' alone; spec §2).
+ * workspace when they are a member of it (the Pods section is members' alone).
  */
 export function ruleAllows(rule: ChannelRule, access: Access, workspaceExists: boolean): boolean {
   switch (rule.kind) {

@@ -11,7 +11,7 @@ const settingsSchema = z.object({
   realtime: z.object({ key: z.string(), host: z.string(), port: z.number(), forceTLS: z.boolean() }),
   /** The generic (machine-first) installer: public, it carries no secret. */
   nodeInstall: z.object({ scriptUrl: z.string(), imageUrl: z.string() }),
-  /** Institutional sign-in (issue 16): a "Sign in with {name}" button each, leading to /auth/oidc/{id}. */
+  /** Institutional sign-in (OpenID Connect): a "Sign in with {name}" button each, leading to /auth/oidc/{id}. */
   oidcProviders: z.array(z.object({ id: z.string(), name: z.string() })),
 });
 

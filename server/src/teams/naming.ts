@@ -4,7 +4,7 @@ import slugify from 'slugify';
 export const MAX_TEAM_NAME_LENGTH = 40;
 
 /**
- * The team's internal name from its short name (spec section 5): accents folded, lowercased,
+ * The team's internal name from its short name (the product's naming rule): accents folded, lowercased,
  * spaces and every other non-alphanumeric character removed ("Edge Lab!" → "edgelab").
  * Underscores go too: the name ends up in DNS-style namespace names. May be empty.
  */

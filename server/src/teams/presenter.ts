@@ -7,7 +7,7 @@ import { type Access, seesTeamMembers } from '../access/access.js';
 const workspaceSummary = z.object({ id: z.number(), name: z.string(), label: z.string(), namespace: z.string() });
 
 /**
- * A team (docs/api-contract.md, "Team"). `users` is always there (spec section 3): the members
+ * A team (docs/api-contract.md, "Team"). `users` is always there (clients map over it): the members
  * for members and platform admins, empty for everyone else and in the list; `joining_reason`
  * only for members and admins. `subnamespaces` and `sub_namespaces` are the spec's names for
  * `workspaces`.

@@ -1,4 +1,4 @@
-/** Spec section 5: lowercase letters, digits and dashes, starting and ending with a letter or digit. */
+/** A workspace name: lowercase letters, digits and dashes, starting and ending with a letter or digit. */
 export const WORKSPACE_NAME_PATTERN = /^[a-z0-9][a-z0-9-]*[a-z0-9]$/;
 export const MAX_WORKSPACE_NAME_LENGTH = 40;
 /** Kubernetes namespace names are DNS labels: at most 63 characters. */

@@ -11,7 +11,7 @@ import { type ReactNode, useId, useState } from 'react';
 import { FormProvider, useController, useForm } from 'react-hook-form';
 import { useTranslate, type Validator } from 'react-admin';
 
-// The logged-out forms (issue 14: the logged-out bundle loads neither react-admin's form
+// The logged-out forms (to keep it small, the logged-out bundle loads neither react-admin's form
 // machinery nor its inputs). Same behaviour and markup as react-admin's Form, TextInput and
 // PasswordInput, which these screens used: validation on submit then on change, validator
 // errors ({ message, args } translated) under the field, server field errors returned by

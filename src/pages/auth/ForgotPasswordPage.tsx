@@ -10,7 +10,7 @@ import { AuthForm, AuthTextField } from './AuthForm';
 import { FormError } from './FormError';
 import { LoggedOutLayout } from './LoggedOutLayout';
 
-/** /password: ask for a password reset link (spec §2). */
+/** /password: ask for a password reset link. */
 export const ForgotPasswordPage = () => {
   const translate = useTranslate();
   const auth = useTestbedAuth();

@@ -3,7 +3,7 @@ import { useContext, useEffect, useState } from 'react';
 import { SettingsContext } from '../../settings';
 import { oidcErrorMessage } from '../oidc/oidcErrors';
 
-// "Sign in with {provider}" (issue 16): one button per configured OpenID provider, each a plain
+// "Sign in with {provider}" (OpenID Connect): one button per configured OpenID provider, each a plain
 // navigation to the server's /auth/oidc/{id}, which redirects to the provider. Self-contained
 // (MUI and fetch, no react-admin) so that both the logged-out bundle and the console can show
 // it: the providers come from the settings (GET /api/settings), fetched here when the settings

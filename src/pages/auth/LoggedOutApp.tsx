@@ -11,7 +11,7 @@ import { theme } from '../../theme';
 import { lazyNamed } from '../../utils/lazyNamed';
 import { LoginPage } from './LoginPage';
 
-// The logged-out bundle (issue 14): what a visitor without a token loads. The same screens as
+// The logged-out bundle (kept small for the first load): what a visitor without a token loads. The same screens as
 // in the console (App.tsx) on plain MUI and react-router, with react-admin's translate and
 // auth contexts (two small contexts, not its Admin): no list machinery, no realtime. main.tsx
 // switches to the console once a token is stored (login).

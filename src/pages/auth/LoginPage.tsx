@@ -17,7 +17,7 @@ import { LoggedOutLayout } from './LoggedOutLayout';
 export type LoginAction = (credentials: { email: string; password: string }, next: string) => Promise<unknown>;
 
 /**
- * Login form, shown at / and at any console path while logged out (spec §2). After login the
+ * Login form, shown at / and at any console path while logged out. After login the
  * user stays on the path they asked for. `login` is react-admin's useLogin() in the console
  * (SessionGate); the logged-out bundle, which has no react-admin context, logs in itself.
  */

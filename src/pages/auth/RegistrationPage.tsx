@@ -37,7 +37,7 @@ function withoutRepeatedMismatch<T extends Record<string, unknown>>(errors: T): 
   return copy as T;
 }
 
-/** /registration: create an account; on success a thank-you message (spec §2). */
+/** /registration: create an account; on success a thank-you message. */
 export const RegistrationPage = () => {
   const translate = useTranslate();
   const auth = useTestbedAuth();

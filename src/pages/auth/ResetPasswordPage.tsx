@@ -25,7 +25,7 @@ type Outcome = { kind: 'updated'; message: string; unlinked: UnlinkedIdentity[] 
 const unlinkedNames = (identities: UnlinkedIdentity[]) =>
   identities.map((identity) => `${identity.provider_name}${identity.email ? ` (${identity.email})` : ''}`).join(', ');
 
-/** /password/reset/:id/:signature: choose a new password (spec §2). */
+/** /password/reset/:id/:signature: choose a new password. */
 export const ResetPasswordPage = () => {
   const translate = useTranslate();
   const auth = useTestbedAuth();

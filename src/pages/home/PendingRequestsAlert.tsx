@@ -2,7 +2,7 @@ import { Alert, Button } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 
-/** Spec §2: the home page's alert about pending requests to manage, hidden when there are none. */
+/** The home page's alert about pending requests to manage, hidden when there are none. */
 export const PendingRequestsAlert = ({ count }: { count: number }) => {
   const translate = useTranslate();
   if (count <= 0) return null;

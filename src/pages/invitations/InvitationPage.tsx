@@ -10,7 +10,7 @@ import { LoggedOutLayout } from '../auth/LoggedOutLayout';
 import { AFTER_SIGN_IN_KEY } from '../oidc/OidcCallbackPage';
 import { browserNavigation } from '../../utils/browserNavigation';
 
-// /invitations/{id}/{token} (issue 16), in both bundles. The mailed link: shows the invitation
+// /invitations/{id}/{token}, in both bundles. The mailed link: shows the invitation
 // (GET /api/invitations/{id}/{token}); a person signed in with the invited address joins at once
 // (POST …/accept) and goes to the team; one signed in with another address is told and may
 // sign out; anyone else logs in, registers (the invited address, fixed) or signs in with their

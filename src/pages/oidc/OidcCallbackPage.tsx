@@ -9,7 +9,7 @@ import { LoggedOutLayout } from '../auth/LoggedOutLayout';
 import { browserNavigation } from '../../utils/browserNavigation';
 import { isOidcErrorCode } from './oidcErrors';
 
-// /oidc/callback (issue 16): where the server's /auth/oidc/callback sends the browser back.
+// /oidc/callback (institutional sign-in): where the server's /auth/oidc/callback sends the browser back.
 //   ?code=…                  a sign-in: exchanged at once (POST /auth/oidc/exchange, which only
 //                            this browser's sign-in cookie opens) for the session token; then on
 //                            to where the sign-in began (an invitation page) or home. The code

@@ -14,7 +14,7 @@ import { LanguageMenu } from '../../components/LanguageMenu';
 const steps = ['onboarding.steps.verification', 'onboarding.steps.terms'];
 
 /**
- * For logged-in users not fully set up (spec §2, §4): step 0 verify the email, step 1 accept
+ * For logged-in users not fully set up: step 0 verify the email, step 1 accept
  * the policy. The session store re-renders the gate once both are done.
  */
 export const OnboardingWizard = ({ user }: { user: User }) => {

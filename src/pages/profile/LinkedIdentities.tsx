@@ -11,7 +11,7 @@ import { formatDateTime } from '../../utils/dates';
 import { browserNavigation } from '../../utils/browserNavigation';
 import { oidcErrorMessage } from '../oidc/oidcErrors';
 
-// The profile's institutional identities (issue 16): the linked ones (GET /api/identities) with
+// The profile's institutional identities (OpenID Connect): the linked ones (GET /api/identities) with
 // Unlink (confirmed; refused for the only way into an account without a password), and a Link
 // button per configured provider that asks for the password again (POST /api/identities) and
 // sends the browser to the provider. The outcome comes back as ?identity_linked, or ?identity_error

@@ -6,7 +6,7 @@ import { RequestStatusChip } from '../../components/RequestStatusChip';
 import type { UserRequest } from '../../types';
 import { formatDateTime } from '../../utils/dates';
 
-/** What a request is about: a team's full and short names, or a workspace's name (spec §3). */
+/** What a request is about: a team's full and short names, or a workspace's name. */
 export const requestObject = (request: UserRequest): string => {
   const object = request.object;
   if (!object) return '';

@@ -2,7 +2,7 @@ import { Box, Card, CardContent, Checkbox, FormControlLabel, Stack, type Theme, 
 import type { ReactElement, ReactNode } from 'react';
 import { type Identifier, type RaRecord, useListContext, useTranslate } from 'react-admin';
 
-// Issue 15: below the sm breakpoint the admin lists show one card per row instead of a table
+// For phones: below the sm breakpoint the admin lists show one card per row instead of a table
 // (as react-admin's demo does with its MobileGrid and SimpleList), so that nothing scrolls
 // sideways on a phone and every action stays within reach. Unlike SimpleList, the cards keep
 // the rows' checkboxes and the bulk toolbar: the bulk actions (and "Select all N matching")

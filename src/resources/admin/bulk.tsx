@@ -19,7 +19,7 @@ import { createContext, type ReactNode, useCallback, useContext, useEffect, useM
 import { BulkActionsToolbar, type Identifier, type RaRecord, useListContext, useLocaleState, useTranslate } from 'react-admin';
 import { errorMessage } from '../../httpClient';
 
-// The bulk actions of the admin lists and /requests (issue 12): a toolbar whose selection is
+// The bulk actions of the admin lists and /requests: a toolbar whose selection is
 // either the checked rows or, after "Select all N matching", everything the list's filter
 // matches on the server (not only the loaded page); and the dialog every bulk action goes
 // through: the server's dry run first (so the confirmation says what will happen, with the

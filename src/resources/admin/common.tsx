@@ -3,7 +3,7 @@ import { Chip, Stack } from '@mui/material';
 import type { ReactNode } from 'react';
 import { RoleChip } from '../../components/RoleChip';
 
-/** Admin tables keep a minimum width of 800 and scroll horizontally (spec §9). */
+/** Admin tables keep a minimum width of 800 and scroll horizontally (a product constant). */
 // The list's main column is a flex item: without minWidth 0 a wide table widens the page
 // instead of scrolling inside its card. The scrolling is the table wrapper's, not the card's:
 // an overflowing card would also clip the bulk actions toolbar drawn above the table.

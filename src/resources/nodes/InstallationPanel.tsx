@@ -11,7 +11,7 @@ import { saveBlob } from '../../utils/download';
 import { CommandLine } from '../workspaces/KubeconfigPanel';
 import type { NodeRecord } from './types';
 
-/** The terminal install command for an installation_url (spec §2 "Node detail"). */
+/** The terminal install command for an installation_url (shown on the node page). */
 export const installCommand = (installationUrl: string) => `curl -fsSL '${installationUrl}' | sudo sh`;
 
 /** The file name of a node's USB image (as the server's Content-Disposition says). */

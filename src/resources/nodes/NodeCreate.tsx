@@ -31,7 +31,7 @@ const typeChoices = NODE_TYPES.map((id) => ({ id, name: `nodes.types.${id}` }));
 
 const trimmed = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
 
-/** The new node payload (spec §3): type, dhcp, hostname, ipv4, notes, code; empty optional fields are left out. */
+/** The new node payload (docs/nodes-contract.md): type, dhcp, hostname, ipv4, notes, code; empty optional fields are left out. */
 export const newNodePayload = (values: FieldValues): Record<string, unknown> => {
   const dhcp = values.dhcp !== false;
   const payload: Record<string, unknown> = { type: values.type ?? null, dhcp };
@@ -86,7 +86,7 @@ const defaultValues = { code: '', type: null, dhcp: true, ipv4: '', hostname: ''
 /**
  * /nodes/create: the authentication code of a machine that already runs the generic installer
  * (optional), the node's type, DHCP or a static IPv4 address, hostname and notes. No client-side
- * rules (spec §5): the server's 422 shows under the fields and its message in the 'Registration
+ * rules: the server's 422 shows under the fields and its message in the 'Registration
  * error' alert. While the request runs, an overlay covers the form and the submit is disabled;
  * on success the form resets and the user goes to /nodes/{id}.
  */

@@ -11,7 +11,7 @@ import { useNodeEvents } from './useNodeEvents';
 const isNumericId = (value: string) => /^\d+$/.test(value);
 
 /**
- * The node id of the URL: /nodes/{id}, or /nodes/{name} (links by name, spec §2), found in the
+ * The node id of the URL: /nodes/{id}, or /nodes/{name} (links may use the name), found in the
  * user's node list.
  */
 const useNodeId = (param: string): { id?: string; isPending: boolean; notFound: boolean } => {

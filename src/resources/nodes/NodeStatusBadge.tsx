@@ -2,7 +2,7 @@ import { Chip, type ChipProps } from '@mui/material';
 import { useTranslate } from 'react-admin';
 
 /**
- * Spec §4 "Node status display": ok = Running (green), error = Error (red), warning = Warning
+ * How node statuses show: ok = Running (green), error = Error (red), warning = Warning
  * (orange), 'to install', 'installing', 'unknown', '' = Disabled. Other values are not shown.
  */
 const BADGES: Record<string, { label: string; color: ChipProps['color']; variant?: ChipProps['variant'] }> = {

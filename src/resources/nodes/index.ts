@@ -4,7 +4,7 @@ import type { ResourceProps } from 'react-admin';
 import { Route } from 'react-router-dom';
 import { lazyNamed } from '../../utils/lazyNamed';
 
-// Pages load with their resource (issue 14: code splitting).
+// Pages load with their resource (code splitting keeps the first load small).
 const NodeList = lazyNamed(() => import('./NodeList'), 'NodeList');
 const NodeCreate = lazyNamed(() => import('./NodeCreate'), 'NodeCreate');
 const NodeShow = lazyNamed(() => import('./NodeShow'), 'NodeShow');

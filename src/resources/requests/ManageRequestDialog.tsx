@@ -14,7 +14,7 @@ export interface ManageRequestDialogProps {
 
 /**
  * Approve or deny a pending request, with an optional message: PATCH /api/requests/{id}
- * {action, message}. The dialog closes whatever the outcome (spec §7); the result is notified
+ * {action, message}. The dialog closes whatever the outcome (as the original console did); the result is notified
  * and every requests list and count is refreshed.
  */
 export const ManageRequestDialog = ({ request, onClose }: ManageRequestDialogProps) => {

@@ -30,7 +30,7 @@ import { formatDateTime } from '../../utils/dates';
 import { ourRole } from '../../utils/roles';
 import type { Invitation, TeamMemberRole as TeamRole } from './types';
 
-// The team page's invitations (issue 16), for the team's owners and managers and platform
+// The team page's invitations, for the team's owners and managers and platform
 // admins: the pending invitations (GET /api/tenants/{id}/invitations) with Resend and Revoke
 // (confirmed), and the Invite dialog (email, a role no higher than one's own, workspaces). An
 // invitation whose inviter may no longer give its role is marked: resending it makes the

@@ -14,7 +14,7 @@ export const JOINING_CATEGORIES = ['Research', 'Teaching', 'Other'] as const;
 const FIELDS = ['fullname', 'shortname', 'affiliation', 'country', 'url', 'joining_reason', 'joining_category'];
 const validateRequired = [mandatory];
 
-/** The internal name, derived live from the short name (spec §5). */
+/** The internal name, derived live from the short name (utils/names.ts). */
 const NamePreview = () => {
   const translate = useTranslate();
   const shortname = useWatch({ name: 'shortname' }) as string | undefined;

@@ -10,7 +10,7 @@ const TeamShow = lazyNamed(() => import('./TeamShow'), 'TeamShow');
 /**
  * Teams: GET /api/tenants, GET /api/tenants/{id-or-name} (the data provider maps the console's
  * 'teams' onto the API's Laravel-era /api/tenants). The team page is /teams/{id or name}
- * (spec §2), not react-admin's /teams/{id}/show, so it is a child route; there is no list page.
+ * (the product's URL), not react-admin's /teams/{id}/show, so it is a child route; there is no list page.
  * The new-team and join-team forms (/team/registration, /team/join) are custom routes of
  * ConsoleUI.tsx.
  */

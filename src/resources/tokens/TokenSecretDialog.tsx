@@ -9,7 +9,7 @@ export interface CreatedToken {
 }
 
 /**
- * Shows a new token's plain text once (spec §4). The caller drops it from its state on close,
+ * Shows a new token's plain text once (it is never shown again). The caller drops it from its state on close,
  * so nothing can show it again.
  */
 export const TokenSecretDialog = ({ token, onClose }: { token: CreatedToken | null; onClose: () => void }) => {

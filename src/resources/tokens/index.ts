@@ -2,7 +2,7 @@ import KeyOutlinedIcon from '@mui/icons-material/KeyOutlined';
 import type { ResourceProps } from 'react-admin';
 import { lazyNamed } from '../../utils/lazyNamed';
 
-// Pages load with their resource (issue 14: code splitting).
+// Pages load with their resource (code splitting keeps the first load small).
 const TokenList = lazyNamed(() => import('./TokenList'), 'TokenList');
 const TokenCreate = lazyNamed(() => import('./TokenCreate'), 'TokenCreate');
 

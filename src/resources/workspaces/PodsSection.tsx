@@ -51,7 +51,7 @@ export const ACCESS_ENDED_NOTICE_DELAY_MS = 600;
 /** While the cluster cannot be reached, the list is tried again this often. */
 export const PODS_RETRY_MS = 10_000;
 
-/** Spec §2: Running green, any other phase gray. */
+/** Pod phase colours: Running green, any other phase gray. */
 export const podPhaseColor = (phase?: string | null): ChipProps['color'] => (phase === 'Running' ? 'success' : 'default');
 
 export const START_POD_COMMAND =
@@ -72,7 +72,7 @@ const LogsButton = ({ pod, onLogs }: { pod: Pod; onLogs: (pod: Pod) => void }) =
   );
 };
 
-/** From `sm` up: the pods as a table (spec §9: at least 800 px wide, scrolling inside its card). */
+/** From `sm` up: the pods as a table (at least 800 px wide like every table, scrolling inside its card). */
 const PodTable = ({ pods, onLogs }: { pods: Pod[]; onLogs: (pod: Pod) => void }) => {
   const translate = useTranslate();
   return (

@@ -11,7 +11,7 @@ import { mandatory, validateWorkspaceName } from '../../utils/validators';
 
 const validateLabel = [mandatory];
 
-/** Label and name; the name follows the label (spec §5) until the user edits the name. */
+/** Label and name; the name follows the label (utils/names.ts) until the user edits the name. */
 const WorkspaceFields = () => {
   const { setValue } = useFormContext();
   const nameEdited = useRef(false);

@@ -16,7 +16,7 @@ import { WorkspaceMembers } from './WorkspaceMembers';
 /**
  * /workspaces/:id: title (label), description, users with role. Non-members see a notice and
  * 'Join workspace' (PATCH /api/requests/workspaces/ {team_id, name}), then 'Request pending'.
- * Members only (spec §2, also for platform admins) get the kubeconfig download and the Pods
+ * Members only (the product rule for cluster access, also for platform admins) get the kubeconfig download and the Pods
  * section. Members of a suspended team are told that the team is suspended, and get neither.
  */
 export const WorkspaceShow = () => {

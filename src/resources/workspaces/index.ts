@@ -9,7 +9,7 @@ const WorkspaceShow = lazyNamed(() => import('./WorkspaceShow'), 'WorkspaceShow'
 
 /**
  * Workspaces (sub-namespaces): GET /api/subnamespaces/{id}; created and joined through requests.
- * The workspace page is /workspaces/{id} (spec §2), not react-admin's /workspaces/{id}/show, so
+ * The workspace page is /workspaces/{id} (the product's URL), not react-admin's /workspaces/{id}/show, so
  * it is a child route; there is no list page.
  */
 const workspaces: ResourceProps = {

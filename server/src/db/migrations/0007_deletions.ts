@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { createTableWithId } from './helpers.js';
 
-// Issue 12 (teams and their workspaces deleted or suspended by platform admins). Additive only.
+// Teams and their workspaces deleted or suspended by platform admins. Additive only.
 //
 // - `teams.enabled`: a suspended team (0) keeps its data, but its members have no rights in it
 //   nor in its workspaces, and the reconciler revokes their cluster bindings until re-enabled.

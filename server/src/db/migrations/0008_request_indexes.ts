@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// GET /api/requests at scale (issue 12): the list is ordered by created_at then id, with or
+// GET /api/requests at scale (100,000 users): the list is ordered by created_at then id, with or
 // without a status filter, and paged with limit/offset. These indexes let both databases
 // walk the rows in that order instead of sorting every match. Additive only.
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// A platform admin may give one workspace a quota other than the default (issue 12): each
+// A platform admin may give one workspace a quota other than the default: each
 // column null means "the default of cluster/gateway.ts WORKSPACE_DEFAULTS", so changing the
 // defaults still reaches every workspace nobody set by hand. Additive only.
 

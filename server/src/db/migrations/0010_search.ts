@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { dialectOf } from '../database.js';
 
-// Indexed search for the platform admins' lists (issue 12), so that finding one person among
+// Indexed search for the platform admins' lists, so that finding one person among
 // 100,000 is an index lookup rather than a `lower(col) like '%q%'` scan of every row.
 //
 // - PostgreSQL: pg_trgm GIN indexes on each searched expression; `ilike '%q%'` uses them for

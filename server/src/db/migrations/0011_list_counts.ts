@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { dialectOf } from '../database.js';
 import { SEARCHED } from './0010_search.js';
 
-// The platform admins' users list at 100,000 people (issue 12's benchmark): its `total` and
+// The platform admins' users list at 100,000 people (docs/benchmarks.md): its `total` and
 // its flag filters without reading every row. Additive only.
 //
 // - `row_counts`: the number of rows of `users`, kept exact by triggers on insert, delete

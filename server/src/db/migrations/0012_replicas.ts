@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { createTableWithId } from './helpers.js';
 
-// Issue 13 (several replicas on one PostgreSQL). Additive only.
+// Several replicas on one PostgreSQL (docs/deploy.md). Additive only.
 //
 // - `realtime_messages`: realtime bus messages too large for a PostgreSQL NOTIFY payload
 //   (8,000 bytes): the notification carries the row's id, each replica reads the row. Rows are

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { createTableWithId } from './helpers.js';
 
-// Issue 16: invitations to a team (and some of its workspaces) by email. Additive only.
+// Invitations to a team (and some of its workspaces) by email. Additive only.
 //
 // A row per invitation; the mailed link carries a random token stored only as its SHA-256
 // (as password reset links are). `status`: pending → accepted (by `accepted_by`) or revoked;

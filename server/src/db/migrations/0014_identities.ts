@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { createTableWithId } from './helpers.js';
 
-// Issue 16: institutional sign-in (OpenID Connect). Additive only.
+// Institutional sign-in (OpenID Connect). Additive only.
 //
 // - `identities`: an OpenID provider's account linked to a user, matched by issuer + subject
 //   (never by email). `email` is what the provider said at linking, for display.

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// Issue 15: the language a user chose for the console and their mails ('en' or 'fr'; PATCH
+// French: the language a user chose for the console and their mails ('en' or 'fr'; PATCH
 // /user {locale}). Null: not chosen yet (mails then follow the request that caused them, at
 // registration, or English). Additive only.
 

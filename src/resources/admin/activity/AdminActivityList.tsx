@@ -53,7 +53,7 @@ const ActivityFilters = () => {
   );
 };
 
-/** /admin/activity: the audit log, newest first; timestamps DD/MM/YYYY HH:mm:ssZ (spec §9). Checked rows: Export selected. */
+/** /admin/activity: the audit log, newest first; timestamps DD/MM/YYYY HH:mm:ssZ. Checked rows: Export selected. */
 // The checked rows only: the toolbar's Export takes the whole filtered list.
 const activityToolbar = (
   <BulkToolbar selectAll={false}>

@@ -18,7 +18,7 @@ interface AdminTeam {
   created_at?: string;
   /** false: suspended by a platform admin. */
   enabled?: boolean;
-  /** The list answers counts, not members (issue 12: 25 teams listed every member inline). */
+  /** The list answers counts, not members (25 teams listing every member inline were too slow at 100,000 users). */
   member_count?: number;
   workspace_count?: number;
   workspaces?: { id: number; name: string }[];

@@ -97,7 +97,7 @@ const Teams = ({ record }: { record: AdminUser }) => {
   return <FirstOfMany items={record.teams} to={(item) => `/teams/${encodeURIComponent(item.name)}`} more="adminUsers.list.more_teams" preferred={teamId} />;
 };
 
-/** Email verified and policy accepted as icons (dates on hover), then the admin and enabled badges (spec §2). */
+/** Email verified and policy accepted as icons (dates on hover), then the admin and enabled badges. */
 const Status = ({ record }: { record: AdminUser }) => {
   const translate = useTranslate();
   return (
