@@ -5,7 +5,7 @@
 // {email, password, firstname, lastname, admin?} on stdin; the database is the configured one
 // (STORAGE_DIR / DATABASE_URL, as for the CLI).
 import { runCli } from '../../server/src/cli.ts';
-import { loadConfig } from '../../server/src/config.ts';
+import { loadConfig } from '../../server/src/config/config.ts';
 import { createDatabase } from '../../server/src/db/database.ts';
 
 const chunks = [];

@@ -9,7 +9,7 @@ import type { Database } from '../src/db/schema.js';
 import { createTestContext, type TestContext } from './helpers.js';
 import { createWorld, insertTeam, insertWorkspace } from './teamFixtures.js';
 
-// The admin lists' search (migration 0010, admin/lists/search.ts) on a real database: what it
+// The admin lists' search (migration 0010, db/search.ts) on a real database: what it
 // finds, and that the database answers it from the trigram indexes rather than a scan.
 
 let ctx: TestContext;

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database, WorkspaceRole } from '../db/schema.js';
 
 // Who is entitled to cluster access in a workspace right now, read from the database: the
-// rules of teams/access.ts, for the reconciler (which grants and revokes accordingly), for the
+// rules of access/access.ts, for the reconciler (which grants and revokes accordingly), for the
 // kubeconfig route (which checks again after it has issued a token) and for the sweep of
 // service accounts and role bindings that no membership justifies.
 //
@@ -22,7 +22,7 @@ export interface EntitlementRow {
 /**
  * A membership gives cluster access while its user is enabled, the team is not suspended and
  * the person's team membership is not disabled (none at all counts as not disabled, as in
- * teams/access.ts).
+ * access/access.ts).
  */
 export const isEntitled = (row: EntitlementRow): boolean => row.team_enabled !== 0 && row.user_enabled === 1 && row.team_active === 1;
 

@@ -132,7 +132,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     }
     const applied: AppliedAccess[] = [];
     for (const member of members) {
-      // The access rules of teams/access.ts: a disabled team membership (or user), or a
+      // The access rules of access/access.ts: a disabled team membership (or user), or a
       // suspended team, voids the role.
       const entitled = isEntitled(member);
       try {

@@ -11,7 +11,7 @@ import { findTeamByIdOrName } from './teams.js';
 
 const tags = ['teams'];
 
-// The search is the admin lists' (indexed, admin/lists/search.ts): name, full name, short name, affiliation.
+// The search is the admin lists' (indexed, db/search.ts): name, full name, short name, affiliation.
 const tenantsQuery = z.object({
   q: z
     .string({ error: 'The q field must be a string.' })

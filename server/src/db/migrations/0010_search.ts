@@ -12,7 +12,7 @@ import { dialectOf } from '../database.js';
 //   of its source row and kept in sync by triggers; plus indexes on lower(col) for the 1–2
 //   character prefix search, which trigrams cannot serve.
 //
-// The searched expressions are listed once in admin/lists/search.ts (SEARCH) and must match
+// The searched expressions are listed once in db/search.ts (SEARCH) and must match
 // these exactly, or the planner cannot use the indexes.
 
 /** Searched expressions per table, as SQL text, shared by both databases. */

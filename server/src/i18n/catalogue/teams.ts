@@ -61,14 +61,14 @@ export const teams: Record<string, string> = {
     'En tant qu’administrateur de la plateforme, vous pouvez envoyer :max invitations par :hours h, toutes équipes confondues, et avez atteint cette limite. Réessayez dans :seconds secondes.',
   'The :field field must be a list of workspace ids.': 'Le champ :field doit être une liste d’identifiants d’espaces de travail.',
 
-  // Deleting a team (teams/admin.ts).
+  // Deleting a team (admin/teams.ts).
   'The team :team still has a workspace: :name. Delete it first, or delete the team with its workspaces.':
     'L’équipe :team a encore un espace de travail : :name. Supprimez-le d’abord, ou supprimez l’équipe avec ses espaces de travail.',
   'The team :team still has :count workspaces: :names. Delete them first, or delete the team with its workspaces.':
     'L’équipe :team a encore :count espaces de travail : :names. Supprimez-les d’abord, ou supprimez l’équipe avec ses espaces de travail.',
 
   // Why the console denied a pending request itself (its decision_message, shown and mailed to the
-  // requester): its team or workspace was deleted (teams/admin.ts, workspaces/deletion.ts).
+  // requester): its team or workspace was deleted (admin/teams.ts, workspaces/deletion.ts).
   'The team was deleted.': 'L’équipe a été supprimée.',
   'The workspace was deleted.': 'L’espace de travail a été supprimé.',
 
