@@ -31,6 +31,21 @@ export function metricsAccess(settings: MetricsSettings, authorization: string |
 export const UNAUTHENTICATED = { message: 'Unauthenticated.' };
 export const NOT_FOUND = { message: 'Not found.' };
 
+/** A refusal of /metrics as the answer's status, JSON body and headers (the main port and METRICS_PORT alike). */
+export interface MetricsRefusal {
+  status: number;
+  body: { message: string };
+  headers: Record<string, string>;
+}
+
+/** The refusal a request for /metrics gets, or null when it may read the metrics. */
+export function metricsRefusal(settings: MetricsSettings, authorization: string | undefined): MetricsRefusal | null {
+  const access = metricsAccess(settings, authorization);
+  if (access === 'hidden') return { status: 404, body: NOT_FOUND, headers: {} };
+  if (access === 'unauthenticated') return { status: 401, body: UNAUTHENTICATED, headers: { 'www-authenticate': 'Bearer' } };
+  return null;
+}
+
 export interface MetricsServer {
   readonly port: number;
   close(): Promise<void>;
@@ -46,9 +61,8 @@ export async function startMetricsServer(options: { host: string; port: number; 
     const answer = async () => {
       const path = (request.url ?? '').split('?')[0];
       if (path !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) return json(404, NOT_FOUND);
-      const access = metricsAccess(options.settings, request.headers.authorization);
-      if (access === 'hidden') return json(404, NOT_FOUND);
-      if (access === 'unauthenticated') return json(401, UNAUTHENTICATED, { 'www-authenticate': 'Bearer' });
+      const refusal = metricsRefusal(options.settings, request.headers.authorization);
+      if (refusal) return json(refusal.status, refusal.body, refusal.headers);
       return { status: 200, body: await options.registry.metrics(), headers: { 'content-type': options.registry.contentType } };
     };
     answer()

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
-import { metricsAccess, NOT_FOUND, UNAUTHENTICATED } from './metricsAccess.js';
+import { metricsRefusal, NOT_FOUND } from './metricsAccess.js';
 
 // Probes and metrics for an orchestrator, outside /api (no session, no onboarding gate):
 //   GET /livez    the process answers (liveness: restart it when this fails)
@@ -67,12 +67,10 @@ export function healthRoutes({ db, cluster, config, metrics }: AppContext): Fast
       '/metrics',
       { schema: { tags, summary: 'Prometheus metrics (Bearer METRICS_TOKEN when set; 404 in production without it)', hide: false } },
       async (request, reply) => {
-        const access = metricsAccess(config, request.headers.authorization);
-        // Served on METRICS_PORT instead, or hidden (production without a token): 404.
-        if (config.metricsPort !== null || access === 'hidden') return reply.code(404).type('application/json; charset=utf-8').send(NOT_FOUND);
-        if (access === 'unauthenticated') {
-          return reply.code(401).header('www-authenticate', 'Bearer').type('application/json; charset=utf-8').send(UNAUTHENTICATED);
-        }
+        // Served on METRICS_PORT instead: 404 here.
+        if (config.metricsPort !== null) return reply.code(404).type('application/json; charset=utf-8').send(NOT_FOUND);
+        const refusal = metricsRefusal(config, request.headers.authorization);
+        if (refusal) return reply.code(refusal.status).headers(refusal.headers).type('application/json; charset=utf-8').send(refusal.body);
         const text = await metrics.registry.metrics();
         return reply.type(metrics.registry.contentType).send(text);
       },
