@@ -12,18 +12,19 @@
 // Debian's Chromium (BENCH_LIGHTHOUSE_RUNS runs, median); the JavaScript each page loaded is
 // printed beside the console's own budgets, so the room the product has inside them is plain.
 //
-// Then memory (`-- floor memory`): the idle RSS of Node alone and with the pinned Kubernetes
-// client loaded, as the server runs. Then the API's floor (`-- floor api`): a Fastify server
-// with no plugin, no hook and no logger, answering from better-sqlite3 statements prepared once,
-// on a database seeded as `npm run bench` seeds it (BENCH_USERS, 100,000 by default: the admin
-// lists' scale; BENCH_ACTIVITY, 200,000), against the bare Node hello-world, interleaved as `npm run bench` does (BENCH_ROUNDS,
-// BENCH_DURATION, BENCH_CONNECTIONS). Routes: a hello-world; the token check alone (the query
-// every authenticated request runs); GET /user's two queries (the token, then the relations
-// query the app's own code sends, for the seeded member with the most workspaces); the admin users list's three queries as the app runs them
-// (token, cached count, page 1 by name with each person's teams and workspaces); the same
-// list without the teams and workspaces; the activity filtered by the person with the most. No security headers, authorization, validation,
-// translation, metrics or logging: what is left of each ratio is all the app could ever reach.
-// Then the CSV export's memory (`-- floor export`, bench/floorExport.ts).
+// Then memory (`-- floor memory`): the idle RSS of Node alone and with the pinned Kubernetes client
+// loaded, as the server runs. Then the API's floor (`-- floor api`): a Fastify server with no
+// plugin, no hook and no logger, answering from better-sqlite3 statements prepared once, on a
+// database seeded as `npm run bench` seeds it (BENCH_USERS, 100,000 by default: the admin lists'
+// scale; BENCH_ACTIVITY, 200,000), against the bare Node hello-world, interleaved as `npm run
+// bench` does (BENCH_ROUNDS, BENCH_DURATION, BENCH_CONNECTIONS). Routes: a hello-world; the token
+// check alone (the query every authenticated request runs); GET /user's two queries (the token,
+// then the relations query the app's own code sends, for the seeded member with the most
+// workspaces); the admin users list's three queries as the app runs them (token, cached count, page
+// 1 by name with each person's teams and workspaces); the same list without the teams and
+// workspaces; the activity filtered by the person with the most. No security headers,
+// authorization, validation, translation, metrics or logging: what is left of each ratio is all the
+// app could ever reach. Then the CSV export's memory (`-- floor export`, bench/floorExport.ts).
 import { createServer } from 'node:http';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -13,9 +13,10 @@ interface NotFoundProps {
 }
 
 /**
- * Unmatched console routes (react-admin catchAll), titled 'Unexpected Application Error!'. Also the page of a record that
- * does not exist or cannot be seen (a deleted workspace, a team of someone else), with its own
- * title and message, so that the app bar never shows an empty title after its separator.
+ * Unmatched console routes (react-admin catchAll), titled 'Unexpected Application Error!'. Also the
+ * page of a record that does not exist or cannot be seen (a deleted workspace, a team of someone
+ * else), with its own title and message, so that the app bar never shows an empty title after its
+ * separator.
  */
 export const NotFound = ({ titleKey = 'app.not_found.title', messageKey }: NotFoundProps) => {
   const translate = useTranslate();

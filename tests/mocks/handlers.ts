@@ -144,7 +144,8 @@ export const handlers = [
       errors.password = ['The password field must be at least 8 characters.'];
     }
     if (body?.password !== body?.password_confirmation) {
-      // As the server answers (docs/api-contract.md, POST /register): under password (Laravel's place) and password_confirmation.
+      // As the server answers (docs/api-contract.md, POST /register): under password (Laravel's
+      // place) and password_confirmation.
       errors.password = [...(errors.password ?? []), 'The password confirmation does not match.'];
       errors.password_confirmation = ['The password confirmation does not match.'];
     }

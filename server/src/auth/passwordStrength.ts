@@ -21,11 +21,11 @@ export const WEAK_PASSWORD = 'The password is too easy to guess.';
  */
 export const ZXCVBN_LIMITS = { maxLength: 32, l33tMaxSubstitutions: 8 };
 
-// The dictionaries take some 40 MB once loaded and building the ranked dictionaries a few
-// hundred milliseconds, so both happen once per process, on first use: a server nobody has
-// registered with or reset a password on since it started does not hold them (the idle
-// memory goal of docs/benchmarks.md), nor does the CLI. They are loaded synchronously (their CommonJS builds) because zod's
-// refinements, which judge passwords, are synchronous.
+// The dictionaries take some 40 MB once loaded and building the ranked dictionaries a few hundred
+// milliseconds, so both happen once per process, on first use: a server nobody has registered with
+// or reset a password on since it started does not hold them (the idle memory goal of
+// docs/benchmarks.md), nor does the CLI. They are loaded synchronously (their CommonJS builds)
+// because zod's refinements, which judge passwords, are synchronous.
 const require = createRequire(import.meta.url);
 let factory: ZxcvbnFactory | undefined;
 function zxcvbn(): ZxcvbnFactory {

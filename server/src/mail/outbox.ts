@@ -5,9 +5,10 @@ import { dialectOf, timestamp } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { Mailer, MailMessage } from './mailer.js';
 
-// The mail outbox (safe with several replicas, docs/deploy.md): every mail is a `mail_outbox` row, written in the transaction of
-// the action that causes it (a request decision, a password reset…), and sent afterwards. A
-// process killed between the commit and the send loses nothing: the row waits for a sender.
+// The mail outbox (safe with several replicas, docs/deploy.md): every mail is a `mail_outbox` row,
+// written in the transaction of the action that causes it (a request decision, a password reset…),
+// and sent afterwards. A process killed between the commit and the send loses nothing: the row
+// waits for a sender.
 //
 // - enqueueMail: writes the row (pending, due now). Pass the action's transaction.
 // - kick(): after the commit, the replica that wrote mails sends them at once (mails arrive

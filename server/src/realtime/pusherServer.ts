@@ -20,11 +20,12 @@ import {
 } from './protocol.js';
 
 // A small Pusher protocol v7 server (what Laravel Reverb speaks), enough for pusher-js and
-// laravel-echo: connection, ping/pong, subscribe/unsubscribe to private channels, and
-// server-side broadcasts. Public, presence and encrypted channels are not offered (their
-// subscriptions get pusher:subscription_error, AuthError 403), client events are refused, and every connection is held to a few limits (limits.ts). The WebSocket URL is
-// ws://host:port/app/{key}?protocol=7. Every private subscription names its holder (user and
-// token, signed by POST /broadcasting/auth), so that it can be ended when their right ends.
+// laravel-echo: connection, ping/pong, subscribe/unsubscribe to private channels, and server-side
+// broadcasts. Public, presence and encrypted channels are not offered (their subscriptions get
+// pusher:subscription_error, AuthError 403), client events are refused, and every connection is
+// held to a few limits (limits.ts). The WebSocket URL is ws://host:port/app/{key}?protocol=7. Every
+// private subscription names its holder (user and token, signed by POST /broadcasting/auth), so
+// that it can be ended when their right ends.
 
 export { DEFAULT_LIMITS, type RealtimeLimits } from './limits.js';
 export { channelAuthSignature, PusherErrorCode, realtimeAppSecret, SOCKET_ID_PATTERN } from './protocol.js';

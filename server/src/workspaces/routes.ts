@@ -84,8 +84,9 @@ export function workspaceRoutes({ db, cluster, broadcaster }: AppContext): Fasti
         const user = currentUser(request);
         const access = await loadAccess(db, user);
         const role = access.workspaceRoles.get(workspace.id);
-        // Members only (the product rule for cluster access), platform admins included: an admin who needs cluster access to
-        // a workspace joins it, so the binding is recorded and revoked like anyone's.
+        // Members only (the product rule for cluster access), platform admins included: an admin
+        // who needs cluster access to a workspace joins it, so the binding is recorded and revoked
+        // like anyone's.
         if (!role) throw new HttpError(403, 'You are not a member of this workspace.');
         const info = cluster.clusterInfo();
         if (!info) throw new HttpError(503, NO_CLUSTER);
