@@ -26,6 +26,30 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // After-commit effects go through one place, applyAfterCommit (server/src/effects/): a domain
+    // says what must follow a change, and nothing pokes the broadcaster, the outbox or the
+    // reconciler on its own, where it could run before the commit or be forgotten in one path.
+    files: ['server/src/**/*.ts'],
+    ignores: ['server/src/effects/**', 'server/src/broadcasting/**', 'server/src/realtime/**', 'server/src/mail/**', 'server/src/main.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['rightsChanged', 'toUser', 'toWorkspace'].map((method) => ({
+          selector: `CallExpression[callee.property.name='${method}']`,
+          message: `Say it in an AfterCommit and apply it with applyAfterCommit (server/src/effects/afterCommit.ts), not ${method}() directly.`,
+        })),
+        {
+          selector: "CallExpression[callee.property.name='kick'][callee.object.name='outbox'], CallExpression[callee.property.name='kick'][callee.object.property.name='outbox']",
+          message: 'Say `mail: true` in an AfterCommit and apply it with applyAfterCommit, not outbox.kick() directly.',
+        },
+        {
+          selector: "CallExpression[callee.property.name='request'][callee.object.property.name='clusterSync']",
+          message: 'Say `clusterSync: true` in an AfterCommit and apply it with applyAfterCommit, not clusterSync.request() directly.',
+        },
+      ],
+    },
+  },
+  {
     // Playwright finds a test's fixtures by destructuring its first argument: `({}, testInfo)`.
     files: ['e2e/**'],
     rules: { 'no-empty-pattern': 'off' },

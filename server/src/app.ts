@@ -10,6 +10,7 @@ import { BackgroundTasks } from './background.js';
 import type { ClusterGateway } from './cluster/gateway.js';
 import { noneGateway } from './cluster/noneGateway.js';
 import { clusterRoutes } from './cluster/routes.js';
+import { createClusterSync, type ClusterSync } from './effects/clusterSync.js';
 import { createMetrics, type Metrics } from './health/metrics.js';
 import { healthRoutes } from './health/routes.js';
 import { invitationRoutes } from './invitations/routes.js';
@@ -56,6 +57,8 @@ declare module 'fastify' {
      * the mails); main.ts starts its periodic sweep in the leader.
      */
     mailOutbox: OutboxSender;
+    /** Where this app's decisions ask for a reconciler pass; a reconciler listens with `sync`. */
+    clusterSync: ClusterSync;
   }
 }
 
@@ -69,6 +72,11 @@ export interface BuildAppOptions {
   broadcaster?: Broadcaster;
   /** The cluster gateway (main.ts: per CLUSTER); none = noneGateway. */
   cluster?: ClusterGateway;
+  /**
+   * Shared with the reconciler (its `sync` option) so that decisions reach it; none = a new one,
+   * which a reconciler can still listen to as `app.clusterSync`.
+   */
+  clusterSync?: ClusterSync;
   /** This process's metrics (main.ts adds its sources); none = a registry of the app's own. */
   metrics?: Metrics;
   /** Called with every route as it is registered (the route-table fuzz test enumerates them). */
@@ -113,6 +121,7 @@ export async function buildApp({
   logger,
   broadcaster = noopBroadcaster,
   cluster = noneGateway,
+  clusterSync = createClusterSync(),
   metrics = createMetrics(),
   onRoute,
 }: BuildAppOptions): Promise<FastifyInstance> {
@@ -145,6 +154,7 @@ export async function buildApp({
   // Mails are outbox rows written with the action (mail/outbox.ts); this sender sends them.
   const outbox = createOutboxSender({ db, mailer, logger: app.log, tasks });
   app.decorate('mailOutbox', outbox);
+  app.decorate('clusterSync', clusterSync);
   app.addHook('onClose', async () => {
     await outbox.stop();
     await tasks.idle();
@@ -165,7 +175,7 @@ export async function buildApp({
     );
   });
 
-  const context: AppContext = { config, db, outbox, tasks, broadcaster, cluster, metrics };
+  const context: AppContext = { config, db, outbox, tasks, broadcaster, clusterSync, cluster, metrics };
   const api = app.withTypeProvider<ZodTypeProvider>();
   for (const routes of domains) await api.register(routes(context));
   installOpenApiRoute(app);

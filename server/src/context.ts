@@ -6,6 +6,7 @@ import type { Database } from './db/schema.js';
 import type { Metrics } from './health/metrics.js';
 import type { OutboxSender } from './mail/outbox.js';
 import type { Broadcaster } from './broadcasting/broadcaster.js';
+import type { ClusterSync } from './effects/clusterSync.js';
 
 /** What every domain's routes get from buildApp: configuration and shared services. */
 export interface AppContext {
@@ -19,6 +20,11 @@ export interface AppContext {
   tasks: BackgroundTasks;
   /** Realtime events to users' and workspaces' private channels (a no-op without a realtime server). */
   broadcaster: Broadcaster;
+  /**
+   * Asks the reconciler for a pass after a change to cluster state. Domain code does not call it
+   * directly: it says `clusterSync: true` in its AfterCommit (effects/afterCommit.ts).
+   */
+  clusterSync: ClusterSync;
   /** The cluster (noneGateway with CLUSTER=none). Never called inside a transaction. */
   cluster: ClusterGateway;
   /** This process's Prometheus metrics (GET /metrics). */

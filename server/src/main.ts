@@ -2,6 +2,7 @@ import pino from 'pino';
 import { buildApp } from './app.js';
 import { connectCluster } from './cluster/connect.js';
 import { clusterWorkCounts, createReconciler } from './cluster/reconciler.js';
+import { createClusterSync } from './effects/clusterSync.js';
 import { createMetrics } from './health/metrics.js';
 import { startMetricsServer } from './health/metricsAccess.js';
 import { createNodeWatcher } from './nodes/watcher.js';
@@ -59,6 +60,8 @@ async function main(): Promise<void> {
   logger.info(cluster.description);
   const metrics = createMetrics({ defaultMetrics: true });
   metrics.sources.realtime = () => ({ connections: realtime.connectionCount(), subscriptions: realtime.subscriptions().length });
+  // Decisions in this replica's app ask for a pass here; the reconciler listens while it leads.
+  const clusterSync = createClusterSync();
   const reconciler =
     cluster.gateway.mode === 'none'
       ? null
@@ -66,6 +69,7 @@ async function main(): Promise<void> {
           db,
           gateway: cluster.gateway,
           logger,
+          sync: clusterSync,
           onPass: (result) => metrics.reconcilerPasses.inc({ result: result.failed > 0 ? 'failed' : 'ok' }),
         });
   if (reconciler) metrics.sources.reconciler = () => clusterWorkCounts(db);
@@ -86,7 +90,7 @@ async function main(): Promise<void> {
     cluster.gateway.mode === 'none' ? null : createNodeWatcher({ db, config, cluster: cluster.gateway, broadcaster, logger });
   // Workspace pod events and pod logs, fed from the cluster while somebody listens on this replica.
   const feeds = attachClusterFeeds({ realtime, gateway: cluster.gateway, db, logger });
-  const app = await buildApp({ config, db, mailer, logger, broadcaster, cluster: cluster.gateway, metrics });
+  const app = await buildApp({ config, db, mailer, logger, broadcaster, clusterSync, cluster: cluster.gateway, metrics });
   await app.listen({ host: config.host, port: config.port });
 
   const address = app.server.address();

@@ -72,7 +72,7 @@ const agent = (secret: string) => world.inject('GET', '/agent/node', { headers: 
 
 beforeAll(async () => {
   world = await startNodesWorld();
-  reconciler = createReconciler({ db: world.database.db, gateway: world.gateway });
+  reconciler = createReconciler({ db: world.database.db, gateway: world.gateway, sync: world.app.clusterSync });
   // A second app on the same database, with a realtime server, as main.ts runs them.
   rig = await startRealtimeRig({ config: world.config, db: world.database.db } as unknown as TestContext);
   admin = await world.person({ admin: true, firstname: 'Admin' });

@@ -160,7 +160,7 @@ beforeAll(async () => {
   const logger = pino({ level: 'silent' });
   mailer = createMailer(config, logger);
   app = await buildApp({ config, db: database.db, mailer, logger, cluster: gateway });
-  reconciler = createReconciler({ db: database.db, gateway, pollIntervalMs: 100 });
+  reconciler = createReconciler({ db: database.db, gateway, pollIntervalMs: 100, sync: app.clusterSync });
 });
 
 afterAll(async () => {

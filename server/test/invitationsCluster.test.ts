@@ -74,7 +74,7 @@ beforeAll(async () => {
   const logger = pino({ level: 'silent' });
   mailer = createMailer(config, logger);
   app = await buildApp({ config, db: database.db, mailer, logger, cluster: gateway, broadcaster });
-  reconciler = createReconciler({ db: database.db, gateway });
+  reconciler = createReconciler({ db: database.db, gateway, sync: app.clusterSync });
 });
 
 afterAll(async () => {

@@ -70,7 +70,7 @@ export async function startKubeconfigWorld(
   const mailer: Mailer = createMailer(config, logger);
   const broadcaster: Broadcaster = { toUser() {}, toWorkspace() {}, rightsChanged() {} };
   const app = await buildApp({ config, db: database.db, mailer, logger, cluster: options.appGateway?.(gateway) ?? gateway, broadcaster });
-  const reconciler = createReconciler({ db: database.db, gateway, ...options.reconciler });
+  const reconciler = createReconciler({ db: database.db, gateway, sync: app.clusterSync, ...options.reconciler });
   return {
     dir,
     sandbox,

@@ -46,7 +46,7 @@ const unique = `${process.pid % 1000}${Date.now() % 100000}`;
 
 beforeAll(async () => {
   world = await startNodesWorld();
-  reconciler = createReconciler({ db: world.database.db, gateway: world.gateway, pollIntervalMs: 100 });
+  reconciler = createReconciler({ db: world.database.db, gateway: world.gateway, pollIntervalMs: 100, sync: world.app.clusterSync });
   admin = await world.person({ admin: true });
   owner = (await world.person({ firstname: 'Olivia' })) as typeof owner;
   member = (await world.person({ firstname: 'Mia' })) as typeof member;

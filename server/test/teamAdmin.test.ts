@@ -61,7 +61,7 @@ beforeAll(async () => {
   mailer = createMailer(config, logger);
   app = await buildApp({ config, db: database.db, mailer, logger, cluster: gateway, broadcaster });
   // Not started: each test makes its passes with reconcileOnce, so what it sees is what it did.
-  reconciler = createReconciler({ db: database.db, gateway });
+  reconciler = createReconciler({ db: database.db, gateway, sync: app.clusterSync });
 });
 
 afterAll(async () => {
@@ -280,13 +280,13 @@ describe('DELETE /api/admin/teams/{id}', () => {
     store().modify('namespaces', undefined, other.workspace.namespace, (object) => {
       object.metadata.labels = { 'kubernetes.io/metadata.name': other.workspace.namespace };
     });
-    const result = await deleteWorkspace({ db: database.db, broadcaster }, other.workspace.id, other.people.admin.user);
+    const result = await deleteWorkspace({ db: database.db }, other.workspace.id, other.people.admin.user);
     expect(result).toMatchObject({ id: other.workspace.id, namespace: other.workspace.namespace });
     expect(result?.member_ids.sort()).toEqual([other.people.member.user.id, other.people.manager.user.id].sort());
     expect(await reconciler.reconcileOnce()).toMatchObject({ failed: 1 });
     expect(store().get('namespaces', undefined, other.workspace.namespace)).toBeDefined();
     expect(await activity('workspace', other.workspace.id)).toContainEqual(expect.objectContaining({ description: 'namespace deletion refused by the cluster' }));
-    expect(await deleteWorkspace({ db: database.db, broadcaster }, other.workspace.id, other.people.admin.user)).toBeNull();
+    expect(await deleteWorkspace({ db: database.db }, other.workspace.id, other.people.admin.user)).toBeNull();
   });
 });
 

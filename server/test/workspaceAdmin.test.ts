@@ -138,7 +138,7 @@ beforeAll(async () => {
   await app.listen({ host: '127.0.0.1', port: 0 });
   baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   inject = injectorFor(app);
-  reconciler = createReconciler({ db: database.db, gateway });
+  reconciler = createReconciler({ db: database.db, gateway, sync: app.clusterSync });
   admin = await person({ admin: true, firstname: 'Ada' });
 });
 

@@ -1,6 +1,6 @@
 import { recordActivity } from '../activity/log.js';
 import { filteredTeams, type TeamFilters } from './lists.js';
-import { requestClusterSync } from '../cluster/reconciler.js';
+import { accessChanged, type AfterCommitServices, applyAfterCommit } from '../effects/afterCommit.js';
 import type { AppContext } from '../context.js';
 import { changeTeamsEnabled, type TeamBulkAction, type TeamBulkItem, type TeamBulkStatus } from './teams.js';
 
@@ -22,8 +22,8 @@ export interface TeamBulkRequest {
   dryRun: boolean;
 }
 
-export async function bulkTeams(context: Pick<AppContext, 'db' | 'broadcaster'>, actorId: number, request: TeamBulkRequest) {
-  const { db, broadcaster } = context;
+export async function bulkTeams(context: Pick<AppContext, 'db'> & AfterCommitServices, actorId: number, request: TeamBulkRequest) {
+  const { db } = context;
   const ids = request.ids
     ? [...new Set(request.ids)]
     : (await filteredTeams(db, request.filter ?? {}).select('id').orderBy('id').execute()).map((row) => row.id);
@@ -42,8 +42,7 @@ export async function bulkTeams(context: Pick<AppContext, 'db' | 'broadcaster'>,
     if (!request.dryRun && change.changedIds.length > 0) {
       // After each batch's commit, as PATCH does after its own: the reconciler revokes or
       // restores the bindings, and workspace and pod-log subscriptions end (realtime/rights.ts).
-      requestClusterSync();
-      broadcaster.rightsChanged(change.affectedUserIds);
+      applyAfterCommit(context, accessChanged(change.affectedUserIds));
     }
     workspaces += change.reach.workspaces;
     memberships += change.reach.workspace_memberships;

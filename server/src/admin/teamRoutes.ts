@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requestClusterSync } from '../cluster/reconciler.js';
 import type { AppContext } from '../context.js';
+import { applyAfterCommit } from '../effects/afterCommit.js';
 import { currentUser, requireAdmin } from '../http/authenticate.js';
 import { notFound } from '../http/errors.js';
 import { bearerAuth, idParam } from '../http/schemas.js';
@@ -15,7 +15,8 @@ const security = bearerAuth;
 const params = z.object({ id: idParam() });
 
 /** A platform admin's team page and actions (403 for everyone else; behind the onboarding gate first). */
-export function adminTeamRoutes({ db, broadcaster }: AppContext): FastifyPluginAsyncZod {
+export function adminTeamRoutes(context: AppContext): FastifyPluginAsyncZod {
+  const { db } = context;
   return async (app) => {
     app.get(
       '/api/admin/teams/:id',
@@ -47,11 +48,7 @@ export function adminTeamRoutes({ db, broadcaster }: AppContext): FastifyPluginA
         const team = await findTeam(db, request.params.id);
         if (!team) throw notFound();
         const result = await updateTeam(db, { team, changes: request.body, causerId: currentUser(request).id });
-        if (result.enabledChanged) {
-          requestClusterSync();
-          // Workspace and pod-log subscriptions end with the suspension (realtime/rights.ts).
-          broadcaster.rightsChanged(result.affectedUserIds);
-        }
+        applyAfterCommit(context, result.effects);
         return teamDetail(db, result.team);
       },
     );
@@ -72,7 +69,7 @@ export function adminTeamRoutes({ db, broadcaster }: AppContext): FastifyPluginA
       async (request) => {
         const { ids, filter, action, dry_run: dryRun = false } = request.body;
         const filters = filter && { q: filter.q || undefined, from: filter.from, to: filter.to, hasWorkspaces: filter.has_workspaces };
-        return bulkTeams({ db, broadcaster }, currentUser(request).id, { ids, filter: filters, filterAsSent: filter, action, dryRun });
+        return bulkTeams(context, currentUser(request).id, { ids, filter: filters, filterAsSent: filter, action, dryRun });
       },
     );
 
@@ -97,9 +94,8 @@ export function adminTeamRoutes({ db, broadcaster }: AppContext): FastifyPluginA
           const plan = await teamDeletionPlan(db, team);
           return { ...plan, dry_run: true, requires_cascade: plan.workspaces.length > 0, deleted: false };
         }
-        const { plan, affectedUserIds } = await deleteTeam(db, { team, cascade, causerId: currentUser(request).id });
-        requestClusterSync();
-        broadcaster.rightsChanged(affectedUserIds);
+        const { plan, effects } = await deleteTeam(db, { team, cascade, causerId: currentUser(request).id });
+        applyAfterCommit(context, effects);
         return { ...plan, dry_run: false, requires_cascade: plan.workspaces.length > 0, deleted: true };
       },
     );

@@ -3,6 +3,7 @@ import { presentActivity, recordActivity } from '../activity/log.js';
 import { quotaHard } from '../cluster/quota.js';
 import { timestamp } from '../db/database.js';
 import type { Database, Team } from '../db/schema.js';
+import { type AfterCommit, accessChanged } from '../effects/afterCommit.js';
 import { HttpError } from '../http/errors.js';
 import { deleteWorkspaceInTransaction } from '../workspaces/deletion.js';
 
@@ -103,7 +104,7 @@ export interface TeamChanges {
 export async function updateTeam(
   db: Kysely<Database>,
   input: { team: Team; changes: TeamChanges; causerId: number },
-): Promise<{ team: Team; affectedUserIds: number[]; enabledChanged: boolean }> {
+): Promise<{ team: Team; affectedUserIds: number[]; enabledChanged: boolean; effects: AfterCommit }> {
   const { team, changes, causerId } = input;
   return db.transaction().execute(async (trx) => {
     const fields: { fullname?: string; url?: string | null; country?: string | null; affiliation?: string | null } = {};
@@ -134,7 +135,8 @@ export async function updateTeam(
       // The teams row is updated above (with the other fields); this does the rest, as for a bulk suspension.
       affectedUserIds = (await applyTeamsEnabled(trx, { teamIds: [team.id], enable: enabled === 1, causerId, bulk: false })).affectedUserIds;
     }
-    return { team: updated, affectedUserIds, enabledChanged };
+    // A suspension ends workspace and pod-log subscriptions too (realtime/rights.ts).
+    return { team: updated, affectedUserIds, enabledChanged, effects: enabledChanged ? accessChanged(affectedUserIds) : {} };
   });
 }
 
@@ -144,7 +146,7 @@ export async function updateTeam(
  * marked pending, so the reconciler revokes (or restores) the RoleBindings (it reads
  * teams.enabled); one "team suspended" / "team enabled" entry per team, written in one
  * statement. Answers everyone in those teams or their workspaces, for rightsChanged (their
- * realtime subscriptions to the workspaces end) and requestClusterSync after the commit.
+ * realtime subscriptions to the workspaces end) and the reconciler's pass after the commit.
  */
 async function applyTeamsEnabled(
   trx: Kysely<Database>,
@@ -323,7 +325,7 @@ export const stillHasWorkspacesMessage = (team: Pick<Team, 'fullname'>, names: s
 export async function deleteTeam(
   db: Kysely<Database>,
   input: { team: Team; cascade: boolean; causerId: number },
-): Promise<{ plan: TeamDeletionPlan; affectedUserIds: number[] }> {
+): Promise<{ plan: TeamDeletionPlan; affectedUserIds: number[]; effects: AfterCommit }> {
   const { team, cascade, causerId } = input;
   return db.transaction().execute(async (trx) => {
     // Locks the team first (PostgreSQL), so a workspace approved meanwhile is seen or waits.
@@ -351,6 +353,6 @@ export async function deleteTeam(
       severity: 'warning',
       properties: { name: team.name, fullname: team.fullname, workspaces: plan.namespaces, members: plan.counts.team_members },
     });
-    return { plan, affectedUserIds };
+    return { plan, affectedUserIds, effects: accessChanged(affectedUserIds) };
   });
 }

@@ -1,5 +1,5 @@
 import { recordActivity } from '../activity/log.js';
-import { requestClusterSync } from '../cluster/reconciler.js';
+import { applyAfterCommit } from '../effects/afterCommit.js';
 import { filteredUsers, type UserFilters } from './lists.js';
 import { changeEnabled, type ItemResult, type ItemStatus, type Revoked } from './userBatch.js';
 import type { UserServices } from './users.js';
@@ -19,7 +19,7 @@ export interface BulkRequest {
 }
 
 export async function bulkUsers(services: UserServices, actorId: number, request: BulkRequest) {
-  const { db, broadcaster } = services;
+  const { db } = services;
   const ids = request.ids
     ? [...new Set(request.ids)]
     : (await filteredUsers(db, request.filter ?? {}).select('id').orderBy('id').execute()).map((row) => row.id);
@@ -51,8 +51,7 @@ export async function bulkUsers(services: UserServices, actorId: number, request
       severity: 'warning',
       properties: { matched: ids.length, ...totals, ...(request.filter ? { filter: request.filter } : {}), revoked },
     });
-    broadcaster.rightsChanged(changed);
-    requestClusterSync();
+    applyAfterCommit(services, { rightsChanged: changed, clusterSync: true });
   }
   return { action: request.action, dry_run: request.dryRun, matched: ids.length, totals, revoked, results };
 }

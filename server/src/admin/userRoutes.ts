@@ -18,8 +18,9 @@ const tags = ['admin'];
 const security = bearerAuth;
 
 /** A platform admin's actions on users (docs/api-contract.md, "Admin: users"); 403 for everyone else. */
-export function adminUserRoutes({ db, broadcaster }: AppContext): FastifyPluginAsyncZod {
-  const services = { db, broadcaster };
+export function adminUserRoutes(context: AppContext): FastifyPluginAsyncZod {
+  const { db } = context;
+  const services = context;
   return async (app) => {
     app.get(
       '/api/admin/users/:id',

@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely';
 import { activityCausedBy, presentActivity, recordActivity } from '../activity/log.js';
-import { requestClusterSync } from '../cluster/reconciler.js';
 import { timestamp } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { HttpError, fieldError, notFound } from '../http/errors.js';
 import { presentedStatus } from '../nodes/presenter.js';
-import type { Broadcaster } from '../broadcasting/broadcaster.js';
+import { type AfterCommitServices, applyAfterCommit } from '../effects/afterCommit.js';
 import { type EnabledChange, LAST_ADMIN_MESSAGE, SELF_DISABLE_MESSAGE, changeEnabled, lockEnabledAdmins } from './userBatch.js';
 
 // What a platform admin does to one user: look at everything about them, disable or enable
@@ -14,9 +13,9 @@ import { type EnabledChange, LAST_ADMIN_MESSAGE, SELF_DISABLE_MESSAGE, changeEna
 
 export const SELF_DEMOTE_MESSAGE = 'You cannot remove your own admin rights.';
 
-export interface UserServices {
+/** What an admin's change to a user reads and what follows it (the app's context). */
+export interface UserServices extends AfterCommitServices {
   db: Kysely<Database>;
-  broadcaster: Broadcaster;
 }
 
 const RECENT_ACTIVITY = 20;
@@ -135,7 +134,7 @@ export async function updateUser(
   id: number,
   changes: { enabled?: boolean; admin?: boolean },
 ): Promise<UserDetail> {
-  const { db, broadcaster } = services;
+  const { db } = services;
   if (id === actorId && changes.enabled === false) throw fieldError('enabled', SELF_DISABLE_MESSAGE);
   if (id === actorId && changes.admin === false) throw fieldError('admin', SELF_DEMOTE_MESSAGE);
 
@@ -166,8 +165,8 @@ export async function updateUser(
   });
   // After the commit: open realtime subscriptions are checked again (a disabled account's
   // end; admin channels follow the flag), and the reconciler revokes or restores cluster access.
-  if (adminChanged || enabledChange?.changedIds.length) broadcaster.rightsChanged([id]);
-  if (enabledChange?.changedIds.length) requestClusterSync();
+  const enabledChanged = (enabledChange?.changedIds.length ?? 0) > 0;
+  applyAfterCommit(services, { rightsChanged: adminChanged || enabledChanged ? [id] : [], clusterSync: enabledChanged });
   return userDetail(db, id);
 }
 
@@ -176,7 +175,7 @@ export async function updateUser(
  * 404 for an unknown user, or a token that is not one of theirs.
  */
 export async function revokeUserTokens(services: UserServices, actorId: number, userId: number, tokenId?: number): Promise<number> {
-  const { db, broadcaster } = services;
+  const { db } = services;
   const revoked = await db.transaction().execute(async (trx) => {
     const user = await trx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
     if (!user) throw notFound();
@@ -200,6 +199,6 @@ export async function revokeUserTokens(services: UserServices, actorId: number, 
     return tokens.length;
   });
   // Subscriptions made with those tokens end now rather than at the next periodic check.
-  if (revoked > 0) broadcaster.rightsChanged([userId]);
+  applyAfterCommit(services, { rightsChanged: revoked > 0 ? [userId] : [] });
   return revoked;
 }

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { recordActivity } from '../activity/log.js';
 import type { AppContext } from '../context.js';
+import { type AfterCommitServices, applyAfterCommit } from '../effects/afterCommit.js';
 import { MAX_ID } from '../http/schemas.js';
 import { type DeletedWorkspace, deleteWorkspace } from '../workspaces/deletion.js';
-import { queueWorkspaceDeletedMails, tellMembersWorkspaceDeleted } from '../workspaces/deletionNotice.js';
+import { queueWorkspaceDeletedMails, workspaceDeletedNotices } from '../workspaces/deletionNotice.js';
 
 // Deleting workspaces as a platform admin: one (DELETE /api/admin/workspaces/{id}) or many
 // (POST /api/admin/workspaces/bulk), each the same way: deleteWorkspace (its own transaction;
@@ -11,7 +12,7 @@ import { queueWorkspaceDeletedMails, tellMembersWorkspaceDeleted } from '../work
 // realtime rights end; the members' mails are outbox rows of that transaction), then the
 // members are told (an event each, and the mails sent).
 
-type Services = Pick<AppContext, 'db' | 'broadcaster' | 'outbox' | 'config'>;
+type Services = Pick<AppContext, 'db' | 'config'> & AfterCommitServices;
 type Actor = { id: number; firstname: string; lastname: string };
 
 /** Deletes one workspace and tells its members; null when there is no such workspace. */
@@ -35,7 +36,7 @@ export async function deleteWorkspaceAsAdmin(context: Services, workspaceId: num
     queueWorkspaceDeletedMails(trx, context.config, { workspace, memberIds: result.member_ids, deciderName }),
   );
   if (!deleted) return null;
-  tellMembersWorkspaceDeleted(context, { workspace, memberIds: deleted.member_ids });
+  applyAfterCommit(context, deleted.effects, workspaceDeletedNotices({ workspace, memberIds: deleted.member_ids }));
   return deleted;
 }
 

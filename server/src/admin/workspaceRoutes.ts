@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requestClusterSync } from '../cluster/reconciler.js';
+import { applyAfterCommit } from '../effects/afterCommit.js';
 import type { AppContext } from '../context.js';
 import { currentUser, requireAdmin } from '../http/authenticate.js';
 import { notFound } from '../http/errors.js';
@@ -55,7 +55,7 @@ export function adminWorkspaceRoutes(context: AppContext): FastifyPluginAsyncZod
       async (request) => {
         const updated = await setWorkspaceQuota(db, { workspaceId: request.params.id, change: request.body.quota, causerId: currentUser(request).id });
         if (!updated) throw notFound();
-        requestClusterSync();
+        applyAfterCommit(context, { clusterSync: true });
         return adminWorkspaceDetail(db, cluster, updated);
       },
     );

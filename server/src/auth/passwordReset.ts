@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { timestamp } from '../db/database.js';
 import { fieldError, HttpError } from '../http/errors.js';
 import { MAX_ID } from '../http/schemas.js';
+import { applyAfterCommit } from '../effects/afterCommit.js';
 import { enqueueMail } from '../mail/outbox.js';
 import { type Locale, mailLocale } from '../i18n/messages.js';
 import { passwordChangedMail, passwordResetMail } from '../mail/templates.js';
@@ -28,7 +29,7 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('hex
  * transaction that stores the link, sent once it committed.
  */
 export async function sendPasswordResetLink(context: AppContext, email: string, now = new Date(), locale: Locale = 'en'): Promise<void> {
-  const { db, config, outbox } = context;
+  const { db, config } = context;
   const user = await findUserByEmail(db, email);
   if (!user || !user.enabled) return;
 
@@ -58,7 +59,7 @@ export async function sendPasswordResetLink(context: AppContext, email: string, 
     });
     await enqueueMail(trx, { to: user.email, ...mail });
   });
-  outbox.kick();
+  applyAfterCommit(context, { mail: true });
 }
 
 /**
@@ -79,7 +80,7 @@ export async function resetPassword(
   /** The mail's language when the user chose none (the request's). */
   locale: Locale = 'en',
 ): Promise<{ unlinkedIdentities: UnlinkedIdentity[] }> {
-  const { db, config, outbox, broadcaster } = context;
+  const { db, config } = context;
   const invalid = new HttpError(403, INVALID_RESET_LINK);
   // A user id beyond PostgreSQL's integer range names nobody (and would fail the query there).
   if (!/^\d{1,15}$/.test(link.userId) || Number(link.userId) > MAX_ID || !/^[A-Za-z0-9_-]{1,200}$/.test(link.token)) throw invalid;
@@ -159,7 +160,6 @@ export async function resetPassword(
   });
 
   // Only after the commit: a subscription re-checked earlier would still find the old tokens.
-  broadcaster.rightsChanged([userId]);
-  outbox.kick();
+  applyAfterCommit(context, { rightsChanged: [userId], mail: true });
   return { unlinkedIdentities };
 }

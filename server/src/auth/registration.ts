@@ -1,6 +1,7 @@
 import { recordActivity } from '../activity/log.js';
 import type { AppContext } from '../context.js';
 import type { User } from '../db/schema.js';
+import { applyAfterCommit } from '../effects/afterCommit.js';
 import type { Locale } from '../i18n/messages.js';
 import { createUser } from '../users/users.js';
 import { queueVerificationMail } from './verification.js';
@@ -26,7 +27,7 @@ export async function registerUser(
     await recordActivity(trx, { causerId: user.id, description: 'registered', subject: { type: 'user', id: user.id } });
     await queueVerificationMail(trx, context.config, user, new Date(), locale);
   });
-  context.outbox.kick();
+  applyAfterCommit(context, { mail: true });
   return user;
 }
 
@@ -42,6 +43,6 @@ export async function resendVerificationLink(context: AppContext, user: User, lo
     });
     await queueVerificationMail(trx, context.config, user, new Date(), locale);
   });
-  context.outbox.kick();
+  applyAfterCommit(context, { mail: true });
   return true;
 }

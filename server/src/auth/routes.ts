@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
+import { applyAfterCommit } from '../effects/afterCommit.js';
 import { currentUser, requireUser } from '../http/authenticate.js';
 import { validationError } from '../http/errors.js';
 import { routeRateLimit } from '../http/rateLimit.js';
@@ -90,7 +91,7 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
         const user = currentUser(request);
         if (request.accessToken) await logOut(db, user, request.accessToken);
         // Realtime subscriptions signed with this session end with it.
-        context.broadcaster.rightsChanged([user.id]);
+        applyAfterCommit(context, { rightsChanged: [user.id] });
         return reply.code(204).send();
       },
     );

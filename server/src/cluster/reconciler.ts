@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { recordActivity } from '../activity/log.js';
 import { timestamp } from '../db/database.js';
+import type { ClusterSync } from '../effects/clusterSync.js';
 import type { Database, WorkspaceRole } from '../db/schema.js';
 import { isEntitled, membershipRows } from './entitlement.js';
 import { ClusterError, type ClusterGateway, ClusterUnavailable, type MemberTarget } from './gateway.js';
@@ -27,6 +28,8 @@ export interface ReconcilerOptions {
   maxBackoffMs?: number;
   /** Told after every pass (the metrics count them). */
   onPass?: (result: PassResult) => void;
+  /** Where decisions ask for a pass (the app's `clusterSync`); while running, each request kicks. */
+  sync?: ClusterSync;
 }
 
 export interface PassResult {
@@ -45,15 +48,6 @@ export interface Reconciler {
   start(): void;
   stop(): Promise<void>;
   readonly lastError: string | null;
-}
-
-// Decisions happen deep inside the request code; they ask every running reconciler of this
-// process for a pass (each only looks at its own database, so extra kicks are harmless).
-const running = new Set<Reconciler>();
-
-/** Called after a decision that changes cluster state: the running reconcilers look soon. */
-export function requestClusterSync(): void {
-  for (const reconciler of running) reconciler.kick();
 }
 
 /** What a pass did to a membership: the role it bound, or null when it revoked the access. */
@@ -82,6 +76,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   let timer: NodeJS.Timeout | undefined;
   let kickTimer: NodeJS.Timeout | undefined;
   let busy = false;
+  let stopListening: (() => void) | undefined;
 
   async function applyWorkspaces(all: boolean, result: PassResult): Promise<void> {
     let query = db
@@ -396,13 +391,14 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     },
     start() {
       if (timer) return;
-      running.add(reconciler);
+      stopListening = options.sync?.listen(() => reconciler.kick());
       timer = setInterval(() => void tick(), pollIntervalMs);
       timer.unref();
       void tick();
     },
     async stop() {
-      running.delete(reconciler);
+      stopListening?.();
+      stopListening = undefined;
       clearInterval(timer);
       clearTimeout(kickTimer);
       timer = undefined;

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { recordActivity } from '../activity/log.js';
-import { requestClusterSync } from '../cluster/reconciler.js';
 import type { AppContext } from '../context.js';
 import { timestamp } from '../db/database.js';
+import { applyAfterCommit } from '../effects/afterCommit.js';
 import type { Database, Invitation, Team, TeamRole, User } from '../db/schema.js';
 import { fieldError, HttpError, notFound } from '../http/errors.js';
 import { MAX_ID } from '../http/schemas.js';
@@ -187,7 +187,7 @@ export async function createInvitation(
     await queueInvitationMail(trx, context, { invitation: created, token, team, inviter, locale });
     return created;
   });
-  context.outbox.kick();
+  applyAfterCommit(context, { mail: true });
   return invitation;
 }
 
@@ -243,7 +243,7 @@ export async function resendInvitation(
     await queueInvitationMail(trx, context, { invitation: updated, token, team, inviter: input.inviter, locale });
     return updated;
   });
-  context.outbox.kick();
+  applyAfterCommit(context, { mail: true });
   return resent;
 }
 
@@ -359,7 +359,7 @@ export async function acceptInvitation(
       joined.push(workspace.id);
     }
     if (joined.length > 0) {
-      // As an approved JoinWorkspace (requests/routing.ts, afterDecisionEffects): the reconciler grants the access.
+      // As an approved JoinWorkspace (requests/routing.ts, decisionEffects): the reconciler grants the access.
       await trx
         .updateTable('workspace_members')
         .set({ cluster_state: 'pending', cluster_error: null })
@@ -376,15 +376,13 @@ export async function acceptInvitation(
     return { invitation: claimed, workspaceIds: joined };
   });
 
-  if (result.workspaceIds.length > 0) requestClusterSync();
-  context.broadcaster.rightsChanged([user.id]);
-  if (result.invitation.invited_by !== null) {
-    context.broadcaster.toUser(result.invitation.invited_by, RealtimeEvent.InvitationAccepted, {
-      id: result.invitation.id,
-      team_id: result.invitation.team_id,
-      email: result.invitation.email,
-      user_id: user.id,
-    });
-  }
+  const accepted = result.invitation;
+  const payload = { id: accepted.id, team_id: accepted.team_id, email: accepted.email, user_id: user.id };
+  applyAfterCommit(context, {
+    clusterSync: result.workspaceIds.length > 0,
+    rightsChanged: [user.id],
+    // Whoever sent it sees it accepted in their team's invitation list at once.
+    notices: accepted.invited_by === null ? [] : [{ userId: accepted.invited_by, event: RealtimeEvent.InvitationAccepted, payload }],
+  });
   return result;
 }

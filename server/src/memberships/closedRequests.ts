@@ -4,7 +4,8 @@ import type { AppContext } from '../context.js';
 import { timestamp } from '../db/database.js';
 import type { Database, Request } from '../db/schema.js';
 import { RealtimeEvent } from '../broadcasting/broadcaster.js';
-import { broadcastRequestDecided } from '../requests/broadcasts.js';
+import { type AfterCommit, mergeAfterCommit, type UserNotice } from '../effects/afterCommit.js';
+import { requestDecidedNotices } from '../requests/effects.js';
 import { presentRequests } from '../requests/presenter.js';
 import { whoMayDecide } from '../requests/routing.js';
 
@@ -61,15 +62,23 @@ export async function closeRequestsOfFormerMember(
  * decision), and those who could have decided it get `RequestClosed`, so that their pending
  * counts and lists drop it at once. No mail: the requester knows they left or were removed.
  */
-export function broadcastRequestsClosed(context: AppContext, requests: Request[]): void {
-  if (requests.length === 0) return;
-  for (const request of requests) broadcastRequestDecided(context, request);
-  context.tasks.run('requests closed broadcast', async () => {
-    const presented = await presentRequests(context.db, requests, null);
-    for (const [index, request] of requests.entries()) {
-      for (const decider of await whoMayDecide(context.db, request)) {
-        context.broadcaster.toUser(decider.id, RealtimeEvent.RequestClosed, { ...presented[index], can_decide: false });
-      }
-    }
+export function requestsClosedNotices(context: Pick<AppContext, 'db'>, requests: Request[]): AfterCommit {
+  if (requests.length === 0) return {};
+  return mergeAfterCommit(...requests.map((request) => requestDecidedNotices(context, request)), {
+    laterNotices: [
+      {
+        label: 'requests closed broadcast',
+        compute: async () => {
+          const presented = await presentRequests(context.db, requests, null);
+          const notices: UserNotice[] = [];
+          for (const [index, request] of requests.entries()) {
+            for (const decider of await whoMayDecide(context.db, request)) {
+              notices.push({ userId: decider.id, event: RealtimeEvent.RequestClosed, payload: { ...presented[index], can_decide: false } });
+            }
+          }
+          return notices;
+        },
+      },
+    ],
   });
 }

@@ -3,7 +3,9 @@ import { recordActivity } from '../activity/log.js';
 import { timestamp } from '../db/database.js';
 import type { Database, Request, TeamRole } from '../db/schema.js';
 import { type Access, managesTeam, TEAM_ROLE_RANK } from '../access/access.js';
-import { closeRequestsOfFormerMember } from './closedRequests.js';
+import type { AppContext } from '../context.js';
+import { type AfterCommit, mergeAfterCommit } from '../effects/afterCommit.js';
+import { closeRequestsOfFormerMember, requestsClosedNotices } from './closedRequests.js';
 
 // Managing a team's members (PATCH/DELETE /api/tenants/{id}/users/{userId} and the bulk
 // removal): the team's owners and managers on their own team, platform admins anywhere. Rules:
@@ -137,6 +139,15 @@ export async function removeTeamMember(
       closed_requests: closed,
     };
   });
+}
+
+/**
+ * What follows removals once they committed: the reconciler takes the cluster access away,
+ * the realtime server re-checks the people's subscriptions, and the closed requests are announced.
+ */
+export function removalEffects(context: Pick<AppContext, 'db'>, removedUserIds: number[], closed: Request[]): AfterCommit {
+  if (removedUserIds.length === 0) return {};
+  return mergeAfterCommit({ clusterSync: true, rightsChanged: removedUserIds }, requestsClosedNotices(context, closed));
 }
 
 export interface BulkResult {

@@ -1,14 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requestClusterSync } from '../cluster/reconciler.js';
 import type { AppContext } from '../context.js';
 import { currentUser } from '../http/authenticate.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { bearerAuth, idParam } from '../http/schemas.js';
 import { loadAccess } from '../access/access.js';
 import { bulkMembersAnswer, bulkMembersBody, memberRoleAnswer, roleBody } from './schemas.js';
-import { broadcastRequestsClosed } from './closedRequests.js';
-import { changeTeamMemberRole, managesTeamMembers, type MemberOutcome, removeTeamMember, removeTeamMembers } from './members.js';
+import { applyAfterCommit } from '../effects/afterCommit.js';
+import { changeTeamMemberRole, managesTeamMembers, type MemberOutcome, removalEffects, removeTeamMember, removeTeamMembers } from './members.js';
 import { findTeam } from '../teams/teams.js';
 
 const tags = ['teams'];
@@ -26,7 +25,7 @@ function refused(outcome: MemberOutcome): never {
 
 /** A team's members managed by its owners and managers (and platform admins). Behind the onboarding gate. */
 export function teamMemberRoutes(context: AppContext): FastifyPluginAsyncZod {
-  const { db, broadcaster } = context;
+  const { db } = context;
   return async (app) => {
     app.patch(
       '/api/tenants/:team/users/:userId',
@@ -68,9 +67,7 @@ export function teamMemberRoutes(context: AppContext): FastifyPluginAsyncZod {
         const access = await loadAccess(db, currentUser(request));
         const outcome = await removeTeamMember(db, { teamId: team.id, userId: request.params.userId, access });
         if (outcome.status !== 'done') refused(outcome);
-        requestClusterSync();
-        broadcaster.rightsChanged([request.params.userId]);
-        broadcastRequestsClosed(context, outcome.closed_requests);
+        applyAfterCommit(context, removalEffects(context, [request.params.userId], outcome.closed_requests));
         reply.code(204);
         return null;
       },
@@ -95,11 +92,7 @@ export function teamMemberRoutes(context: AppContext): FastifyPluginAsyncZod {
         if (!managesTeamMembers(access, team.id)) throw new HttpError(403, "Only the team's owners and managers can remove members.");
         const { closed_requests: closed, ...result } = await removeTeamMembers(db, { teamId: team.id, userIds: request.body.user_ids, access });
         const removed = result.results.filter((entry) => entry.status === 'done').map((entry) => entry.id);
-        if (removed.length > 0) {
-          requestClusterSync();
-          broadcaster.rightsChanged(removed);
-          broadcastRequestsClosed(context, closed);
-        }
+        applyAfterCommit(context, removalEffects(context, removed, closed));
         return result;
       },
     );

@@ -9,6 +9,7 @@ import type { Database, NodeRecord, NodesTable, NodeStatus, User } from '../db/s
 import { FORBIDDEN } from '../http/authenticate.js';
 import { fieldError, HttpError, notFound } from '../http/errors.js';
 import { reserveEach, type Throttle } from '../http/throttle.js';
+import { applyAfterCommit } from '../effects/afterCommit.js';
 import { type Broadcaster, RealtimeEvent } from '../broadcasting/broadcaster.js';
 import { parseInfo, type PresenterConfig, presentedStatus, presentNode, withOwners } from './presenter.js';
 import type { AgentFacts, AgentStep, NewNodeInput } from './schemas.js';
@@ -187,7 +188,7 @@ export async function changeNode(
 async function announceStatus(services: NodeServices, node: NodeRecord): Promise<void> {
   if (node.owner_id === null) return;
   const [withOwner] = await withOwners(services.db, [node]);
-  services.broadcaster.toUser(node.owner_id, NODE_STATUS_CHANGED, presentNode(services.config, withOwner));
+  applyAfterCommit(services, { notices: [{ userId: node.owner_id, event: NODE_STATUS_CHANGED, payload: presentNode(services.config, withOwner) }] });
 }
 
 // ---------------------------------------------------------------------------------------

@@ -7,7 +7,8 @@ import { isUniqueViolation, timestamp } from '../db/database.js';
 import type { Database, Identity, OidcIntent, User } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { mailLocale } from '../i18n/messages.js';
-import { enqueueMail, type OutboxSender } from '../mail/outbox.js';
+import { type AfterCommitServices, applyAfterCommit } from '../effects/afterCommit.js';
+import { enqueueMail } from '../mail/outbox.js';
 import { identityLinkedMail } from '../mail/templates.js';
 import { issueSession } from '../tokens/tokens.js';
 import { ACCOUNT_DISABLED, normalizeEmail } from '../users/users.js';
@@ -98,12 +99,13 @@ export const callbackUrl = (config: Pick<Config, 'appUrl'>) => `${config.appUrl}
 export function createOidcService(options: {
   config: Config;
   db: Kysely<Database>;
-  outbox: Pick<OutboxSender, 'kick'>;
+  /** What follows a sign-in or a linking (its mails): the app's context. */
+  services: AfterCommitServices;
   log?: { warn: (object: unknown, message: string) => void };
   /** Seconds a request to a provider may take (openid-client's timeout). */
   timeoutSeconds?: number;
 }): OidcService {
-  const { config, db, outbox } = options;
+  const { config, db, services } = options;
   const providers = config.oidcProviders;
   const discovered = new Map<string, client.Configuration>();
   const find = (id: string) => providers.find((provider) => provider.id === id);
@@ -201,11 +203,11 @@ export function createOidcService(options: {
       try {
         if (pending.intent === 'link') {
           await linkIdentity(db, config, { userId: pending.user_id, provider, claims, startedAt: pending.created_at });
-          outbox.kick();
+          applyAfterCommit(services, { mail: true });
           return { kind: 'linked', provider: provider.id };
         }
         const code = await signIn(db, { provider, claims, browser });
-        outbox.kick();
+        applyAfterCommit(services, { mail: true });
         return { kind: 'code', code };
       } catch (error) {
         if (error instanceof OidcFailure) return failed(error.code);

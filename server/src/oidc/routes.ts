@@ -88,7 +88,7 @@ export async function identitiesOf(db: Kysely<Database>, oidc: Pick<OidcService,
 export function oidcRoutes(context: AppContext): FastifyPluginAsyncZod {
   const { config, db } = context;
   return async (app) => {
-    const oidc = createOidcService({ config, db, outbox: context.outbox, log: app.log });
+    const oidc = createOidcService({ config, db, services: context, log: app.log });
     const linkLimit = config.rateLimits?.login ?? null;
     const throttle = linkLimit ? new Throttle(db) : null;
 

@@ -4,7 +4,8 @@ import type { AppContext } from '../context.js';
 import type { Database, RequestStatus, RequestType } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import type { Access } from '../access/access.js';
-import { broadcastRequestDecided } from './broadcasts.js';
+import { decisionEffects } from './effects.js';
+import { applyAfterCommit } from '../effects/afterCommit.js';
 import { matchingRequests } from './list.js';
 import { notifyRequester } from './notifications.js';
 import { type Decision, decideRequest, decisionRefusal } from './routing.js';
@@ -111,8 +112,7 @@ export async function decideRequests(context: AppContext, access: Access, input:
         const decided = await decideRequest(context.db, { requestId: id, access, action: input.action, message: input.message }, (trx, result) =>
           notifyRequester(trx, context.config, result),
         );
-        context.outbox.kick();
-        broadcastRequestDecided(context, decided);
+        applyAfterCommit(context, decisionEffects(context, decided));
         results.push({ id, status: 'decided', http: 200, request_status: decided.status === 'Approved' ? 'Approved' : 'Denied' });
       } catch (error) {
         // Anything but the three refusals of one decision is a fault: it stops the call (500),

@@ -9,7 +9,8 @@ import { MAX_TEAM_NAME_LENGTH, teamNameFromShortname } from '../teams/naming.js'
 import { findTeam, findTeamByName, isTeamMember } from '../teams/teams.js';
 import { MAX_NAMESPACE_LENGTH, namespaceFits } from '../workspaces/naming.js';
 import { findWorkspaceByName, isWorkspaceMember } from '../workspaces/workspaces.js';
-import { broadcastRequestCreated } from './broadcasts.js';
+import { creationEffects } from './effects.js';
+import { applyAfterCommit } from '../effects/afterCommit.js';
 import { notifyDeciders } from './notifications.js';
 import { isDecider } from '../access/requests.js';
 import { applyDecision } from './routing.js';
@@ -82,10 +83,7 @@ async function submitRequest(context: AppContext, requester: User, access: Acces
     if (isUniqueViolation(error)) throw new HttpError(409, DUPLICATE_PENDING);
     throw error;
   }
-  if (request.status === 'Pending') {
-    context.outbox.kick();
-    broadcastRequestCreated(context, request);
-  }
+  applyAfterCommit(context, creationEffects(context, request));
   return request;
 }
 

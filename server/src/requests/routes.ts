@@ -4,7 +4,8 @@ import { currentUser } from '../http/authenticate.js';
 import { listSchema, paginated } from '../http/pagination.js';
 import { bearerAuth } from '../http/schemas.js';
 import { loadAccess } from '../access/access.js';
-import { broadcastRequestDecided } from './broadcasts.js';
+import { decisionEffects } from './effects.js';
+import { applyAfterCommit } from '../effects/afterCommit.js';
 import { notifyRequester } from './notifications.js';
 import { presentRequests, presentRequestsWith, requestSchema } from './presenter.js';
 import { decideRequests } from './bulk.js';
@@ -170,8 +171,7 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
           { requestId: request.params.id, access, action: request.body.action, message: request.body.message },
           (trx, result) => notifyRequester(trx, context.config, result),
         );
-        context.outbox.kick();
-        broadcastRequestDecided(context, decided);
+        applyAfterCommit(context, decisionEffects(context, decided));
         return (await presentRequests(db, [decided], access))[0];
       },
     );

@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import { recordActivity, type Severity } from '../activity/log.js';
 import { timestamp } from '../db/database.js';
 import type { Database, Request, RequestStatus } from '../db/schema.js';
-import { requestClusterSync } from '../cluster/reconciler.js';
 import { HttpError, notFound } from '../http/errors.js';
 import type { Access } from '../access/access.js';
 import { mayDecide, maySee } from '../access/requests.js';
@@ -220,7 +219,7 @@ export async function afterDecisionEffects(trx: Kysely<Database>, request: Reque
         .where('workspace_id', '=', request.workspace_id)
         .where('user_id', '=', request.user_id)
         .execute();
-      requestClusterSync();
+      // The reconciler binds the access once this commits (decisionEffects in effects.ts).
     }
   }
   await recordActivity(trx, {

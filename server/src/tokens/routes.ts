@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
+import { applyAfterCommit } from '../effects/afterCommit.js';
 import { currentUser, requireUser } from '../http/authenticate.js';
 import { notFound } from '../http/errors.js';
 import { bearerAuth, MAX_TEXT_LENGTH, requiredText } from '../http/schemas.js';
@@ -30,7 +31,8 @@ const createTokenBody = z.object({
 });
 
 /** Personal access tokens (login sessions are tokens too, but are not listed here). */
-export function tokenRoutes({ db, broadcaster }: AppContext): FastifyPluginAsyncZod {
+export function tokenRoutes(context: AppContext): FastifyPluginAsyncZod {
+  const { db } = context;
   return async (app) => {
     app.get(
       '/api/tokens',
@@ -64,7 +66,7 @@ export function tokenRoutes({ db, broadcaster }: AppContext): FastifyPluginAsync
           expiresInDays: expires_in_days ?? null,
         });
         // An overwritten token is revoked: realtime subscriptions it signed end.
-        if (overwrite) broadcaster.rightsChanged([user.id]);
+        applyAfterCommit(context, { rightsChanged: overwrite ? [user.id] : [] });
         return reply
           .code(201)
           .send({ token: { accessToken: presentToken(issued.token), plainTextToken: issued.plainText } });
@@ -86,7 +88,7 @@ export function tokenRoutes({ db, broadcaster }: AppContext): FastifyPluginAsync
         const user = currentUser(request);
         if (!(await deletePersonalToken(db, user, request.params.name))) throw notFound();
         // Realtime subscriptions signed with this token end with it.
-        broadcaster.rightsChanged([user.id]);
+        applyAfterCommit(context, { rightsChanged: [user.id] });
         return reply.code(204).send();
       },
     );

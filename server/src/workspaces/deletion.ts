@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import { recordActivity } from '../activity/log.js';
-import { requestClusterSync } from '../cluster/reconciler.js';
 import type { AppContext } from '../context.js';
 import { timestamp } from '../db/database.js';
 import type { Database, Workspace } from '../db/schema.js';
+import { type AfterCommit, accessChanged } from '../effects/afterCommit.js';
 
 // Deleting a workspace (platform admins: DELETE /api/admin/workspaces/{id}, and a team's
 // cascade delete). The database forgets the workspace at once; the cluster follows through the
@@ -18,13 +18,14 @@ export interface DeletedWorkspace {
   team_id: number;
   /** Who was a member: their rights ended (rightsChanged), and callers may tell them. */
   member_ids: number[];
+  /** What must follow the commit: the reconciler's pass and the members' rights re-check. */
+  effects: AfterCommit;
 }
 
 /**
  * Deletes the workspace's rows inside the caller's transaction and leaves the cluster work for
  * the reconciler. Pending requests about the workspace are closed (Denied) rather than left
- * pointing at nothing. The caller calls requestClusterSync() and rightsChanged(member_ids)
- * after the commit (deleteWorkspace does both).
+ * pointing at nothing. The caller applies the result's `effects` after the commit.
  */
 export async function deleteWorkspaceInTransaction(trx: Kysely<Database>, workspace: Workspace, causerId: number): Promise<DeletedWorkspace> {
   const now = timestamp();
@@ -51,17 +52,19 @@ export async function deleteWorkspaceInTransaction(trx: Kysely<Database>, worksp
     severity: 'warning',
     properties: { name: workspace.name, namespace: workspace.namespace, team_id: workspace.team_id, members: members.length },
   });
-  return { id: workspace.id, name: workspace.name, namespace: workspace.namespace, team_id: workspace.team_id, member_ids: members.map((member) => member.user_id) };
+  const memberIds = members.map((member) => member.user_id);
+  return { id: workspace.id, name: workspace.name, namespace: workspace.namespace, team_id: workspace.team_id, member_ids: memberIds, effects: accessChanged(memberIds) };
 }
 
 /**
- * Deletes one workspace (its own transaction), then asks the reconciler to delete the namespace
- * and revoke the members' service accounts, and ends the members' realtime subscriptions.
- * Authorization is the caller's business. Null when there is no such workspace. `inTransaction`
- * runs in the deletion's transaction once the rows are gone (the members' mails are written there).
+ * Deletes one workspace in its own transaction; the caller applies the result's `effects` (the
+ * reconciler deletes the namespace and revokes the members' service accounts, the members'
+ * realtime subscriptions end). Authorization is the caller's business. Null when there is no
+ * such workspace. `inTransaction` runs in the deletion's transaction once the rows are gone (the
+ * members' mails are written there).
  */
 export async function deleteWorkspace(
-  context: Pick<AppContext, 'db' | 'broadcaster'>,
+  context: Pick<AppContext, 'db'>,
   workspaceId: number,
   actor: { id: number },
   inTransaction?: (trx: Kysely<Database>, deleted: DeletedWorkspace) => Promise<void>,
@@ -73,9 +76,5 @@ export async function deleteWorkspace(
     await inTransaction?.(trx, result);
     return result;
   });
-  if (deleted) {
-    requestClusterSync();
-    context.broadcaster.rightsChanged(deleted.member_ids);
-  }
   return deleted;
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { APP_NAME, type Config } from '../config/config.js';
-import type { AppContext } from '../context.js';
+import type { AfterCommit } from '../effects/afterCommit.js';
 import type { Database } from '../db/schema.js';
 import { type Locale, mailLocale } from '../i18n/messages.js';
 import { enqueueMails } from '../mail/outbox.js';
@@ -77,11 +77,10 @@ export async function queueWorkspaceDeletedMails(
   );
 }
 
-/** After the deletion committed: the event to each member now, and the mails written with it sent. */
-export function tellMembersWorkspaceDeleted(
-  context: Pick<AppContext, 'broadcaster' | 'outbox'>,
-  input: { workspace: DeletedWorkspaceNotice; memberIds: number[] },
-): void {
-  for (const userId of input.memberIds) context.broadcaster.toUser(userId, RealtimeEvent.WorkspaceDeleted, input.workspace);
-  if (input.memberIds.length > 0) context.outbox.kick();
+/** After the deletion committed: the event to each member, and the mails written with it sent. */
+export function workspaceDeletedNotices(input: { workspace: DeletedWorkspaceNotice; memberIds: number[] }): AfterCommit {
+  return {
+    notices: input.memberIds.map((userId) => ({ userId, event: RealtimeEvent.WorkspaceDeleted, payload: input.workspace })),
+    mail: input.memberIds.length > 0,
+  };
 }

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
+import { accessChanged, applyAfterCommit } from '../effects/afterCommit.js';
 import { currentUser } from '../http/authenticate.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { kubeconfigYaml, NO_CLUSTER, STILL_SETTING_UP, withCluster } from '../cluster/http.js';
 import { bearerAuth, idParam } from '../http/schemas.js';
 import { loadAccess, managesWorkspace } from '../access/access.js';
-import { requestClusterSync } from '../cluster/reconciler.js';
 import { entitledRole } from '../cluster/entitlement.js';
 import { presentWorkspace, workspaceSchema } from './presenter.js';
 import { findWorkspace, removeWorkspaceMember } from './workspaces.js';
@@ -15,7 +15,8 @@ import { findWorkspace, removeWorkspaceMember } from './workspaces.js';
 const KUBECONFIG_LIFETIME_SECONDS = 8 * 3600;
 
 /** Workspaces ("subnamespaces" in the spec's paths). Behind the onboarding gate. */
-export function workspaceRoutes({ db, cluster, broadcaster }: AppContext): FastifyPluginAsyncZod {
+export function workspaceRoutes(context: AppContext): FastifyPluginAsyncZod {
+  const { db, cluster } = context;
   return async (app) => {
     app.get(
       '/api/subnamespaces/:id',
@@ -57,9 +58,8 @@ export function workspaceRoutes({ db, cluster, broadcaster }: AppContext): Fasti
         }
         const outcome = await removeWorkspaceMember(db, { workspace, userId: request.params.userId, causerId: user.id });
         if (outcome === 'not-member') throw new HttpError(404, 'This person is not a member of this workspace.');
-        requestClusterSync();
-        // Their open workspace and pod-log subscriptions end too (realtime/rights.ts).
-        broadcaster.rightsChanged([request.params.userId]);
+        // Their cluster access goes, and their open workspace and pod-log subscriptions end too.
+        applyAfterCommit(context, accessChanged([request.params.userId]));
         reply.code(204);
         return null;
       },
@@ -113,7 +113,7 @@ export function workspaceRoutes({ db, cluster, broadcaster }: AppContext): Fasti
         if (current !== role) {
           // The role changed meanwhile: the reconciler binds the current one.
           await db.updateTable('workspace_members').set({ cluster_state: 'pending' }).where('workspace_id', '=', workspace.id).where('user_id', '=', user.id).execute();
-          requestClusterSync();
+          applyAfterCommit(context, { clusterSync: true });
         }
         const kubeconfig = kubeconfigYaml({
           server: info.server,
