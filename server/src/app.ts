@@ -7,6 +7,7 @@ import { adminWorkspaceRoutes } from './admin/workspaceRoutes.js';
 import { adminUserRoutes } from './admin/userRoutes.js';
 import { authRoutes } from './auth/routes.js';
 import { BackgroundTasks } from './background.js';
+import { type Clock, systemClock } from './clock.js';
 import type { ClusterGateway } from './cluster/gateway.js';
 import { noneGateway } from './cluster/noneGateway.js';
 import { clusterRoutes } from './cluster/routes.js';
@@ -77,6 +78,8 @@ export interface BuildAppOptions {
    * which a reconciler can still listen to as `app.clusterSync`.
    */
   clusterSync?: ClusterSync;
+  /** The time decisions go by; none = the system clock. The leader's lifecycle pass gets the same. */
+  clock?: Clock;
   /** This process's metrics (main.ts adds its sources); none = a registry of the app's own. */
   metrics?: Metrics;
   /** Called with every route as it is registered (the route-table fuzz test enumerates them). */
@@ -122,6 +125,7 @@ export async function buildApp({
   broadcaster = noopBroadcaster,
   cluster = noneGateway,
   clusterSync = createClusterSync(),
+  clock = systemClock,
   metrics = createMetrics(),
   onRoute,
 }: BuildAppOptions): Promise<FastifyInstance> {
@@ -175,7 +179,7 @@ export async function buildApp({
     );
   });
 
-  const context: AppContext = { config, db, outbox, tasks, broadcaster, clusterSync, cluster, metrics };
+  const context: AppContext = { config, db, clock, outbox, tasks, broadcaster, clusterSync, cluster, metrics };
   const api = app.withTypeProvider<ZodTypeProvider>();
   for (const routes of domains) await api.register(routes(context));
   installOpenApiRoute(app);

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { BackgroundTasks } from './background.js';
 import type { ClusterGateway } from './cluster/gateway.js';
+import type { Clock } from './clock.js';
 import type { Config } from './config/config.js';
 import type { Database } from './db/schema.js';
 import type { Metrics } from './health/metrics.js';
@@ -12,6 +13,8 @@ import type { ClusterSync } from './effects/clusterSync.js';
 export interface AppContext {
   config: Config;
   db: Kysely<Database>;
+  /** The time every expiry, warning and validity is decided by (tests move it). */
+  clock: Clock;
   /**
    * The mail outbox: mails are written with enqueueMail (mail/outbox.ts) in the action's
    * transaction, then `outbox.kick()` after the commit sends them. Nothing sends directly.

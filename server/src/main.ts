@@ -3,6 +3,9 @@ import { buildApp } from './app.js';
 import { connectCluster } from './cluster/connect.js';
 import { clusterWorkCounts, createReconciler } from './cluster/reconciler.js';
 import { createClusterSync } from './effects/clusterSync.js';
+import { systemClock } from './clock.js';
+import { createLifecycleRunner } from './lifecycle/runner.js';
+import { lifecycleSteps } from './lifecycle/steps.js';
 import { createMetrics } from './health/metrics.js';
 import { startMetricsServer } from './health/metricsAccess.js';
 import { createNodeWatcher } from './nodes/watcher.js';
@@ -114,6 +117,15 @@ async function main(): Promise<void> {
       process.stderr.write(`${ADMIN_HINT}\n`);
     }
   }
+  // Expiry, warnings, retention and memberships that end (docs/lifecycle.md).
+  const lifecycle = createLifecycleRunner({
+    db,
+    config,
+    clock: systemClock,
+    steps: lifecycleSteps,
+    services: { broadcaster, clusterSync, outbox: app.mailOutbox, tasks: app.backgroundTasks },
+    logger,
+  });
   // Background work that must run once across the replicas runs in the leader only.
   const backgroundWork = {
     start() {
@@ -121,8 +133,10 @@ async function main(): Promise<void> {
       nodeWatcher?.start();
       // Mail retries and mails a killed replica left (every replica kicks its own fresh ones).
       app.mailOutbox.start();
+      lifecycle.start();
     },
     async stop() {
+      await lifecycle.stop();
       await reconciler?.stop();
       await nodeWatcher?.stop();
       await app.mailOutbox.stop();

@@ -99,6 +99,10 @@ export interface Config {
   realtime: { port: number; host: string; key: string; publicPort: number; scheme: 'http' | 'https' };
   /** Limits of the realtime server (docs/api-contract.md, "Realtime"). */
   realtimeLimits: RealtimeConfigLimits;
+  /** How often the leader's lifecycle pass runs (expiry, warnings, retention, memberships that end). */
+  lifecycleIntervalSeconds: number;
+  /** The lifecycle settings until a platform admin changes them (lifecycle/settings.ts). */
+  lifecycleDefaults: LifecycleSettings;
   /** null = rate limiting is off (RATE_LIMITS=off, for load benchmarks). */
   rateLimits: RateLimits | null;
   /**
@@ -150,6 +154,29 @@ export const PRODUCTION_REQUIRED = {
   MAIL_URL: 'the SMTP server mails go through (smtp://host:587 or smtps://user:pass@host:465)',
 } as const;
 
+/**
+ * How long allocations last and when people are warned; platform admins change them in the
+ * console (GET/PATCH /api/admin/settings), the environment seeds them.
+ */
+export interface LifecycleSettings {
+  /** A workspace's lifetime from its approval (never past its team's review date). */
+  workspace_lifetime_days: number;
+  /** A team's review date from its approval. */
+  team_review_days: number;
+  /** The first warning before a workspace or team ends. */
+  warning_days: number;
+  /** The last warning before it ends. */
+  last_warning_hours: number;
+  /** How long an expired workspace is kept (suspended) before it is deleted; null: never deleted. */
+  retention_days: number | null;
+  /** The last mail before an expired workspace is deleted. */
+  retention_notice_days: number;
+  /** The warning before a team membership with an end date ends. */
+  membership_warning_days: number;
+  /** How long an acceptance of the acceptable use policy holds. */
+  policy_validity_days: number;
+}
+
 export interface RealtimeConfigLimits {
   maxConnections: number;
   maxConnectionsPerAddress: number;
@@ -198,6 +225,19 @@ const environmentSchema = z.object({
   CLUSTER_SERVER_URL: z.url({ protocol: /^https$/, error: 'CLUSTER_SERVER_URL must be an https:// URL' }).optional(),
   SANDBOX_CLUSTER_PORT: port('SANDBOX_CLUSTER_PORT').default(0),
   REVERB_PORT: port('REVERB_PORT').default(8080),
+  // Allocations over time (docs/lifecycle.md): the defaults platform admins may change in the
+  // console's settings page; these only seed it.
+  LIFECYCLE_INTERVAL_SECONDS: positive('LIFECYCLE_INTERVAL_SECONDS').default(60),
+  WORKSPACE_LIFETIME_DAYS: positive('WORKSPACE_LIFETIME_DAYS').default(180),
+  TEAM_REVIEW_DAYS: positive('TEAM_REVIEW_DAYS').default(365),
+  EXPIRY_WARNING_DAYS: positive('EXPIRY_WARNING_DAYS').default(30),
+  EXPIRY_LAST_WARNING_HOURS: positive('EXPIRY_LAST_WARNING_HOURS').default(72),
+  RETENTION_DAYS: z
+    .union([z.literal('never'), positive('RETENTION_DAYS')], { error: 'RETENTION_DAYS must be a whole number of days or never' })
+    .default(30),
+  RETENTION_NOTICE_DAYS: positive('RETENTION_NOTICE_DAYS').default(7),
+  MEMBERSHIP_WARNING_DAYS: positive('MEMBERSHIP_WARNING_DAYS').default(7),
+  POLICY_VALIDITY_DAYS: positive('POLICY_VALIDITY_DAYS').default(365),
   REVERB_HOST: z.string().min(1).optional(),
   REVERB_PUBLIC_PORT: port('REVERB_PUBLIC_PORT').optional(),
   REVERB_SCHEME: z.enum(['http', 'https'], { error: 'REVERB_SCHEME must be http or https' }).optional(),
@@ -313,6 +353,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     metricsToken: vars.METRICS_TOKEN ?? null,
     metricsPort: vars.METRICS_PORT ?? null,
     oidcProviders: oidc.providers,
+    lifecycleIntervalSeconds: vars.LIFECYCLE_INTERVAL_SECONDS,
+    lifecycleDefaults: {
+      workspace_lifetime_days: vars.WORKSPACE_LIFETIME_DAYS,
+      team_review_days: vars.TEAM_REVIEW_DAYS,
+      warning_days: vars.EXPIRY_WARNING_DAYS,
+      last_warning_hours: vars.EXPIRY_LAST_WARNING_HOURS,
+      retention_days: vars.RETENTION_DAYS === 'never' ? null : vars.RETENTION_DAYS,
+      retention_notice_days: vars.RETENTION_NOTICE_DAYS,
+      membership_warning_days: vars.MEMBERSHIP_WARNING_DAYS,
+      policy_validity_days: vars.POLICY_VALIDITY_DAYS,
+    },
   };
 }
 

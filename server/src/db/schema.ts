@@ -19,6 +19,8 @@ export interface UsersTable {
   password_hash: string;
   email_verified_at: Timestamp | null;
   aup_accepted_at: Timestamp | null;
+  /** The version of the acceptable use policy accepted (0017); null: one before versions existed. */
+  aup_version_id: ColumnType<number | null, number | null | undefined, number | null>;
   admin: Flag;
   enabled: Flag;
   /** The organisation that vouches for the user; reserved, null for now. */
@@ -88,6 +90,8 @@ export interface TeamsTable {
   updated_at: Timestamp;
   /** 0 while a platform admin has suspended the team: no rights in it nor in its workspaces (0007). */
   enabled: Generated<Flag>;
+  /** The team's review date (0017): past it, its workspaces are suspended until it is renewed. Null: none. */
+  expires_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 }
 
 export interface TeamMembersTable {
@@ -98,6 +102,8 @@ export interface TeamMembersTable {
   /** A disabled membership (0) gives no rights in the team. */
   enabled: Flag;
   created_at: Timestamp;
+  /** When the membership ends (0017), as a manager's removal would; null: no end. */
+  expires_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 }
 
 export interface WorkspacesTable {
@@ -120,6 +126,10 @@ export interface WorkspacesTable {
   quota_memory: string | null;
   quota_storage: string | null;
   quota_pods: number | null;
+  /** When the workspace ends (0017); null: no end. */
+  expires_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** Set when it (or its team) ended: no access, no pods, until renewed (0017). */
+  suspended_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 }
 
 export interface WorkspaceMembersTable {
@@ -270,6 +280,8 @@ export interface InvitationsTable {
   revoked_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The end date the team membership gets on acceptance (0017); null: none. */
+  membership_expires_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 }
 
 /** An OpenID provider's account linked to a user (migration 0014); unique issuer + subject. */
@@ -318,6 +330,35 @@ export interface OidcCodesTable {
   created_at: Timestamp;
 }
 
+/** A published version of the acceptable use policy (0017). */
+export interface PolicyVersionsTable {
+  id: Generated<number>;
+  text_en: string;
+  text_fr: string;
+  /** What changed, shown to people sent back to accept it. */
+  summary: string;
+  published_by: number | null;
+  published_at: Timestamp;
+}
+
+/** A setting a platform admin changed (0017); `value` is JSON. */
+export interface PlatformSettingsTable {
+  key: string;
+  value: JsonText;
+  updated_by: number | null;
+  updated_at: Timestamp;
+}
+
+/** A lifecycle warning sent (0017): unique per kind, subject and the end date it warned of. */
+export interface LifecycleNoticesTable {
+  id: Generated<number>;
+  kind: string;
+  subject_type: string;
+  subject_id: number;
+  due_at: Timestamp;
+  sent_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   access_tokens: AccessTokensTable;
@@ -338,6 +379,9 @@ export interface Database {
   identities: IdentitiesTable;
   oidc_states: OidcStatesTable;
   oidc_codes: OidcCodesTable;
+  policy_versions: PolicyVersionsTable;
+  platform_settings: PlatformSettingsTable;
+  lifecycle_notices: LifecycleNoticesTable;
 }
 
 export type User = Selectable<UsersTable>;

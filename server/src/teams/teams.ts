@@ -18,7 +18,7 @@ export function findTeamByName(db: Kysely<Database>, name: string): Promise<Team
 }
 
 /** A team's fields as decided; the database fills in the id and the timestamps. */
-export type NewTeam = Omit<Team, 'id' | 'created_at' | 'updated_at' | 'enabled'>;
+export type NewTeam = Omit<Team, 'id' | 'created_at' | 'updated_at' | 'enabled' | 'expires_at'> & { expires_at?: string | null };
 
 /** Creates a team (pass the decision's transaction). The name must be free (unique index). */
 export async function insertTeam(trx: Kysely<Database>, team: NewTeam, causerId: number): Promise<Team> {

@@ -15,6 +15,7 @@ import * as invitations from './0013_invitations.js';
 import * as identities from './0014_identities.js';
 import * as userLocale from './0015_user_locale.js';
 import * as identityOrigin from './0016_identity_origin.js';
+import * as lifecycle from './0017_lifecycle.js';
 
 /**
  * Every migration, by name; they run in name order. Add new ones at the end with the next
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '0014_identities': identities,
   '0015_user_locale': userLocale,
   '0016_identity_origin': identityOrigin,
+  '0017_lifecycle': lifecycle,
 };

@@ -1,0 +1,7 @@
+import type { LifecycleStep } from './runner.js';
+
+/**
+ * The lifecycle pass's steps, in the order they run. Warnings come before the ends they warn
+ * of, so that a pass after a long downtime still sends the last warning before it suspends.
+ */
+export const lifecycleSteps: LifecycleStep[] = [];
