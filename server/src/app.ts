@@ -43,7 +43,7 @@ import { requestRoutes } from './requests/routes.js';
 import { settingsRoutes } from './settings/routes.js';
 import { adminTeamRoutes } from './admin/teamRoutes.js';
 import { teamMemberRoutes } from './memberships/routes.js';
-import { teamRoutes } from './teams/routes.js';
+import { teamRoutes } from './teamPages/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
 import { authenticateToken } from './tokens/tokens.js';
 import { userRoutes } from './profile/routes.js';

@@ -4,7 +4,7 @@ import { hostname, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeNameBase } from '../src/nodes/nodes.js';
+import { nodeNameBase } from '../src/nodes/agent.js';
 import { createNodeWatcher, type NodeWatcher } from '../src/nodes/watcher.js';
 import { eventually, type NodesWorld, startNodesWorld } from './nodesFixtures.js';
 import { runShell } from './shell.js';

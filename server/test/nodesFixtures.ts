@@ -13,7 +13,7 @@ import { type SandboxCluster, startSandboxCluster } from '../src/cluster/sandbox
 import { type Config, loadConfig, type RateLimits } from '../src/config/config.js';
 import type { NodeRecord, User } from '../src/db/schema.js';
 import { createMailer, type Mailer } from '../src/mail/mailer.js';
-import type { NodeServices } from '../src/nodes/nodes.js';
+import type { NodeServices } from '../src/nodes/records.js';
 import type { Broadcaster } from '../src/broadcasting/broadcaster.js';
 import { createUser } from '../src/users/users.js';
 import { createTestDatabase, DEFAULT_PASSWORD, injectorFor, type TestDatabase, uniqueEmail } from './helpers.js';

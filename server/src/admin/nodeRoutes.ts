@@ -7,20 +7,15 @@ import { notFound } from '../http/errors.js';
 import { listSchema, paginated } from '../http/pagination.js';
 import { bearerAuth } from '../http/schemas.js';
 import { exportAdminNodes } from '../nodes/export.js';
-import {
-  nodeActivity,
-  setClusterNodeDisabled,
-  withNodeCluster,
-} from '../nodes/nodes.js';
+import { nodeActivity, setClusterNodeDisabled } from '../nodes/people.js';
 import { type NodeWithOwner, presentAdminNode, presentNodeActivity, presentPendingAdminNode, withOwners } from '../nodes/presenter.js';
+import { nodeServices, withNodeCluster } from '../nodes/records.js';
 import {
   adminNodeDetailSchema,
   adminNodeSchema,
   adminNodesQuery,
   nodeNameParams,
 } from '../nodes/schemas.js';
-
-import { nodeServices } from '../nodes/routes.js';
 
 // The platform admins' view of every cluster Node, beside the other /api/admin routes; people's
 // own nodes are nodes/routes.ts.

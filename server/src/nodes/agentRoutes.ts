@@ -8,17 +8,9 @@ import { routeRateLimit } from '../http/rateLimit.js';
 import { bearerAuth, messageSchema } from '../http/schemas.js';
 import { buildNodeSeedImage } from './install/cidataImage.js';
 import { renderInstallScript } from './install/installScript.js';
-import {
-  findNodeBySecret,
-  issueBootstrapToken,
-  nodeRateLimits,
-  recordAgentStep,
-  recordHeartbeat,
-  refreshClaimCode,
-  registerMachine,
-} from './nodes.js';
+import { findNodeBySecret, issueBootstrapToken, recordAgentStep, recordHeartbeat, refreshClaimCode, registerMachine } from './agent.js';
 import { presentedStatus } from './presenter.js';
-import { nodeServices } from './routes.js';
+import { nodeRateLimits, nodeServices } from './records.js';
 import { agentRegisterBody, agentReportBody, NODE_STATUSES } from './schemas.js';
 
 // The node agent's protocol (docs/nodes-contract.md, "Agent protocol"): root paths, not under

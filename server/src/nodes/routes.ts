@@ -5,15 +5,9 @@ import { currentUser } from '../http/authenticate.js';
 import { bearerAuth, idParam } from '../http/schemas.js';
 import { Throttle } from '../http/throttle.js';
 import { buildNodeSeedImage } from './install/cidataImage.js';
-import {
-  createNode,
-  listNodesFor,
-  nodeActivity,
-  type NodeServices,
-  nodeForUser,
-  nodeRateLimits,
-} from './nodes.js';
-import {  presentNode, presentNodeActivity, withOwners } from './presenter.js';
+import { createNode, listNodesFor, nodeActivity, nodeForUser } from './people.js';
+import { presentNode, presentNodeActivity, withOwners } from './presenter.js';
+import { nodeRateLimits, nodeServices } from './records.js';
 import {
   newNodeBody,
   nodeActivitySchema,
@@ -25,16 +19,6 @@ import { deriveNodeSecret } from './secrets.js';
 const tags = ['nodes'];
 const security = bearerAuth;
 const idParams = z.object({ id: idParam() });
-/** The admin list's search and filters without its paging (an export is the whole list), and filter[ids]: only the rows named. */
-
-/** The nodes services of the app's context. */
-export const nodeServices = (context: AppContext, logger?: NodeServices['logger']): NodeServices => ({
-  db: context.db,
-  config: context.config,
-  broadcaster: context.broadcaster,
-  cluster: context.cluster,
-  logger,
-});
 
 /** GET/POST /api/nodes… (docs/nodes-contract.md): a user's own nodes; platform admins see all. Behind the onboarding gate. */
 export function nodeRoutes(context: AppContext): FastifyPluginAsyncZod {

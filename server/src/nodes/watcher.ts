@@ -1,5 +1,6 @@
 import type { ClusterNode, Stoppable } from '../cluster/gateway.js';
-import { applyClusterNode, namedNodes, type NodeServices } from './nodes.js';
+import { applyClusterNode, namedNodes } from './clusterSync.js';
+import type { NodeServices } from './records.js';
 
 // Keeps console nodes in line with their cluster Nodes (docs/nodes-contract.md): a watch on
 // every Node applies each change as it happens; a full re-list runs at start, every minute

@@ -3,6 +3,11 @@ import { recordActivity } from '../activity/log.js';
 import { timestamp } from '../db/database.js';
 import type { Database, Team, TeamRole } from '../db/schema.js';
 
+// The team records: lookups, creating a team, adding a member. Deciding a request
+// (requests/routing.ts), accepting an invitation, the members' and the admins' routes build on
+// them, so this folder imports nothing above the audit log and the base layers; the teams as
+// people browse them, with their pending requests, are teamPages/.
+
 /** A team by id (all digits) or by name, as `/api/tenants/{id-or-name}` addresses it. */
 export function findTeamByIdOrName(db: Kysely<Database>, idOrName: string): Promise<Team | undefined> {
   const query = db.selectFrom('teams').selectAll();

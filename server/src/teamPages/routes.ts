@@ -7,7 +7,11 @@ import { bearerAuth, MAX_TEXT_LENGTH } from '../http/schemas.js';
 import { matches } from '../db/search.js';
 import { loadAccess } from '../access/access.js';
 import { presentTeams, teamSchema } from './presenter.js';
-import { findTeamByIdOrName } from './teams.js';
+import { findTeamByIdOrName } from '../teams/teams.js';
+
+// The teams as people browse them (GET /api/tenants…). This folder sits above requests/, since
+// a team shows the viewer's pending request to join it (presenter.ts); the team records
+// (teams/) sit below requests/, which creates teams and adds members when it decides.
 
 const tags = ['teams'];
 
