@@ -19,6 +19,7 @@ import { oidcRoutes } from './oidc/routes.js';
 import { agentRoutes } from './nodes/agentRoutes.js';
 import { nodeRoutes } from './nodes/routes.js';
 import { adminNodeRoutes } from './admin/nodeRoutes.js';
+import { adminSettingsRoutes } from './admin/settingsRoutes.js';
 import type { Config } from './config/config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/schema.js';
@@ -106,6 +107,7 @@ const domains = [
   adminRoutes,
   adminWorkspaceRoutes,
   adminUserRoutes,
+  adminSettingsRoutes,
   realtimeRoutes,
   clusterRoutes,
   nodeRoutes,

@@ -1,3 +1,4 @@
+import type { Clock } from '../src/clock.js';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -190,6 +191,8 @@ export interface TestContextOverrides {
   onRoute?: BuildAppOptions['onRoute'];
   /** Told of every query the database runs (server/test/queryCounts.test.ts). */
   onQuery?: (sql: string) => void;
+  /** The app's clock (a movableClock to test what time decides); none = the system clock. */
+  clock?: Clock;
 }
 
 let uniqueCounter = 0;
@@ -231,7 +234,7 @@ export async function createTestContext(overrides: TestContextOverrides = {}): P
   };
   const logger = overrides.logger ?? pino({ level: 'silent' });
   const mailer = createMailer(config, logger);
-  const app = await buildApp({ config, db: database.db, mailer, logger, onRoute: overrides.onRoute }).catch(async (error: unknown) => {
+  const app = await buildApp({ config, db: database.db, mailer, logger, onRoute: overrides.onRoute, clock: overrides.clock }).catch(async (error: unknown) => {
     mailer.close();
     await mailbox.close();
     await database.drop();

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { accounts } from './catalogue/accounts.js';
 import { admin } from './catalogue/admin.js';
 import { common } from './catalogue/common.js';
+import { lifecycle } from './catalogue/lifecycle.js';
 import { nodes } from './catalogue/nodes.js';
 import { teams } from './catalogue/teams.js';
 
@@ -26,7 +27,7 @@ export const isLocale = (value: unknown): value is Locale => LOCALES.includes(va
  * text in the English message. The domains' specific messages come before the shared generic
  * rules, so that a specific wording wins where both match.
  */
-const catalogue: Record<string, string> = { ...accounts, ...teams, ...admin, ...nodes, ...common };
+const catalogue: Record<string, string> = { ...accounts, ...teams, ...admin, ...nodes, ...lifecycle, ...common };
 
 /** Field names as a French form labels them (the English message names the field as sent). */
 const frenchFields: Record<string, string> = {

@@ -60,7 +60,7 @@ export async function updateLifecycleSettings(
     const before = await lifecycleSettings(trx, defaults);
     const after = { ...before, ...patch };
     if (after.last_warning_hours >= after.warning_days * 24) {
-      throw fieldError('last_warning_hours', 'The last warning must come after the first one: fewer hours than the first warning\'s days.');
+      throw fieldError('last_warning_hours', 'The last warning must come closer to the end than the first one.');
     }
     const changed = KEYS.filter((key) => key in patch && patch[key] !== before[key]);
     for (const key of changed) {
