@@ -11,7 +11,7 @@ import { type SandboxCluster, startSandboxCluster } from '../src/cluster/sandbox
 // kubectl with the kubeconfig the console hands out (POST /api/subnamespaces/{id}/kubeconfig
 // writes it with the same kubeconfigYaml and the same gateway calls).
 
-const haveKubectl = kubectlAvailable('server/test/cluster-kubectl.test.ts', 'the cluster gateway');
+const haveKubectl = kubectlAvailable('server/test/clusterKubectl.test.ts', 'the cluster gateway');
 
 describe.skipIf(!haveKubectl)('a downloaded kubeconfig with kubectl', () => {
   let dir: string;
