@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, eventually, type TestContext, unique } from './helpers.js';
 import { FAST, nodeUser } from './nodesFixtures.js';
 
-// Contract tests of the API shapes of docs/api-contract.md: every entity the spec names, loaded through the
-// API as the console loads it (section 7's calls), with each field the spec gives it, under the
-// spec's names (aliases included) as well as ours. On SQLite, and on PostgreSQL with
+// Contract tests of the API shapes of docs/api-contract.md: every entity the contract names, loaded
+// through the API as the console loads it (the calls it lists under "Calls"), with each field the
+// contract gives it, under its names (aliases included) as well as ours. On SQLite, and on PostgreSQL with
 // DATABASE_URL. GET /user (the User entity and the user's team entries) has its own file.
 //
 // The world is made through the API too: a team asked for with the new team form and approved
@@ -241,7 +241,7 @@ describe('Admin activity', () => {
   });
 });
 
-describe('Admin lists (spec section 2: /admin/teams, /admin/workspaces, /admin/users)', () => {
+describe('Admin lists (/admin/teams, /admin/workspaces, /admin/users)', () => {
   it('teams: workspaces as sub_namespaces / subnamespaces too', async () => {
     const teams = await get(`/api/admin/teams?q=${encodeURIComponent(team.name)}`, admin.token);
     const entry = teams.find((candidate: Json) => candidate.id === team.id);
