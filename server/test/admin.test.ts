@@ -70,7 +70,7 @@ describe('GET /api/admin/users', () => {
       const member = { role: 'member', pivot: { role: 'member' } };
       expect(user.teams).toEqual(n % 10 === 0 ? [{ id: expect.any(Number), name: `${prefix}team`, ...member }] : []);
       expect(user.workspaces).toEqual(n % 10 === 0 ? [{ id: expect.any(Number), name: 'bulk', ...member }] : []);
-      // The spec's names (section 3) beside ours.
+      // The contract's alias names beside ours.
       expect(user.tenants).toEqual(user.teams);
       expect(user.sub_namespaces).toEqual(user.workspaces);
       expect(user.subnamespaces).toEqual(user.workspaces);

@@ -4,7 +4,7 @@ import { csvCell, csvStream, keysetBatches, neutralizeCell } from '../src/http/c
 import { filteredUsers, USER_COLUMNS } from '../src/admin/lists.js';
 import { timestamp } from '../src/db/database.js';
 import { createTestContext, type TestContext } from './helpers.js';
-import { type NodesWorld, startNodesWorld } from './nodesFixtures.js';
+import { FAST, nodeUser } from './nodesFixtures.js';
 import { addTeamMember, addWorkspaceMember, createWorld, insertTeam, insertWorkspace, type World } from './teamFixtures.js';
 
 // GET /api/admin/{users,teams,workspaces,activity,nodes}.csv (docs/api-contract.md; formula safety, docs/security.md):
@@ -295,25 +295,25 @@ describe('the admin CSV exports', () => {
 });
 
 describe('GET /api/admin/nodes.csv', () => {
-  let world: NodesWorld;
+  let nodesCtx: TestContext;
   let admin: { token: string };
   let owner: { user: { id: number }; token: string };
 
   beforeAll(async () => {
-    world = await startNodesWorld();
-    admin = await world.person({ admin: true });
-    owner = await world.person({ firstname: '@cmd' });
+    nodesCtx = await createTestContext({ cluster: { timings: FAST } });
+    admin = await nodeUser(nodesCtx, { admin: true });
+    owner = await nodeUser(nodesCtx, { firstname: '@cmd' });
   }, 60_000);
   afterAll(async () => {
-    await world?.close();
+    await nodesCtx?.close();
   });
 
   it('lists the cluster nodes of the search, with their owners, formula-safe', async () => {
-    const added = await world.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'raspberry-pi' } });
+    const added = await nodesCtx.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'raspberry-pi' } });
     expect(added.statusCode, added.body).toBe(201);
-    await world.database.db.updateTable('nodes').set({ name: 'sandbox-node-2' }).where('id', '=', added.json().id).execute();
+    await nodesCtx.db.updateTable('nodes').set({ name: 'sandbox-node-2' }).where('id', '=', added.json().id).execute();
 
-    const response = await world.inject('GET', '/api/admin/nodes.csv', { token: admin.token });
+    const response = await nodesCtx.inject('GET', '/api/admin/nodes.csv', { token: admin.token });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(response.headers['content-disposition']).toBe(`attachment; filename="nodes-${today()}.csv"`);
@@ -337,7 +337,7 @@ describe('GET /api/admin/nodes.csv', () => {
       'last_active',
     ];
     const nodes = records(response.body, header);
-    const listed = (await world.inject('GET', '/api/admin/nodes', { token: admin.token })).json() as { name: string }[];
+    const listed = (await nodesCtx.inject('GET', '/api/admin/nodes', { token: admin.token })).json() as { name: string }[];
     expect(nodes.map((node) => node.name)).toEqual(listed.map((node) => node.name));
     expect(nodes.find((node) => node.name === 'sandbox-node-1')).toMatchObject({
       type: 'x86-64',
@@ -355,18 +355,18 @@ describe('GET /api/admin/nodes.csv', () => {
       node_id: String(added.json().id),
     });
 
-    const searched = records((await world.inject('GET', '/api/admin/nodes.csv?q=NODE-3', { token: admin.token })).body, header);
+    const searched = records((await nodesCtx.inject('GET', '/api/admin/nodes.csv?q=NODE-3', { token: admin.token })).body, header);
     expect(searched.map((node) => node.name)).toEqual(['sandbox-node-3']);
   });
 
   it('answers 503, not an empty file, while the cluster is down', async () => {
-    await world.stopSandbox();
+    await nodesCtx.cluster.stop();
     try {
-      const response = await world.inject('GET', '/api/admin/nodes.csv', { token: admin.token });
+      const response = await nodesCtx.inject('GET', '/api/admin/nodes.csv', { token: admin.token });
       expect(response.statusCode).toBe(503);
       expect(response.json().message).toBe('The cluster cannot be reached right now. Try again in a minute.');
     } finally {
-      await world.startSandbox();
+      await nodesCtx.cluster.start();
     }
   });
 });

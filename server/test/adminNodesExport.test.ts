@@ -1,23 +1,24 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type NodesWorld, startNodesWorld } from './nodesFixtures.js';
+import { createTestContext, type TestContext } from './helpers.js';
+import { FAST, nodeUser } from './nodesFixtures.js';
 
 // GET /api/admin/nodes.csv takes the admin list's filters (q, filter[status], filter[type],
 // filter[owner_id]) and answers the list's rows, nodes not installed yet included.
 
 describe('GET /api/admin/nodes.csv filters', () => {
-  let world: NodesWorld;
+  let ctx: TestContext;
   let admin: { token: string };
   let alice: { user: { id: number }; token: string };
   let waitingId: number;
   let installingId: number;
 
   const addNode = async (token: string, body: Record<string, unknown>) => {
-    const response = await world.inject('POST', '/api/nodes', { token, body });
+    const response = await ctx.inject('POST', '/api/nodes', { token, body });
     expect(response.statusCode, response.body).toBe(201);
     return response.json() as { id: number };
   };
-  const csv = async (query: string, token = admin.token) => world.inject('GET', `/api/admin/nodes.csv?${query}`, { token });
+  const csv = async (query: string, token = admin.token) => ctx.inject('GET', `/api/admin/nodes.csv?${query}`, { token });
   /** The CSV's rows as header → cell. */
   const rows = async (query: string) => {
     const response = await csv(query);
@@ -26,18 +27,18 @@ describe('GET /api/admin/nodes.csv filters', () => {
     return lines.map((line) => Object.fromEntries(header!.map((name, index) => [name, line[index]!])));
   };
   const listed = async (query: string) =>
-    ((await world.inject('GET', `/api/admin/nodes?${query}`, { token: admin.token })).json() as { name: string }[]).map((node) => node.name);
+    ((await ctx.inject('GET', `/api/admin/nodes?${query}`, { token: admin.token })).json() as { name: string }[]).map((node) => node.name);
 
   beforeAll(async () => {
-    world = await startNodesWorld();
-    admin = await world.person({ admin: true });
-    alice = await world.person({ firstname: 'Alice' });
+    ctx = await createTestContext({ cluster: { timings: FAST } });
+    admin = await nodeUser(ctx, { admin: true });
+    alice = await nodeUser(ctx, { firstname: 'Alice' });
     waitingId = (await addNode(alice.token, { type: 'jetson', hostname: 'jetson-csv-7', dhcp: true })).id;
     installingId = (await addNode(admin.token, { type: 'x86-64', hostname: 'rack-csv-2', dhcp: true })).id;
-    await world.database.db.updateTable('nodes').set({ status: 'installing' }).where('id', '=', installingId).execute();
+    await ctx.db.updateTable('nodes').set({ status: 'installing' }).where('id', '=', installingId).execute();
   }, 60_000);
   afterAll(async () => {
-    await world?.close();
+    await ctx?.close();
   });
 
   it('answers the same nodes as the list for each filter, nodes not installed yet included', async () => {
@@ -59,9 +60,9 @@ describe('GET /api/admin/nodes.csv filters', () => {
     for (const bad of ['filter[status]=sleeping', 'filter[type]=toaster', 'filter[owner_id]=me']) {
       const response = await csv(bad);
       expect(response.statusCode, bad).toBe(422);
-      expect(response.json().errors).toEqual((await world.inject('GET', `/api/admin/nodes?${bad}`, { token: admin.token })).json().errors);
+      expect(response.json().errors).toEqual((await ctx.inject('GET', `/api/admin/nodes?${bad}`, { token: admin.token })).json().errors);
     }
-    expect((await world.inject('GET', '/api/admin/nodes.csv?filter[type]=jetson')).statusCode).toBe(401);
+    expect((await ctx.inject('GET', '/api/admin/nodes.csv?filter[type]=jetson')).statusCode).toBe(401);
     const forbidden = await csv('filter[type]=jetson', alice.token);
     expect(forbidden.statusCode).toBe(403);
     expect(forbidden.body).not.toContain('jetson-csv-7');

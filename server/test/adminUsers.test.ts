@@ -4,14 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAST_ADMIN_MESSAGE } from '../src/admin/userBatch.js';
 import { bulkUsers } from '../src/admin/userBulk.js';
 import { updateUser } from '../src/admin/users.js';
-import { createReconciler, type Reconciler } from '../src/cluster/reconciler.js';
 import { timestamp } from '../src/db/database.js';
 import { OWNER_DISABLED } from '../src/nodes/agentRoutes.js';
 import { noopBroadcaster } from '../src/broadcasting/broadcaster.js';
 import { SUBSCRIPTION_ENDED_EVENT, type SubscriptionEnd } from '../src/realtime/protocol.js';
-import type { TestContext } from './helpers.js';
-import { type NodesWorld, secretOf, startNodesWorld } from './nodesFixtures.js';
-import { connected, type RealtimeRig, startRealtimeRig, subscribeOutcome, until } from './realtimeClients.js';
+import { createTestContext, eventually, type SignedInUser, type TestContext, unique } from './helpers.js';
+import { FAST, nodeUser, secretOf } from './nodesFixtures.js';
+import { connected, subscribeOutcome } from './realtimeClients.js';
 
 // Platform admins act on users: GET/PATCH /api/admin/users/{id}, token revocation,
 // the bulk action, and what disabling reaches: sessions and personal tokens (401), the
@@ -19,28 +18,21 @@ import { connected, type RealtimeRig, startRealtimeRig, subscribeOutcome, until 
 // token once the reconciler has run), the owner's node agents (403), realtime subscriptions
 // (a real pusher-js client sees its subscription end). On SQLite, or PostgreSQL with DATABASE_URL.
 
-type Person = Awaited<ReturnType<NodesWorld['person']>>;
-
-let world: NodesWorld;
-let reconciler: Reconciler;
-let rig: RealtimeRig;
-let admin: Person;
-let owner: Person;
-let member: Person;
-let outsider: Person;
+let ctx: TestContext;
+let admin: SignedInUser;
+let owner: SignedInUser;
+let member: SignedInUser;
+let outsider: SignedInUser;
 let team: { id: number; name: string };
 let workspace: { id: number; namespace: string };
 
-let counter = 0;
-const unique = (prefix: string) => `${prefix}${process.pid % 1000}${Date.now() % 100000}${++counter}`;
-
-const db = () => world.database.db;
-const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, token?: string, body?: unknown) => world.inject(method, url, { token, body });
+const db = () => ctx.db;
+const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, token?: string, body?: unknown) => ctx.inject(method, url, { token, body });
 
 async function joinWorkspace(userId: number, role: 'member' | 'manager' = 'member') {
   await db().insertInto('team_members').values({ team_id: team.id, user_id: userId, role: 'member', enabled: 1, created_at: timestamp() }).execute();
   await db().insertInto('workspace_members').values({ workspace_id: workspace.id, user_id: userId, role, created_at: timestamp() }).execute();
-  await reconciler.reconcileOnce();
+  await ctx.reconciler.reconcileOnce();
 }
 
 const kubeClient = (kubeconfig: string) => {
@@ -68,17 +60,14 @@ async function addNode(token: string) {
   expect(created.statusCode, created.body).toBe(201);
   return { id: created.json().id as number, secret: secretOf(created.json().installation_url) as string };
 }
-const agent = (secret: string) => world.inject('GET', '/agent/node', { headers: { authorization: `Bearer ${secret}` } });
+const agent = (secret: string) => ctx.inject('GET', '/agent/node', { headers: { authorization: `Bearer ${secret}` } });
 
 beforeAll(async () => {
-  world = await startNodesWorld();
-  reconciler = createReconciler({ db: world.database.db, gateway: world.gateway, sync: world.app.clusterSync });
-  // A second app on the same database, with a realtime server, as main.ts runs them.
-  rig = await startRealtimeRig({ config: world.config, db: world.database.db } as unknown as TestContext);
-  admin = await world.person({ admin: true, firstname: 'Admin' });
-  owner = await world.person({ firstname: 'Owner' });
-  member = await world.person({ firstname: 'Member' });
-  outsider = await world.person({ firstname: 'Outsider' });
+  ctx = await createTestContext({ cluster: { timings: FAST }, reconciler: true, realtime: true });
+  admin = await nodeUser(ctx, { admin: true, firstname: 'Admin' });
+  owner = await nodeUser(ctx, { firstname: 'Owner' });
+  member = await nodeUser(ctx, { firstname: 'Member' });
+  outsider = await nodeUser(ctx, { firstname: 'Outsider' });
   const now = timestamp();
   const name = unique('au');
   team = await db()
@@ -97,14 +86,12 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  await reconciler?.stop();
-  await rig?.close();
-  await world?.close();
+  await ctx?.close();
 });
 
 describe('who may call the admin user routes', () => {
   it('platform admins only: 403 for a team owner, a member and an outsider, 401 anonymous', async () => {
-    const target = await world.person({ firstname: 'Target' });
+    const target = await nodeUser(ctx, { firstname: 'Target' });
     const token = await personalToken(target.token);
     const tokenId = Number(token.split('|')[0]);
     const routes: [method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body: unknown, ok: number][] = [
@@ -127,7 +114,7 @@ describe('who may call the admin user routes', () => {
   });
 
   it('validates: 422 with field messages, 404 for unknown users and tokens', async () => {
-    const target = await world.person();
+    const target = await nodeUser(ctx);
     const base = `/api/admin/users/${target.user.id}`;
     const empty = await call('PATCH', base, admin.token, {});
     expect(empty.statusCode).toBe(422);
@@ -216,7 +203,7 @@ describe('refusals', () => {
   });
 
   it('grants and removes admin rights, recorded', async () => {
-    const target = await world.person({ firstname: 'Promoted' });
+    const target = await nodeUser(ctx, { firstname: 'Promoted' });
     expect((await call('PATCH', `/api/admin/users/${target.user.id}`, admin.token, { admin: true })).json().admin).toBe(true);
     expect((await call('GET', '/api/admin/users', target.token)).statusCode).toBe(200);
     expect((await call('PATCH', `/api/admin/users/${target.user.id}`, admin.token, { admin: false })).json().admin).toBe(false);
@@ -231,7 +218,7 @@ describe('refusals', () => {
 
 describe('disabling reaches everything the person holds, and enabling undoes it', () => {
   it('sessions and tokens 401, kubeconfig refused by the cluster, node agent 403, realtime subscription ended, data kept', async () => {
-    const person = await world.person({ firstname: 'Ada' });
+    const person = await nodeUser(ctx, { firstname: 'Ada' });
     await joinWorkspace(person.user.id);
     const personal = await personalToken(person.token);
     const node = await addNode(person.token);
@@ -241,7 +228,7 @@ describe('disabling reaches everything the person holds, and enabling undoes it'
     const kube = kubeClient(download.json().kubeconfig);
     expect(await statusOf(kube.listNamespacedPod({ namespace: workspace.namespace }))).toBe(200);
 
-    const client: Pusher = rig.pusher(person.token);
+    const client: Pusher = ctx.realtime.pusher(person.token);
     await connected(client);
     const channel = `private-App.User.${person.user.id}`;
     expect(await subscribeOutcome(client, channel)).toEqual({ ok: true });
@@ -250,8 +237,8 @@ describe('disabling reaches everything the person holds, and enabling undoes it'
       ended = data;
     });
 
-    // Through the app that has the realtime server, as in production.
-    const response = await fetch(`${rig.baseUrl}/api/admin/users/${person.user.id}`, {
+    // Over HTTP to the listening app, as in production.
+    const response = await fetch(`${ctx.baseUrl}/api/admin/users/${person.user.id}`, {
       method: 'PATCH',
       headers: { accept: 'application/json', 'content-type': 'application/json', authorization: `Bearer ${admin.token}` },
       body: JSON.stringify({ enabled: false }),
@@ -259,8 +246,8 @@ describe('disabling reaches everything the person holds, and enabling undoes it'
     expect(response.status).toBe(200);
     expect(((await response.json()) as { enabled: boolean }).enabled).toBe(false);
 
-    await until(() => ended !== undefined, 'the subscription ended', 3000);
-    expect(rig.realtime.subscriberCount(channel)).toBe(0);
+    await eventually(() => ended !== undefined, { what: 'the subscription ended', timeoutMs: 3000 });
+    expect(ctx.realtime.server.subscriberCount(channel)).toBe(0);
     expect((await call('GET', '/user', person.token)).statusCode).toBe(401);
     expect((await call('GET', '/api/tokens', personal)).statusCode).toBe(401);
     const refused = await agent(node.secret);
@@ -268,7 +255,7 @@ describe('disabling reaches everything the person holds, and enabling undoes it'
     expect(refused.json().message).toBe(OWNER_DISABLED);
     const membership = await db().selectFrom('workspace_members').select('cluster_state').where('user_id', '=', person.user.id).executeTakeFirstOrThrow();
     expect(membership.cluster_state).toBe('pending');
-    await reconciler.reconcileOnce();
+    await ctx.reconciler.reconcileOnce();
     expect(await statusOf(kube.listNamespacedPod({ namespace: workspace.namespace }))).toBe(401);
     const login = await call('POST', '/login', undefined, { email: person.user.email, password: 'correct horse battery staple' });
     expect(login.statusCode).toBe(422);
@@ -284,10 +271,10 @@ describe('disabling reaches everything the person holds, and enabling undoes it'
     // Enabling: login works again, the agent is accepted, access comes back with a new kubeconfig.
     const enabled = await call('PATCH', `/api/admin/users/${person.user.id}`, admin.token, { enabled: true });
     expect(enabled.json().enabled).toBe(true);
-    await reconciler.reconcileOnce();
+    await ctx.reconciler.reconcileOnce();
     expect((await agent(node.secret)).statusCode).toBe(200);
     expect(await statusOf(kube.listNamespacedPod({ namespace: workspace.namespace }))).toBe(401);
-    const again = await world.inject('POST', '/login', { body: { email: person.user.email, password: 'correct horse battery staple' } });
+    const again = await ctx.inject('POST', '/login', { body: { email: person.user.email, password: 'correct horse battery staple' } });
     expect(again.statusCode).toBe(200);
     const fresh = await call('POST', `/api/subnamespaces/${workspace.id}/kubeconfig`, again.json().token);
     expect(fresh.statusCode).toBe(201);
@@ -298,7 +285,7 @@ describe('disabling reaches everything the person holds, and enabling undoes it'
 
 describe('revoking tokens', () => {
   it('one token, then all personal tokens; the session stays', async () => {
-    const person = await world.person();
+    const person = await nodeUser(ctx);
     const first = await personalToken(person.token, 'one');
     const second = await personalToken(person.token, 'two');
     const third = await personalToken(person.token, 'three');
@@ -317,10 +304,10 @@ describe('revoking tokens', () => {
 
 describe('POST /api/admin/users/bulk', () => {
   it('by ids: a dry run first, then per-id results with partial failures', async () => {
-    const a = await world.person({ firstname: 'Bulk' });
-    const b = await world.person({ firstname: 'Bulk' });
+    const a = await nodeUser(ctx, { firstname: 'Bulk' });
+    const b = await nodeUser(ctx, { firstname: 'Bulk' });
     await personalToken(a.token);
-    const off = await world.person({ firstname: 'Off' });
+    const off = await nodeUser(ctx, { firstname: 'Off' });
     await db().updateTable('users').set({ enabled: 0 }).where('id', '=', off.user.id).execute();
     const ids = [a.user.id, b.user.id, off.user.id, admin.user.id, 999999999];
 
@@ -394,9 +381,9 @@ describe('POST /api/admin/users/bulk', () => {
 describe('the users list filters', () => {
   it('filters by verified, policy and team, and answers aup_accepted_at', async () => {
     const marker = unique('Listed');
-    const unverified = await world.person({ firstname: marker });
+    const unverified = await nodeUser(ctx, { firstname: marker });
     await db().updateTable('users').set({ email_verified_at: null, aup_accepted_at: null }).where('id', '=', unverified.user.id).execute();
-    const verified = await world.person({ firstname: marker });
+    const verified = await nodeUser(ctx, { firstname: marker });
     const list = async (query: string) =>
       (await call('GET', `/api/admin/users?q=${marker}&${query}`, admin.token)).json().map((user: { id: number }) => user.id);
     expect(await list('filter[verified]=false')).toEqual([unverified.user.id]);

@@ -1,10 +1,9 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { timestamp } from '../src/db/database.js';
-import { noopBroadcaster } from '../src/broadcasting/broadcaster.js';
-import { createTestContext, type SignedInUser, type TestContext } from './helpers.js';
-import { type NodesWorld, startNodesWorld } from './nodesFixtures.js';
-import { addTeamMember, addWorkspaceMember, createWorld, insertTeam, insertWorkspace, unique, type World } from './teamFixtures.js';
+import { createTestContext, type SignedInUser, type TestContext, unique } from './helpers.js';
+import { FAST, nodeUser } from './nodesFixtures.js';
+import { addTeamMember, addWorkspaceMember, createWorld, insertTeam, insertWorkspace, type World } from './teamFixtures.js';
 
 // Bulk actions on every admin list: POST /api/requests/bulk by filter (past 1,000
 // matches, dry runs), POST /api/admin/teams/bulk (suspend / enable by ids or filter),
@@ -211,7 +210,7 @@ describe('POST /api/admin/teams/bulk', () => {
   it('suspends by ids as PATCH {enabled: false} does, per team; a missing id is not_found, the others done', async () => {
     const { teams } = await teamsWithPeople(3);
     const ids = teams.map((entry) => entry.team.id);
-    const rights = vi.spyOn(noopBroadcaster, 'rightsChanged');
+    const rights = vi.spyOn(ctx.broadcaster, 'rightsChanged');
 
     const preview = await post('/api/admin/teams/bulk', admin.token, { ids: [...ids, 2_000_000_000], action: 'suspend', dry_run: true });
     expect(preview.statusCode, preview.body).toBe(200);
@@ -421,18 +420,18 @@ describe('GET /api/admin/activity.csv?filter[ids]=…', () => {
 });
 
 describe('GET /api/admin/nodes.csv?filter[ids]=…', () => {
-  let nodes: NodesWorld;
+  let nodes: TestContext;
 
   beforeAll(async () => {
-    nodes = await startNodesWorld();
+    nodes = await createTestContext({ cluster: { timings: FAST } });
   }, 60_000);
   afterAll(async () => {
     await nodes?.close();
   });
 
   it('exports just the nodes named (their names are the list rows’ ids); admins only', async () => {
-    const nodeAdmin = await nodes.person({ admin: true });
-    const someone = await nodes.person();
+    const nodeAdmin = await nodeUser(nodes, { admin: true });
+    const someone = await nodeUser(nodes);
     const listed = (await nodes.inject('GET', '/api/admin/nodes', { token: nodeAdmin.token })).json() as { name: string }[];
     expect(listed.length).toBeGreaterThanOrEqual(2);
     const picked = [listed[1]!.name, listed[0]!.name];

@@ -1,13 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORKSPACE_DEFAULTS } from '../src/cluster/gateway.js';
-import { kubeConfigFor, kubernetesGateway } from '../src/cluster/kubernetesGateway.js';
-import { createReconciler, type Reconciler } from '../src/cluster/reconciler.js';
-import { type SandboxCluster, startSandboxCluster } from '../src/cluster/sandbox/server.js';
 import { timestamp } from '../src/db/database.js';
-import { createTestDatabase, type TestDatabase } from './helpers.js';
+import { createTestContext, type TestContext, unique } from './helpers.js';
 
 // The reconciler compares before it writes (cheap with several replicas): every object is read first, created
 // only when absent and replaced only when it differs, so a resync over a cluster that already
@@ -20,10 +14,7 @@ const READS = new Set(['get', 'list', 'watch']);
 const WORKSPACES = 4;
 const MEMBERS_PER_WORKSPACE = 3;
 
-let workDir: string;
-let sandbox: SandboxCluster;
-let database: TestDatabase;
-let reconciler: Reconciler;
+let ctx: TestContext;
 const requests: Request[] = [];
 /** Runs before the sandbox handles a request (to make a create lose a race). */
 let beforeRequest: ((request: Request) => void) | null = null;
@@ -31,37 +22,33 @@ const namespaces: string[] = [];
 
 const writes = (from = 0) => requests.slice(from).filter((request) => !READS.has(request.verb));
 const describeWrites = (list: Request[]) => list.map((request) => `${request.verb} ${request.path}`);
-const store = () => sandbox.store;
+const store = () => ctx.cluster.sandbox.store;
 
 /** One full resync (what the leader does at start and every 5 minutes), and the requests it made. */
 async function resync(): Promise<Request[]> {
   const from = requests.length;
-  const result = await reconciler.reconcileOnce({ all: true });
+  const result = await ctx.reconciler.reconcileOnce({ all: true });
   expect(result.failed, result.lastError ?? '').toBe(0);
   return requests.slice(from);
 }
 
 beforeAll(async () => {
-  workDir = mkdtempSync(join(tmpdir(), 'gateway-writes-'));
-  sandbox = await startSandboxCluster({
-    storageDir: join(workDir, 'storage'),
-    host: '127.0.0.1',
-    port: 0,
-    persist: false,
-    onRequest: (request) => {
-      requests.push(request);
-      beforeRequest?.(request);
+  ctx = await createTestContext({
+    cluster: {
+      persist: false,
+      onRequest: (request) => {
+        requests.push(request);
+        beforeRequest?.(request);
+      },
     },
+    reconciler: true,
   });
-  const gateway = kubernetesGateway(kubeConfigFor({ server: sandbox.url, caPem: sandbox.caPem, token: sandbox.adminToken }), 'sandbox');
-  database = await createTestDatabase(workDir);
-  reconciler = createReconciler({ db: database.db, gateway });
 
   // WORKSPACES workspaces of one team, each with MEMBERS_PER_WORKSPACE members (a manager and
   // members), all pending as after their approvals.
-  const db = database.db;
+  const db = ctx.db;
   const now = timestamp();
-  const tag = `gw${process.pid % 10000}${Date.now() % 100000}`;
+  const tag = unique('gw');
   const team = await db
     .insertInto('teams')
     .values({ name: tag, fullname: `Team ${tag}`, shortname: tag, affiliation: null, city: null, country: 'FR', url: null, joining_reason: null, joining_category: 'Research', created_at: now, updated_at: now })
@@ -95,10 +82,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await reconciler?.stop();
-  await database?.drop();
-  await sandbox?.close();
-  rmSync(workDir, { recursive: true, force: true });
+  await ctx?.close();
 });
 
 describe('a resync over a cluster that matches', () => {
@@ -201,7 +185,7 @@ describe('a create that loses a race (another replica, between the read and the 
 
   it('reads the object that won and replaces it only when it differs', async () => {
     const namespace = raceNamespace();
-    const { db } = database;
+    const { db } = ctx;
     const model = await db.selectFrom('workspaces').selectAll().where('namespace', '=', namespaces[0]).executeTakeFirstOrThrow();
     const now = timestamp();
     await db
@@ -222,7 +206,7 @@ describe('a create that loses a race (another replica, between the read and the 
     };
     try {
       const from = requests.length;
-      const result = await reconciler.reconcileOnce();
+      const result = await ctx.reconciler.reconcileOnce();
       expect(result.failed, result.lastError ?? '').toBe(0);
       const seen = requests.slice(from).map((request) => `${request.verb} ${request.path}`);
       const quotas = `/api/v1/namespaces/${namespace}/resourcequotas`;

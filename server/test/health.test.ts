@@ -1,15 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { kubeConfigFor, kubernetesGateway } from '../src/cluster/kubernetesGateway.js';
-import { type SandboxCluster, startSandboxCluster } from '../src/cluster/sandbox/server.js';
-import { createMetrics } from '../src/health/metrics.js';
-import { createMailer } from '../src/mail/mailer.js';
 import { createTestContext, type TestContext } from './helpers.js';
-import { freePort } from './processes.js';
 
 // GET /livez, /readyz and /metrics (docs/deploy.md): what an orchestrator and Prometheus see.
 
@@ -64,34 +54,24 @@ describe('health and metrics', () => {
   });
 
   describe('with a cluster', () => {
-    let sandbox: SandboxCluster | null = null;
-    let storageDir: string;
-    let port: number;
-    let app: Awaited<ReturnType<typeof buildApp>>;
+    let withCluster: TestContext;
 
     beforeAll(async () => {
-      storageDir = mkdtempSync(join(tmpdir(), 'testbed-health-'));
-      port = await freePort();
-      sandbox = await startSandboxCluster({ storageDir, host: '127.0.0.1', port });
-      const gateway = kubernetesGateway(kubeConfigFor({ server: sandbox.url, caPem: sandbox.caPem, token: sandbox.adminToken }), 'sandbox', {});
-      app = await buildApp({ config: ctx.config, db: ctx.db, mailer: createMailer(ctx.config, pino({ level: 'silent' })), cluster: gateway, metrics: createMetrics() });
+      withCluster = await createTestContext({ config: { metricsToken: null }, cluster: true });
     });
     afterAll(async () => {
-      await app.close();
-      await sandbox?.close();
-      rmSync(storageDir, { recursive: true, force: true });
+      await withCluster?.close();
     });
 
     it('is ready while the cluster answers, and not ready (503) when it stops', async () => {
-      const ready = await app.inject({ method: 'GET', url: '/readyz' });
+      const ready = await withCluster.app.inject({ method: 'GET', url: '/readyz' });
       expect(ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', cluster: 'ok' } });
-      await sandbox?.close();
-      sandbox = null;
-      const down = await app.inject({ method: 'GET', url: '/readyz' });
+      await withCluster.cluster.stop();
+      const down = await withCluster.app.inject({ method: 'GET', url: '/readyz' });
       expect(down.statusCode).toBe(503);
       expect(down.json()).toEqual({ status: 'unavailable', checks: { database: 'ok', cluster: 'failed' } });
       // Still alive: a cluster outage is no reason to restart the console.
-      expect((await app.inject({ method: 'GET', url: '/livez' })).statusCode).toBe(200);
+      expect((await withCluster.app.inject({ method: 'GET', url: '/livez' })).statusCode).toBe(200);
     });
   });
 });

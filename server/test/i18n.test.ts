@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localeFromAcceptLanguage, translateMessage } from '../src/i18n/messages.js';
-import { createTestContext, DEFAULT_PASSWORD, linkIn, type SignedInUser, type TestContext, uniqueEmail } from './helpers.js';
+import { createTestContext, DEFAULT_PASSWORD, linkIn, type SignedInUser, type TestContext, unique, uniqueEmail } from './helpers.js';
 import { queueWorkspaceDeletedMails } from '../src/workspaces/deletionNotice.js';
 import { createWorld, type World } from './teamFixtures.js';
 
@@ -121,7 +121,7 @@ describe('mails in the recipient’s language', () => {
     const requester = await frenchUser({ firstname: 'Jules' });
     const body = {
       fullname: `Laboratoire ${process.pid}`,
-      shortname: `labo${Date.now() % 100000}`,
+      shortname: unique('labo'),
       affiliation: 'Université',
       country: 'FR',
       url: 'https://labo.example.org',

@@ -4,17 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDENTITY_NAMESPACE, type MemberAccessObject, roleBindingName, serviceAccountName } from '../src/cluster/gateway.js';
 import { kubeconfigYaml } from '../src/cluster/http.js';
 import { justified } from '../src/cluster/sweep.js';
-import { kubectlAvailable, kubectlWith } from './kubectl.js';
+import { createTestContext, type TestContext } from './helpers.js';
+import { FAST_SANDBOX_TIMINGS, kubectlAvailable, kubectlWith } from './kubectl.js';
 import {
-  injector,
-  type KubeconfigWorld,
   kubectlOutcome,
   saveKubeconfig,
   signedIn,
-  startKubeconfigWorld,
   teamWithWorkspace,
   UNAUTHORIZED,
-} from './kubeconfigWorld.js';
+} from './kubeconfigFixtures.js';
 
 // The reconciler's full resync deletes member service accounts and role bindings that no
 // entitled membership justifies, so access that slipped past the revocations (made by hand,
@@ -49,41 +47,39 @@ describe('justified (the sweep rule)', () => {
 });
 
 describe.skipIf(!haveKubectl)('the full resync on the sandbox cluster', () => {
-  let world: KubeconfigWorld;
-  let inject: ReturnType<typeof injector>;
+  let ctx: TestContext;
   let admin: (...args: string[]) => Promise<string>;
 
   beforeAll(async () => {
-    world = await startKubeconfigWorld();
-    inject = injector(world);
-    const file = join(world.dir, 'admin.kubeconfig');
-    const info = world.gateway.clusterInfo()!;
-    writeFileSync(file, kubeconfigYaml({ server: info.server, caPem: info.ca, namespace: 'default', user: 'admin', token: world.sandbox.adminToken }));
+    ctx = await createTestContext({ cluster: { timings: FAST_SANDBOX_TIMINGS }, reconciler: true });
+    const file = join(ctx.dir, 'admin.kubeconfig');
+    const info = ctx.cluster.gateway.clusterInfo()!;
+    writeFileSync(file, kubeconfigYaml({ server: info.server, caPem: info.ca, namespace: 'default', user: 'admin', token: ctx.cluster.sandbox.adminToken }));
     admin = kubectlWith(() => file);
   });
 
   afterAll(async () => {
-    await world?.close();
+    await ctx?.close();
   });
 
   it('deletes service accounts and role bindings that no membership justifies, and only those', async () => {
-    const { workspace, people } = await teamWithWorkspace(world);
+    const { workspace, people } = await teamWithWorkspace(ctx);
     const { namespace } = workspace;
-    const outsider = await signedIn(world, 'Otto');
-    const downloaded = await inject('POST', `/api/subnamespaces/${workspace.id}/kubeconfig`, people.member.token);
+    const outsider = await signedIn(ctx, 'Otto');
+    const downloaded = await ctx.inject('POST', `/api/subnamespaces/${workspace.id}/kubeconfig`, { token: people.member.token });
     expect(downloaded.statusCode).toBe(201);
-    const memberKubeconfig = saveKubeconfig(world, downloaded.json().kubeconfig);
+    const memberKubeconfig = saveKubeconfig(ctx, downloaded.json().kubeconfig);
 
     // Behind the console's back: access for someone who is no member (what a lost race would leave) …
     const target = { namespace, workspaceId: workspace.id, userId: outsider.user.id };
-    await world.gateway.ensureMemberAccess({ ...target, role: 'manager' });
-    const issued = await world.gateway.issueKubeconfigToken({ ...target, expirationSeconds: 3600 });
-    const info = world.gateway.clusterInfo()!;
-    const outsiderKubeconfig = saveKubeconfig(world, kubeconfigYaml({ server: info.server, caPem: info.ca, namespace, user: 'outsider', token: issued.token }));
+    await ctx.cluster.gateway.ensureMemberAccess({ ...target, role: 'manager' });
+    const issued = await ctx.cluster.gateway.issueKubeconfigToken({ ...target, expirationSeconds: 3600 });
+    const info = ctx.cluster.gateway.clusterInfo()!;
+    const outsiderKubeconfig = saveKubeconfig(ctx, kubeconfigYaml({ server: info.server, caPem: info.ca, namespace, user: 'outsider', token: issued.token }));
     // … a second binding of the member's account, to the manager role, and an account labelled
     // as the console's that no membership names (kubectl create -f; --validate=false: the
     // sandbox serves no OpenAPI document).
-    const manifest = join(world.dir, 'behind-the-back.json');
+    const manifest = join(ctx.dir, 'behind-the-back.json');
     writeFileSync(
       manifest,
       JSON.stringify({
@@ -102,18 +98,18 @@ describe.skipIf(!haveKubectl)('the full resync on the sandbox cluster', () => {
       }),
     );
     await admin('create', '-f', manifest, '--validate=false');
-    expect(world.sandbox.store.get('rolebindings', namespace, 'sneaky')).toBeDefined();
+    expect(ctx.cluster.sandbox.store.get('rolebindings', namespace, 'sneaky')).toBeDefined();
 
     expect((await kubectlOutcome(outsiderKubeconfig, 'get', 'pods')).ok).toBe(true);
     // A pass over pending work only does not look for them.
-    expect((await world.reconciler.reconcileOnce()).failed).toBe(0);
+    expect((await ctx.reconciler.reconcileOnce()).failed).toBe(0);
     expect((await kubectlOutcome(outsiderKubeconfig, 'get', 'pods')).ok).toBe(true);
 
-    expect((await world.reconciler.reconcileOnce({ all: true })).failed).toBe(0);
+    expect((await ctx.reconciler.reconcileOnce({ all: true })).failed).toBe(0);
     const refused = await kubectlOutcome(outsiderKubeconfig, 'get', 'pods');
     expect(refused.ok).toBe(false);
     expect(refused.output).toMatch(UNAUTHORIZED);
-    const store = world.sandbox.store;
+    const store = ctx.cluster.sandbox.store;
     expect(store.get('serviceaccounts', IDENTITY_NAMESPACE, serviceAccountName(outsider.user.id, workspace.id))).toBeUndefined();
     expect(store.get('rolebindings', namespace, roleBindingName(outsider.user.id))).toBeUndefined();
     expect(store.get('rolebindings', namespace, 'sneaky')).toBeUndefined();
@@ -126,14 +122,14 @@ describe.skipIf(!haveKubectl)('the full resync on the sandbox cluster', () => {
   });
 
   it('deletes the access of a membership deleted without its revocation', async () => {
-    const { workspace, people } = await teamWithWorkspace(world);
-    const downloaded = await inject('POST', `/api/subnamespaces/${workspace.id}/kubeconfig`, people.member.token);
-    const kubeconfig = saveKubeconfig(world, downloaded.json().kubeconfig);
+    const { workspace, people } = await teamWithWorkspace(ctx);
+    const downloaded = await ctx.inject('POST', `/api/subnamespaces/${workspace.id}/kubeconfig`, { token: people.member.token });
+    const kubeconfig = saveKubeconfig(ctx, downloaded.json().kubeconfig);
     // As a database restored from before the revocation would leave it: no row, no revocation.
-    await world.database.db.deleteFrom('workspace_members').where('workspace_id', '=', workspace.id).where('user_id', '=', people.member.user.id).execute();
-    expect((await world.reconciler.reconcileOnce()).failed).toBe(0);
+    await ctx.db.deleteFrom('workspace_members').where('workspace_id', '=', workspace.id).where('user_id', '=', people.member.user.id).execute();
+    expect((await ctx.reconciler.reconcileOnce()).failed).toBe(0);
     expect((await kubectlOutcome(kubeconfig, 'get', 'pods')).ok).toBe(true);
-    expect((await world.reconciler.reconcileOnce({ all: true })).failed).toBe(0);
+    expect((await ctx.reconciler.reconcileOnce({ all: true })).failed).toBe(0);
     expect((await kubectlOutcome(kubeconfig, 'get', 'pods')).output).toMatch(UNAUTHORIZED);
   });
 });

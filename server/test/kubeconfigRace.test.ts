@@ -1,19 +1,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterGateway } from '../src/cluster/gateway.js';
-import { KUBECTL, kubectlAvailable } from './kubectl.js';
+import { createTestContext, type SignedInUser, type TestContext } from './helpers.js';
+import { FAST_SANDBOX_TIMINGS, KUBECTL, kubectlAvailable } from './kubectl.js';
 import {
   clusterStatusFor,
-  injector,
-  type KubeconfigWorld,
   kubectlOutcome,
-  type Person,
   saveKubeconfig,
   signedIn,
-  startKubeconfigWorld,
   teamWithWorkspace,
   UNAUTHORIZED,
-} from './kubeconfigWorld.js';
+} from './kubeconfigFixtures.js';
 
 // Kubeconfigs downloaded while the right to them ends. Ten people's worth of parallel
 // downloads (POST /api/subnamespaces/{id}/kubeconfig) race the end of the membership: removal
@@ -47,21 +44,19 @@ function slowed(gateway: ClusterGateway): ClusterGateway {
   };
 }
 
-let world: KubeconfigWorld;
-let inject: ReturnType<typeof injector>;
-let owner: Person;
-let admin: Person;
+let ctx: TestContext;
+let owner: SignedInUser;
+let admin: SignedInUser;
 
 beforeAll(async () => {
-  world = await startKubeconfigWorld({ appGateway: slowed, reconciler: { pollIntervalMs: 100, resyncIntervalMs: 3_600_000 } });
-  inject = injector(world);
-  [owner, admin] = await Promise.all([signedIn(world, 'Olivia'), signedIn(world, 'Ada', { admin: true })]);
+  ctx = await createTestContext({ cluster: { timings: FAST_SANDBOX_TIMINGS, appGateway: slowed }, reconciler: { pollIntervalMs: 100, resyncIntervalMs: 3_600_000 } });
+  [owner, admin] = await Promise.all([signedIn(ctx, 'Olivia'), signedIn(ctx, 'Ada', { admin: true })]);
   // Running, as in production: the first (full) pass now, then only what decisions leave pending.
-  world.reconciler.start();
+  ctx.reconciler.start();
 });
 
 afterAll(async () => {
-  await world?.close();
+  await ctx?.close();
 });
 
 type Scenario = Awaited<ReturnType<typeof teamWithWorkspace>>;
@@ -69,19 +64,19 @@ type Scenario = Awaited<ReturnType<typeof teamWithWorkspace>>;
 const ENDINGS: { name: string; end: (scenario: Scenario) => Promise<number> }[] = [
   {
     name: 'removed from the workspace',
-    end: async ({ workspace, people }) => (await inject('DELETE', `/api/subnamespaces/${workspace.id}/users/${people.member.user.id}`, people.owner.token)).statusCode,
+    end: async ({ workspace, people }) => (await ctx.inject('DELETE', `/api/subnamespaces/${workspace.id}/users/${people.member.user.id}`, { token: people.owner.token })).statusCode,
   },
   {
     name: 'whose account is disabled',
-    end: async ({ people }) => (await inject('PATCH', `/api/admin/users/${people.member.user.id}`, people.admin.token, { enabled: false })).statusCode,
+    end: async ({ people }) => (await ctx.inject('PATCH', `/api/admin/users/${people.member.user.id}`, { token: people.admin.token, body: { enabled: false } })).statusCode,
   },
   {
     name: 'removed from the team',
-    end: async ({ team, people }) => (await inject('DELETE', `/api/tenants/${team.id}/users/${people.member.user.id}`, people.owner.token)).statusCode,
+    end: async ({ team, people }) => (await ctx.inject('DELETE', `/api/tenants/${team.id}/users/${people.member.user.id}`, { token: people.owner.token })).statusCode,
   },
   {
     name: 'whose team is suspended',
-    end: async ({ team, people }) => (await inject('PATCH', `/api/admin/teams/${team.id}`, people.admin.token, { enabled: false })).statusCode,
+    end: async ({ team, people }) => (await ctx.inject('PATCH', `/api/admin/teams/${team.id}`, { token: people.admin.token, body: { enabled: false } })).statusCode,
   },
 ];
 
@@ -105,7 +100,7 @@ async function race(scenario: Scenario, end: (scenario: Scenario) => Promise<num
     });
   const loop = async () => {
     while (Date.now() < stopAt) {
-      const response = await inject('POST', `/api/subnamespaces/${scenario.workspace.id}/kubeconfig`, scenario.people.member.token);
+      const response = await ctx.inject('POST', `/api/subnamespaces/${scenario.workspace.id}/kubeconfig`, { token: scenario.people.member.token });
       if (response.statusCode === 201) {
         kubeconfigs.push(response.json().kubeconfig);
         started();
@@ -122,7 +117,7 @@ async function race(scenario: Scenario, end: (scenario: Scenario) => Promise<num
 /** Until the reconciler has nothing pending (it runs in the background; this makes a pass of its own too). */
 async function settled(): Promise<void> {
   for (let attempt = 0; attempt < 20; attempt++) {
-    const result = await world.reconciler.reconcileOnce();
+    const result = await ctx.reconciler.reconcileOnce();
     if (result.applied === 0 && result.failed === 0) return;
   }
 }
@@ -130,17 +125,17 @@ async function settled(): Promise<void> {
 describe.skipIf(!haveKubectl)('kubeconfigs downloaded while the membership ends', () => {
   it.each(ENDINGS)('are all refused by the cluster afterwards, for a member $name', async ({ end }) => {
     for (let round = 1; round <= ROUNDS; round++) {
-      const scenario = await teamWithWorkspace(world, { owner, admin });
+      const scenario = await teamWithWorkspace(ctx, { owner, admin });
       const { kubeconfigs, status } = await race(scenario, end);
       expect(status).toBeLessThan(300);
       await settled();
       let working = 0;
       for (const kubeconfig of kubeconfigs) {
-        if ((await clusterStatusFor(world, kubeconfig)) === 200) working++;
+        if ((await clusterStatusFor(ctx, kubeconfig)) === 200) working++;
       }
       expect(working, `round ${round}: ${working} of the ${kubeconfigs.length} kubeconfigs issued still work`).toBe(0);
       // As the person would find out: the last kubeconfig they got, with kubectl.
-      const outcome = await kubectlOutcome(saveKubeconfig(world, kubeconfigs.at(-1)!), 'get', 'pods');
+      const outcome = await kubectlOutcome(saveKubeconfig(ctx, kubeconfigs.at(-1)!), 'get', 'pods');
       expect(outcome.ok, `round ${round}: kubectl (${KUBECTL}) still works with the last kubeconfig: ${outcome.output}`).toBe(false);
       expect(outcome.output).toMatch(UNAUTHORIZED);
     }

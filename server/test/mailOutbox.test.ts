@@ -2,21 +2,16 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
-import { simpleParser } from 'mailparser';
 import pino from 'pino';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDatabase, dialectOf, timestamp } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import type { Database } from '../src/db/schema.js';
 import { createMailer, type Mailer } from '../src/mail/mailer.js';
 import { createOutboxSender, enqueueMail, enqueueMails, type OutboxSenderOptions, pendingMailCount } from '../src/mail/outbox.js';
-import { createTestContext, createTestDatabase, type TestContext, type TestDatabase, usingPostgres } from './helpers.js';
+import { createTestContext, createTestDatabase, eventually, freePort, type Mailbox, pause, startMailbox, type TestContext, type TestDatabase, usingPostgres } from './helpers.js';
 import {
   buildServerCopy,
-  eventually,
-  freePort,
-  pause,
   type PostgresCluster,
   postgresBinaries,
   type Spawned,
@@ -32,39 +27,6 @@ import { createWorld, newPerson, submit, type World } from './teamFixtures.js';
 // send one mail twice. On SQLite, and on PostgreSQL when DATABASE_URL names one.
 
 const silent = pino({ level: 'silent' });
-
-interface Caught {
-  to: string[];
-  subject: string;
-  text: string;
-}
-
-/** An SMTP catcher on `port` (a port chosen beforehand, so that MAIL_URL can name it while nothing listens yet). */
-async function startCatcher(port: number) {
-  const received: Caught[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    disableReverseLookup: true,
-    logger: false,
-    onData(stream, session, callback) {
-      simpleParser(stream)
-        .then((parsed) => {
-          received.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()), subject: parsed.subject ?? '', text: parsed.text ?? '' });
-          callback();
-        })
-        .catch(callback);
-    },
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.server.once('error', reject);
-    server.listen(port, '127.0.0.1', resolve);
-  });
-  return {
-    received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** A pino logger whose lines are kept. */
 function capturingLogger() {
@@ -91,7 +53,7 @@ describe('the outbox and its senders', () => {
     return mailer;
   };
   const catcher = async (port: number) => {
-    const started = await startCatcher(port);
+    const started = await startMailbox({ port });
     closers.push(started.close);
     return started;
   };
@@ -160,12 +122,12 @@ describe('the outbox and its senders', () => {
 
     const smtp = await catcher(port);
     outbox.start();
-    await eventually(() => expect(smtp.received.map((mail) => mail.subject)).toEqual(['Waits for SMTP']));
+    await eventually(() => expect(smtp.messages.map((mail) => mail.subject)).toEqual(['Waits for SMTP']), { timeoutMs: 10_000 });
     const [sent] = await eventually(async () => {
       const found = await rows(db);
       expect(found[0].status).toBe('sent');
       return found;
-    });
+    }, { timeoutMs: 10_000 });
     expect(sent).toMatchObject({ attempts: 2, locked_until: null, last_error: null });
     expect(sent.sent_at).not.toBeNull();
     expect(await pendingMailCount(db)).toBe(0);
@@ -200,8 +162,8 @@ describe('the outbox and its senders', () => {
     await Promise.all([one.sweep(), two.sweep(), one.idle(), two.idle()]);
     await Promise.all([one.sweep(), two.sweep()]);
 
-    expect(smtp.received).toHaveLength(50);
-    expect(smtp.received.flatMap((mail) => mail.to).sort()).toEqual([...recipients].sort());
+    expect(smtp.messages).toHaveLength(50);
+    expect(smtp.messages.flatMap((mail) => mail.to).sort()).toEqual([...recipients].sort());
     expect(a.sent + b.sent).toBe(50);
     // Both took part: the claims interleaved, and no mail went out twice.
     expect(a.sent).toBeGreaterThan(0);
@@ -233,13 +195,13 @@ describe('the outbox and its senders', () => {
     const survivor = sender({ mailer: mailerTo(port) });
     const result = await survivor.sweep();
     expect(result).toMatchObject({ sent: 2, retried: 0, failed: 0 });
-    expect(smtp.received.flatMap((mail) => mail.to).sort()).toEqual(['expired@example.org', 'unclaimed@example.org']);
+    expect(smtp.messages.flatMap((mail) => mail.to).sort()).toEqual(['expired@example.org', 'unclaimed@example.org']);
     const byRecipient = new Map((await rows(db)).map((row) => [row.recipient, row]));
     expect(byRecipient.get('expired@example.org')).toMatchObject({ status: 'sent', attempts: 2 });
     expect(byRecipient.get('unclaimed@example.org')).toMatchObject({ status: 'sent', attempts: 1 });
     expect(byRecipient.get('claimed@example.org')).toMatchObject({ status: 'pending', attempts: 1, sent_at: null });
     expect(await survivor.sweep()).toMatchObject({ sent: 0 });
-    expect(smtp.received).toHaveLength(2);
+    expect(smtp.messages).toHaveLength(2);
   });
 
   it("gives a mail up after its last attempt: 'failed', last_error kept, logged as an error without the body", async () => {
@@ -395,7 +357,7 @@ describe('a server process SIGKILLed after an action that mails', () => {
   let pg: PostgresCluster | null = null;
   let server: { main: string; remove(): void } | null = null;
   const processes: Spawned[] = [];
-  let smtp: Awaited<ReturnType<typeof startCatcher>> | undefined;
+  let smtp: Mailbox | undefined;
 
   beforeAll(async () => {
     if (!runs) return;
@@ -464,7 +426,7 @@ describe('a server process SIGKILLed after an action that mails', () => {
       expect(found).toHaveLength(1);
       expect(found[0]).toMatchObject({ status: 'pending', attempts: 1, locked_until: null });
       return found;
-    });
+    }, { timeoutMs: 10_000 });
     expect(attempted.last_error).toMatch(/ECONNREFUSED/);
     expect(attempted.subject).toMatch(/^Verify your email address/);
 
@@ -475,10 +437,10 @@ describe('a server process SIGKILLed after an action that mails', () => {
 
     // 3. SMTP comes up, and a second server on the same database sends the mail: its sweep
     //    (the leader's) retries it once the first backoff (10 s) has passed.
-    smtp = await startCatcher(smtpPort);
+    smtp = await startMailbox({ port: smtpPort });
     const second = await start('second');
-    const received = () => smtp!.received.filter((mail) => mail.to.includes(email));
-    await eventually(() => expect(received()).toHaveLength(1), 40_000, 200).catch((error: unknown) => {
+    const received = () => smtp!.messagesTo(email);
+    await eventually(() => expect(received()).toHaveLength(1), { timeoutMs: 40_000, intervalMs: 200 }).catch((error: unknown) => {
       throw new Error(`${(error as Error).message}\n--- second server:\n${second.output()}`);
     });
     expect(received()[0].subject).toMatch(/^Verify your email address/);
@@ -487,7 +449,7 @@ describe('a server process SIGKILLed after an action that mails', () => {
       const row = await db.selectFrom('mail_outbox').selectAll().where('recipient', '=', email).executeTakeFirstOrThrow();
       expect(row.status).toBe('sent');
       return row;
-    });
+    }, { timeoutMs: 10_000 });
     expect(sent.attempts).toBe(2);
 
     // Sent once: a sweep later (every 5 s), still one mail.

@@ -14,6 +14,7 @@ import { buildFat12Image } from '../src/nodes/install/fatImage.js';
 import { buildNodeSeedImage, seedMetaData, seedUserData } from '../src/nodes/install/cidataImage.js';
 import { renderInstallScript } from '../src/nodes/install/installScript.js';
 import { runShell } from './shell.js';
+import { eventually } from './helpers.js';
 
 // The node install script run for real (sh, curl, the kubeadm and systemctl test doubles on
 // PATH) against a small agent server written here and the sandbox cluster, and the USB seed
@@ -236,16 +237,6 @@ function newRoot(name: string): string {
 
 const readLines = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
 
-async function untilValue<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // the script as text
 
@@ -320,10 +311,10 @@ describe('the install script, run for real', () => {
     expect(created.status).toBe(200);
     expect(created.body.metadata.labels).toMatchObject({ 'kubernetes.io/hostname': node.name, 'kubernetes.io/os': 'linux' });
     expect(created.body.status.nodeInfo).toMatchObject({ osImage: 'Edge "Linux" \\ 1.0', operatingSystem: 'linux' });
-    await untilValue(async () => {
+    await eventually(async () => {
       const current = await sandbox(`/api/v1/nodes/${node.name}`);
-      return current.body.status?.conditions?.some((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True') ? true : undefined;
-    });
+      return current.body.status?.conditions?.some((c: { type: string; status: string }) => c.type === 'Ready' && c.status === 'True');
+    }, { timeoutMs: 10_000 });
 
     // Files under TESTBED_ROOT, and the system commands called.
     const kubeletConf = join(root, 'etc', 'kubernetes', 'kubelet.conf');

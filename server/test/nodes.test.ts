@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterNode } from '../src/cluster/gateway.js';
+import { DEFAULT_RATE_LIMITS } from '../src/config/config.js';
 import { CODE_INVALID, CODE_UNKNOWN, HOSTNAME_INVALID, IPV4_INVALID, IPV4_REQUIRED } from '../src/nodes/schemas.js';
 import { deriveNodeSecret } from '../src/nodes/secrets.js';
 import { lastHeartbeat, severityOfStatus, statusFromNode, typeFromArchitecture } from '../src/nodes/status.js';
-import { type NodesWorld, secretOf, startNodesWorld } from './nodesFixtures.js';
+import { createTestContext, type SignedInUser, type TestContext } from './helpers.js';
+import { FAST, nodeRecord, nodeUser, secretOf } from './nodesFixtures.js';
 
 // The console side of nodes (docs/nodes-contract.md): POST /api/nodes validation, ownership,
 // activity, the image download, and the platform admins' view of the sandbox cluster's Nodes.
@@ -66,30 +68,30 @@ describe('status from the Node object', () => {
 });
 
 describe('the console API', () => {
-  let world: NodesWorld;
-  let alice: Awaited<ReturnType<NodesWorld['person']>>;
-  let bob: Awaited<ReturnType<NodesWorld['person']>>;
-  let admin: Awaited<ReturnType<NodesWorld['person']>>;
+  let ctx: TestContext;
+  let alice: SignedInUser;
+  let bob: SignedInUser;
+  let admin: SignedInUser;
 
   beforeAll(async () => {
-    world = await startNodesWorld();
-    alice = await world.person({ firstname: 'Alice' });
-    bob = await world.person({ firstname: 'Bob' });
-    admin = await world.person({ admin: true, firstname: 'Admin' });
+    ctx = await createTestContext({ cluster: { timings: FAST } });
+    alice = await nodeUser(ctx, { firstname: 'Alice' });
+    bob = await nodeUser(ctx, { firstname: 'Bob' });
+    admin = await nodeUser(ctx, { admin: true, firstname: 'Admin' });
   });
   afterAll(async () => {
-    await world?.close();
+    await ctx?.close();
   });
 
   const addNode = async (token: string, body: Record<string, unknown> = { type: 'raspberry-pi', dhcp: true }) => {
-    const response = await world.inject('POST', '/api/nodes', { token, body });
+    const response = await ctx.inject('POST', '/api/nodes', { token, body });
     expect(response.statusCode, response.body).toBe(201);
     return response.json();
   };
 
   describe('POST /api/nodes validation', () => {
     const errorsOf = async (body: unknown) => {
-      const response = await world.inject('POST', '/api/nodes', { token: alice.token, body });
+      const response = await ctx.inject('POST', '/api/nodes', { token: alice.token, body });
       expect(response.statusCode, response.body).toBe(422);
       return response.json().errors as Record<string, string[]>;
     };
@@ -122,14 +124,14 @@ describe('the console API', () => {
     it('reports every problem at once, and refuses a body that is not an object', async () => {
       const errors = await errorsOf({ type: 'toaster', dhcp: false, hostname: 'no_way', code: '12' });
       expect(Object.keys(errors).sort()).toEqual(['code', 'hostname', 'ipv4', 'type']);
-      const response = await world.inject('POST', '/api/nodes', { token: alice.token, body: '[1,2]' });
+      const response = await ctx.inject('POST', '/api/nodes', { token: alice.token, body: '[1,2]' });
       expect(response.statusCode).toBe(422);
       expect(response.json().message).toBe('The request body must be a JSON object.');
     });
 
     it('answers an unknown code on `code` (422), never a node', async () => {
       expect(await errorsOf({ type: 'other', code: 'QQQQQQ' })).toEqual({ code: [CODE_UNKNOWN] });
-      expect(await world.database.db.selectFrom('nodes').select('id').where('owner_id', '=', alice.user.id).execute()).toEqual([]);
+      expect(await ctx.db.selectFrom('nodes').select('id').where('owner_id', '=', alice.user.id).execute()).toEqual([]);
     });
   });
 
@@ -151,19 +153,19 @@ describe('the console API', () => {
     });
     expect(node.installation_url).toMatch(/^http:\/\/console\.test\/agent\/install\/tbn_[A-Za-z0-9_-]{43}$/);
     const secret = secretOf(node.installation_url);
-    const row = await world.node(node.id);
+    const row = await nodeRecord(ctx, node.id);
     expect(row.secret_hash).toBe(createHash('sha256').update(secret).digest('hex'));
     expect(JSON.stringify(row)).not.toContain(secret);
-    expect(deriveNodeSecret(world.config.appKey, row.secret_salt)).toBe(secret);
+    expect(deriveNodeSecret(ctx.config.appKey, row.secret_salt)).toBe(secret);
 
     // The same URL every time the owner looks; a second node gets another secret.
-    const again = await world.inject('GET', `/api/nodes/${node.id}`, { token: alice.token });
+    const again = await ctx.inject('GET', `/api/nodes/${node.id}`, { token: alice.token });
     expect(again.json().installation_url).toBe(node.installation_url);
     const other = await addNode(alice.token);
     expect(other.installation_url).not.toBe(node.installation_url);
     expect(other).toMatchObject({ dhcp: true, type: 'raspberry-pi', hostname: null, ip_v4: null });
 
-    const activity = await world.inject('GET', `/api/nodes/${node.id}/activity`, { token: alice.token });
+    const activity = await ctx.inject('GET', `/api/nodes/${node.id}/activity`, { token: alice.token });
     expect(activity.statusCode).toBe(200);
     expect(activity.json()).toEqual([{ id: expect.any(Number), created_at: expect.any(String), description: 'node added', properties: expect.objectContaining({ severity: 'info' }) }]);
   });
@@ -171,54 +173,50 @@ describe('the console API', () => {
   it('lists own nodes newest first; admins may filter by owner or see all', async () => {
     const first = await addNode(bob.token, { type: 'x86-64' });
     const second = await addNode(bob.token, { type: 'arm64' });
-    const mine = await world.inject('GET', '/api/nodes', { token: bob.token });
+    const mine = await ctx.inject('GET', '/api/nodes', { token: bob.token });
     expect(mine.statusCode).toBe(200);
     expect(mine.json().map((node: { id: number }) => node.id)).toEqual([second.id, first.id]);
     expect(mine.json().every((node: { owner: { id: number } }) => node.owner.id === bob.user.id)).toBe(true);
 
-    expect((await world.inject('GET', `/api/nodes?owner=${bob.user.id}`, { token: bob.token })).statusCode).toBe(200);
-    expect((await world.inject('GET', `/api/nodes?owner=${alice.user.id}`, { token: bob.token })).statusCode).toBe(403);
-    expect((await world.inject('GET', '/api/nodes?owner=all', { token: bob.token })).statusCode).toBe(403);
-    expect((await world.inject('GET', '/api/nodes?owner=somebody', { token: admin.token })).statusCode).toBe(422);
+    expect((await ctx.inject('GET', `/api/nodes?owner=${bob.user.id}`, { token: bob.token })).statusCode).toBe(200);
+    expect((await ctx.inject('GET', `/api/nodes?owner=${alice.user.id}`, { token: bob.token })).statusCode).toBe(403);
+    expect((await ctx.inject('GET', '/api/nodes?owner=all', { token: bob.token })).statusCode).toBe(403);
+    expect((await ctx.inject('GET', '/api/nodes?owner=somebody', { token: admin.token })).statusCode).toBe(422);
 
-    const bobs = await world.inject('GET', `/api/nodes?owner=${bob.user.id}`, { token: admin.token });
+    const bobs = await ctx.inject('GET', `/api/nodes?owner=${bob.user.id}`, { token: admin.token });
     expect(bobs.json().map((node: { id: number }) => node.id)).toEqual([second.id, first.id]);
-    const all = (await world.inject('GET', '/api/nodes?owner=all', { token: admin.token })).json();
+    const all = (await ctx.inject('GET', '/api/nodes?owner=all', { token: admin.token })).json();
     expect(all.map((node: { id: number }) => node.id)).toEqual(expect.arrayContaining([first.id, second.id]));
     expect(all.some((node: { owner: { id: number } }) => node.owner.id === alice.user.id)).toBe(true);
-    expect((await world.inject('GET', '/api/nodes', { token: admin.token })).json()).toEqual([]);
+    expect((await ctx.inject('GET', '/api/nodes', { token: admin.token })).json()).toEqual([]);
   });
 
   it("hides another user's node (404) but shows it to platform admins", async () => {
     const node = await addNode(alice.token);
     for (const path of [`/api/nodes/${node.id}`, `/api/nodes/${node.id}/activity`, `/api/nodes/${node.id}/image`]) {
-      const response = await world.inject('GET', path, { token: bob.token });
+      const response = await ctx.inject('GET', path, { token: bob.token });
       expect(response.statusCode, path).toBe(404);
       expect(response.body).not.toContain('tbn_');
-      expect((await world.inject('GET', path, { token: admin.token })).statusCode, path).toBe(200);
-      expect((await world.inject('GET', path)).statusCode, path).toBe(401);
+      expect((await ctx.inject('GET', path, { token: admin.token })).statusCode, path).toBe(200);
+      expect((await ctx.inject('GET', path)).statusCode, path).toBe(401);
     }
-    expect((await world.inject('GET', '/api/nodes/999999', { token: alice.token })).statusCode).toBe(404);
-    expect((await world.inject('GET', '/api/nodes/not-a-number', { token: alice.token })).statusCode).toBe(404);
+    expect((await ctx.inject('GET', '/api/nodes/999999', { token: alice.token })).statusCode).toBe(404);
+    expect((await ctx.inject('GET', '/api/nodes/not-a-number', { token: alice.token })).statusCode).toBe(404);
     // Bob's list never shows it.
-    expect((await world.inject('GET', '/api/nodes', { token: bob.token })).body).not.toContain(node.installation_url);
+    expect((await ctx.inject('GET', '/api/nodes', { token: bob.token })).body).not.toContain(node.installation_url);
   });
 
   it('is behind the onboarding gate', async () => {
-    const { createUser } = await import('../src/users/users.js');
-    const { uniqueEmail, DEFAULT_PASSWORD } = await import('./helpers.js');
-    const user = await createUser(world.database.db, { firstname: 'New', lastname: 'Comer', email: uniqueEmail('new'), password: DEFAULT_PASSWORD, admin: false, verified: false });
-    const login = await world.inject('POST', '/login', { body: { email: user.email, password: DEFAULT_PASSWORD } });
-    const token = login.json().token;
-    const response = await world.inject('POST', '/api/nodes', { token, body: { type: 'other' } });
+    const { token } = await ctx.signedInUser({ firstname: 'New', lastname: 'Comer', verified: false });
+    const response = await ctx.inject('POST', '/api/nodes', { token, body: { type: 'other' } });
     expect(response.statusCode).toBe(403);
     expect(response.json().onboarding).toBe('verify-email');
-    expect((await world.inject('GET', '/api/nodes', { token })).statusCode).toBe(403);
+    expect((await ctx.inject('GET', '/api/nodes', { token })).statusCode).toBe(403);
   });
 
   it('downloads the seed image as an attachment holding the install of that node', async () => {
     const node = await addNode(alice.token, { type: 'raspberry-pi', hostname: 'pi-image' });
-    const response = await world.inject('GET', `/api/nodes/${node.id}/image`, { token: alice.token });
+    const response = await ctx.inject('GET', `/api/nodes/${node.id}/image`, { token: alice.token });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/octet-stream');
     expect(response.headers['content-disposition']).toBe(`attachment; filename="testbed-node-${node.id}-cidata.img"`);
@@ -231,9 +229,9 @@ describe('the console API', () => {
   describe('platform admins', () => {
     it('list every cluster node with addresses (both keys), capacity, system info, status and owner', async () => {
       const node = await addNode(alice.token, { type: 'raspberry-pi' });
-      await world.database.db.updateTable('nodes').set({ name: 'sandbox-node-2' }).where('id', '=', node.id).execute();
+      await ctx.db.updateTable('nodes').set({ name: 'sandbox-node-2' }).where('id', '=', node.id).execute();
 
-      const response = await world.inject('GET', '/api/admin/nodes', { token: admin.token });
+      const response = await ctx.inject('GET', '/api/admin/nodes', { token: admin.token });
       expect(response.statusCode, response.body).toBe(200);
       const nodes = response.json();
       expect(nodes.map((entry: { name: string }) => entry.name)).toEqual(expect.arrayContaining(['sandbox-node-1', 'sandbox-node-2', 'sandbox-node-3']));
@@ -264,26 +262,26 @@ describe('the console API', () => {
       const contributed = nodes.find((entry: { name: string }) => entry.name === 'sandbox-node-2');
       expect(contributed).toMatchObject({ type: 'raspberry-pi', owner: { id: alice.user.id, name: 'Alice Owner' }, node_id: node.id });
 
-      const paged = await world.inject('GET', '/api/admin/nodes?page=1&per_page=2', { token: admin.token });
+      const paged = await ctx.inject('GET', '/api/admin/nodes?page=1&per_page=2', { token: admin.token });
       expect(paged.json().data).toHaveLength(2);
       expect(paged.json().meta).toMatchObject({ current_page: 1, per_page: 2, total: nodes.length, last_page: Math.ceil(nodes.length / 2) });
-      const searched = await world.inject('GET', '/api/admin/nodes?q=NODE-3', { token: admin.token });
+      const searched = await ctx.inject('GET', '/api/admin/nodes?q=NODE-3', { token: admin.token });
       expect(searched.json().map((entry: { name: string }) => entry.name)).toEqual(['sandbox-node-3']);
 
-      const detail = await world.inject('GET', '/api/admin/nodes/sandbox-node-2', { token: admin.token });
+      const detail = await ctx.inject('GET', '/api/admin/nodes/sandbox-node-2', { token: admin.token });
       expect(detail.statusCode).toBe(200);
       expect(detail.json()).toMatchObject({ name: 'sandbox-node-2', node_id: node.id, activity: [expect.objectContaining({ description: 'node added' })] });
-      expect((await world.inject('GET', '/api/admin/nodes/sandbox-node-1', { token: admin.token })).json().activity).toEqual([]);
-      expect((await world.inject('GET', '/api/admin/nodes/no-such-node', { token: admin.token })).statusCode).toBe(404);
-      expect((await world.inject('GET', '/api/admin/nodes/Bad_Name', { token: admin.token })).statusCode).toBe(404);
+      expect((await ctx.inject('GET', '/api/admin/nodes/sandbox-node-1', { token: admin.token })).json().activity).toEqual([]);
+      expect((await ctx.inject('GET', '/api/admin/nodes/no-such-node', { token: admin.token })).statusCode).toBe(404);
+      expect((await ctx.inject('GET', '/api/admin/nodes/Bad_Name', { token: admin.token })).statusCode).toBe(404);
     });
 
     it('list the nodes added in the console and not in the cluster yet, with owner and hostname, filtered by status, type and owner', async () => {
       const waiting = await addNode(alice.token, { type: 'jetson', hostname: 'jetson-lab-7', dhcp: true });
       const installing = await addNode(admin.token, { type: 'x86-64', hostname: 'rack-box-2', dhcp: true });
-      await world.database.db.updateTable('nodes').set({ status: 'installing' }).where('id', '=', installing.id).execute();
+      await ctx.db.updateTable('nodes').set({ status: 'installing' }).where('id', '=', installing.id).execute();
       const list = async (query: string) =>
-        (await world.inject('GET', `/api/admin/nodes?${query}`, { token: admin.token })).json() as { name: string; hostname: string | null; node_id: number | null; owner: { id: number } | null; type: string; status: { state: string } }[];
+        (await ctx.inject('GET', `/api/admin/nodes?${query}`, { token: admin.token })).json() as { name: string; hostname: string | null; node_id: number | null; owner: { id: number } | null; type: string; status: { state: string } }[];
 
       const all = await list('');
       expect(all.find((node) => node.node_id === waiting.id)).toMatchObject({
@@ -306,7 +304,7 @@ describe('the console API', () => {
       expect(alices.every((node) => node.owner?.id === alice.user.id)).toBe(true);
       expect((await list('q=RACK-BOX')).map((node) => node.node_id)).toEqual([installing.id]);
       for (const bad of ['filter[status]=sleeping', 'filter[type]=toaster', 'filter[owner_id]=me']) {
-        const response = await world.inject('GET', `/api/admin/nodes?${bad}`, { token: admin.token });
+        const response = await ctx.inject('GET', `/api/admin/nodes?${bad}`, { token: admin.token });
         expect(response.statusCode, bad).toBe(422);
       }
     });
@@ -318,34 +316,34 @@ describe('the console API', () => {
         ['POST', '/api/admin/nodes/sandbox-node-1/disable'],
         ['POST', '/api/admin/nodes/sandbox-node-1/enable'],
       ] as const) {
-        const response = await world.inject(method, path, { token: alice.token });
+        const response = await ctx.inject(method, path, { token: alice.token });
         expect(response.statusCode, path).toBe(403);
       }
-      expect(world.sandbox().store.get('nodes', undefined, 'sandbox-node-1')?.spec.unschedulable).toBeUndefined();
+      expect(ctx.cluster.sandbox.store.get('nodes', undefined, 'sandbox-node-1')?.spec.unschedulable).toBeUndefined();
     });
 
     it('disable a node (cordoned, shown as Disabled to its owner, live) and enable it again', async () => {
       const node = await addNode(bob.token, { type: 'x86-64' });
-      await world.database.db.updateTable('nodes').set({ name: 'sandbox-node-3', status: 'ok' }).where('id', '=', node.id).execute();
-      world.broadcasts.length = 0;
+      await ctx.db.updateTable('nodes').set({ name: 'sandbox-node-3', status: 'ok' }).where('id', '=', node.id).execute();
+      ctx.broadcasts.length = 0;
 
-      const disabled = await world.inject('POST', '/api/admin/nodes/sandbox-node-3/disable', { token: admin.token });
+      const disabled = await ctx.inject('POST', '/api/admin/nodes/sandbox-node-3/disable', { token: admin.token });
       expect(disabled.statusCode, disabled.body).toBe(200);
       expect(disabled.json()).toMatchObject({ name: 'sandbox-node-3', unschedulable: true, node_id: node.id, status: { state: '' } });
-      expect(world.sandbox().store.get('nodes', undefined, 'sandbox-node-3')?.spec.unschedulable).toBe(true);
-      const seen = await world.inject('GET', `/api/nodes/${node.id}`, { token: bob.token });
+      expect(ctx.cluster.sandbox.store.get('nodes', undefined, 'sandbox-node-3')?.spec.unschedulable).toBe(true);
+      const seen = await ctx.inject('GET', `/api/nodes/${node.id}`, { token: bob.token });
       expect(seen.json().status).toBe('');
-      expect((await world.node(node.id)).disabled_at).not.toBeNull();
-      expect(world.broadcasts).toEqual([{ userId: bob.user.id, event: 'NodeStatusChanged', payload: expect.objectContaining({ id: node.id, status: '' }) }]);
+      expect((await nodeRecord(ctx, node.id)).disabled_at).not.toBeNull();
+      expect(ctx.broadcasts).toEqual([{ userId: bob.user.id, event: 'NodeStatusChanged', payload: expect.objectContaining({ id: node.id, status: '' }) }]);
 
-      const enabled = await world.inject('POST', '/api/admin/nodes/sandbox-node-3/enable', { token: admin.token });
+      const enabled = await ctx.inject('POST', '/api/admin/nodes/sandbox-node-3/enable', { token: admin.token });
       expect(enabled.statusCode).toBe(200);
       expect(enabled.json()).toMatchObject({ unschedulable: false, status: { state: 'ok' } });
-      expect(world.sandbox().store.get('nodes', undefined, 'sandbox-node-3')?.spec.unschedulable).toBeUndefined();
-      expect((await world.inject('GET', `/api/nodes/${node.id}`, { token: bob.token })).json().status).toBe('ok');
-      expect(world.broadcasts.at(-1)).toMatchObject({ userId: bob.user.id, payload: { status: 'ok' } });
+      expect(ctx.cluster.sandbox.store.get('nodes', undefined, 'sandbox-node-3')?.spec.unschedulable).toBeUndefined();
+      expect((await ctx.inject('GET', `/api/nodes/${node.id}`, { token: bob.token })).json().status).toBe('ok');
+      expect(ctx.broadcasts.at(-1)).toMatchObject({ userId: bob.user.id, payload: { status: 'ok' } });
 
-      const activity = (await world.inject('GET', `/api/nodes/${node.id}/activity`, { token: bob.token })).json();
+      const activity = (await ctx.inject('GET', `/api/nodes/${node.id}/activity`, { token: bob.token })).json();
       expect(activity.map((entry: { description: string; properties: { severity: string } }) => [entry.description, entry.properties.severity])).toEqual([
         ['node enabled', 'info'],
         ['node disabled', 'warning'],
@@ -353,39 +351,39 @@ describe('the console API', () => {
       ]);
 
       // A node the console did not add is cordoned too, and shows as Disabled.
-      const other = await world.inject('POST', '/api/admin/nodes/sandbox-node-1/disable', { token: admin.token });
+      const other = await ctx.inject('POST', '/api/admin/nodes/sandbox-node-1/disable', { token: admin.token });
       expect(other.json()).toMatchObject({ node_id: null, unschedulable: true, status: { state: '' } });
-      await world.inject('POST', '/api/admin/nodes/sandbox-node-1/enable', { token: admin.token });
-      expect((await world.inject('POST', '/api/admin/nodes/no-such-node/disable', { token: admin.token })).statusCode).toBe(404);
+      await ctx.inject('POST', '/api/admin/nodes/sandbox-node-1/enable', { token: admin.token });
+      expect((await ctx.inject('POST', '/api/admin/nodes/no-such-node/disable', { token: admin.token })).statusCode).toBe(404);
     });
 
     it('answer 503, never 500, while the cluster is down', async () => {
-      await world.stopSandbox();
+      await ctx.cluster.stop();
       try {
-        const response = await world.inject('GET', '/api/admin/nodes', { token: admin.token });
+        const response = await ctx.inject('GET', '/api/admin/nodes', { token: admin.token });
         expect(response.statusCode).toBe(503);
         expect(response.json().message).toBe('The cluster cannot be reached right now. Try again in a minute.');
-        expect((await world.inject('POST', '/api/admin/nodes/sandbox-node-1/disable', { token: admin.token })).statusCode).toBe(503);
+        expect((await ctx.inject('POST', '/api/admin/nodes/sandbox-node-1/disable', { token: admin.token })).statusCode).toBe(503);
         // The console's own pages do not need the cluster.
-        expect((await world.inject('GET', '/api/nodes', { token: alice.token })).statusCode).toBe(200);
+        expect((await ctx.inject('GET', '/api/nodes', { token: alice.token })).statusCode).toBe(200);
       } finally {
-        await world.startSandbox();
+        await ctx.cluster.start();
       }
     });
   });
 });
 
 describe('the OpenAPI document', () => {
-  let world: NodesWorld;
+  let ctx: TestContext;
   beforeAll(async () => {
-    world = await startNodesWorld({ cluster: 'none' });
+    ctx = await createTestContext({ config: { cluster: 'none' } });
   });
   afterAll(async () => {
-    await world?.close();
+    await ctx?.close();
   });
 
   it('lists the node, admin node and agent routes', async () => {
-    const doc = (await world.inject('GET', '/api/docs')).json();
+    const doc = (await ctx.inject('GET', '/api/docs')).json();
     const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) =>
       Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
     );
@@ -413,61 +411,61 @@ describe('the OpenAPI document', () => {
 });
 
 describe('without a cluster (CLUSTER=none)', () => {
-  let world: NodesWorld;
+  let ctx: TestContext;
   beforeAll(async () => {
-    world = await startNodesWorld({ cluster: 'none' });
+    ctx = await createTestContext({ config: { cluster: 'none' } });
   });
   afterAll(async () => {
-    await world?.close();
+    await ctx?.close();
   });
 
   it('still adds nodes, and says no cluster is connected on the admin pages', async () => {
-    const admin = await world.person({ admin: true });
-    expect((await world.inject('POST', '/api/nodes', { token: admin.token, body: { type: 'other' } })).statusCode).toBe(201);
-    const response = await world.inject('GET', '/api/admin/nodes', { token: admin.token });
+    const admin = await nodeUser(ctx, { admin: true });
+    expect((await ctx.inject('POST', '/api/nodes', { token: admin.token, body: { type: 'other' } })).statusCode).toBe(201);
+    const response = await ctx.inject('GET', '/api/admin/nodes', { token: admin.token });
     expect(response.statusCode).toBe(503);
     expect(response.json().message).toBe('No cluster is connected to this console.');
   });
 });
 
 describe('guessing claim codes', () => {
-  let world: NodesWorld;
+  let ctx: TestContext;
   beforeAll(async () => {
-    world = await startNodesWorld({ cluster: 'none', rateLimits: { nodeClaim: { max: 3, windowSeconds: 600 } } });
+    ctx = await createTestContext({ config: { cluster: 'none', rateLimits: { ...DEFAULT_RATE_LIMITS, nodeClaim: { max: 3, windowSeconds: 600 } } } });
   });
   afterAll(async () => {
-    await world?.close();
+    await ctx?.close();
   });
 
   it('is limited per user: after 3 wrong codes, 429 with Retry-After, even for the right code', async () => {
-    const guesser = await world.person();
-    const register = await world.inject('POST', '/agent/register', { body: { facts: { hostname: 'target' } } });
+    const guesser = await nodeUser(ctx);
+    const register = await ctx.inject('POST', '/agent/register', { body: { facts: { hostname: 'target' } } });
     expect(register.statusCode).toBe(201);
     const { code } = register.json();
     const wrong = code === 'AAAAAA' ? 'BBBBBB' : 'AAAAAA';
     for (let attempt = 0; attempt < 3; attempt++) {
-      const response = await world.inject('POST', '/api/nodes', { token: guesser.token, body: { type: 'other', code: wrong } });
+      const response = await ctx.inject('POST', '/api/nodes', { token: guesser.token, body: { type: 'other', code: wrong } });
       expect(response.statusCode).toBe(422);
       expect(response.json().errors).toEqual({ code: [CODE_UNKNOWN] });
     }
-    const throttled = await world.inject('POST', '/api/nodes', { token: guesser.token, body: { type: 'other', code } });
+    const throttled = await ctx.inject('POST', '/api/nodes', { token: guesser.token, body: { type: 'other', code } });
     expect(throttled.statusCode).toBe(429);
     expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
 
     // Adding a node without a code is not limited, and another user may still claim it.
-    expect((await world.inject('POST', '/api/nodes', { token: guesser.token, body: { type: 'other' } })).statusCode).toBe(201);
-    const owner = await world.person();
-    const claimed = await world.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'raspberry-pi', code } });
+    expect((await ctx.inject('POST', '/api/nodes', { token: guesser.token, body: { type: 'other' } })).statusCode).toBe(201);
+    const owner = await nodeUser(ctx);
+    const claimed = await ctx.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'raspberry-pi', code } });
     expect(claimed.statusCode).toBe(201);
     expect(claimed.json().owner.id).toBe(owner.user.id);
-    expect((await world.database.db.selectFrom('nodes').select('claim_code').where('id', '=', claimed.json().id).executeTakeFirstOrThrow()).claim_code).toBeNull();
+    expect((await ctx.db.selectFrom('nodes').select('claim_code').where('id', '=', claimed.json().id).executeTakeFirstOrThrow()).claim_code).toBeNull();
   });
 
   it('checks at most 3 of 40 simultaneous wrong codes', async () => {
-    const guesser = await world.person();
+    const guesser = await nodeUser(ctx);
     const answers = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        world.inject('POST', '/api/nodes', { token: guesser.token, body: { type: 'other', code: `ZZZZ${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + Math.floor(i / 26))}` } }),
+        ctx.inject('POST', '/api/nodes', { token: guesser.token, body: { type: 'other', code: `ZZZZ${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + Math.floor(i / 26))}` } }),
       ),
     );
     const statuses = answers.map((answer) => answer.statusCode);
@@ -476,10 +474,10 @@ describe('guessing claim codes', () => {
   });
 
   it('does not count a code that claims a machine', async () => {
-    const owner = await world.person();
+    const owner = await nodeUser(ctx);
     for (let machine = 0; machine < 4; machine++) {
-      const { code } = (await world.inject('POST', '/agent/register', { body: { facts: { hostname: `mine-${machine}` } } })).json();
-      expect((await world.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'other', code } })).statusCode).toBe(201);
+      const { code } = (await ctx.inject('POST', '/agent/register', { body: { facts: { hostname: `mine-${machine}` } } })).json();
+      expect((await ctx.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'other', code } })).statusCode).toBe(201);
     }
   });
 });

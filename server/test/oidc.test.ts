@@ -1,9 +1,8 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_RATE_LIMITS, loadConfig } from '../src/config/config.js';
 import { INVALID_CODE } from '../src/oidc/oidc.js';
 import { LAST_WAY_IN, WRONG_PASSWORD } from '../src/oidc/routes.js';
-import { createTestContext, TEST_APP_URL, type TestContext, uniqueEmail } from './helpers.js';
+import { createTestContext, freePort, TEST_APP_URL, type TestContext, uniqueEmail } from './helpers.js';
 import { startTestProvider, type TestProvider, throughProvider } from './oidcProvider.js';
 
 // Institutional sign-in through a REAL OpenID provider (oidc-provider on loopback):
@@ -17,16 +16,6 @@ const NAME = 'Test University';
 let ctx: TestContext;
 let provider: TestProvider;
 let account = 0;
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 beforeAll(async () => {
   provider = await startTestProvider({ redirectUris: [CALLBACK] });

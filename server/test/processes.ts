@@ -1,10 +1,10 @@
 import { type ChildProcess, execFile, execFileSync, spawn, type SpawnOptions } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { freePort, pause } from './helpers.js';
 
 // Helpers for tests that run real processes: the compiled server, the standalone sandbox, a
 // throwaway PostgreSQL cluster of the test's own (so it may restart it). Every wait has a
@@ -12,29 +12,6 @@ import { promisify } from 'node:util';
 
 export const root = join(import.meta.dirname, '..', '..');
 const run = promisify(execFile);
-
-export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** Retries `check` (an expectation that throws until it holds) every `intervalMs` until `timeoutMs`. */
-export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 10_000, intervalMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await pause(intervalMs);
-    }
-  }
-}
 
 /** Waits until `url` answers 2xx, failing early (with the output) when the process exits. */
 export async function waitUntilAnswering(url: string, child: ChildProcess, output: () => string, timeoutMs = 60_000): Promise<void> {

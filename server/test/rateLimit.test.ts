@@ -1,15 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import { DEFAULT_RATE_LIMITS } from '../src/config/config.js';
 import { HttpError } from '../src/http/errors.js';
 import { reserveEach, Throttle } from '../src/http/throttle.js';
-import { createMailer, type Mailer } from '../src/mail/mailer.js';
-import { createTestContext, createTestDatabase, injectorFor, type TestContext, type TestDatabase, uniqueEmail } from './helpers.js';
+import { createTestContext, createTestDatabase, type Inject, type TestContext, type TestDatabase, unique, uniqueEmail } from './helpers.js';
 
 // The throttle counts in the database (SQLite file or PostgreSQL schema), so that several
 // processes share the limits; these tests run it against the real one.
@@ -25,8 +21,7 @@ afterAll(async () => {
   rmSync(workDir, { recursive: true, force: true });
 });
 
-let keyCounter = 0;
-const freshKey = () => `test:${process.pid}:${++keyCounter}`;
+const freshKey = () => unique('test:');
 
 function throttleWithClock() {
   const clock = { now: Date.parse('2030-01-01T00:00:00.000Z') };
@@ -133,8 +128,7 @@ describe('Throttle', () => {
 describe('limits shared by two processes on one database', () => {
   // Two apps on the same database stand for two server processes (replicas).
   let ctx: TestContext;
-  let second: FastifyInstance;
-  let secondMailer: Mailer;
+  let second: Inject;
   beforeAll(async () => {
     ctx = await createTestContext({
       config: {
@@ -145,20 +139,16 @@ describe('limits shared by two processes on one database', () => {
         },
       },
     });
-    const logger = pino({ level: 'silent' });
-    secondMailer = createMailer(ctx.config, logger);
-    second = await buildApp({ config: ctx.config, db: ctx.db, mailer: secondMailer, logger });
+    second = (await ctx.replica()).inject;
   });
   afterAll(async () => {
-    await second?.close();
-    secondMailer?.close();
     await ctx?.close();
   });
 
   it('counts failed logins made on either', async () => {
     const { user } = await ctx.createUser();
     const body = { email: user.email, password: 'wrong password' };
-    const apps = [ctx.inject, injectorFor(second)];
+    const apps = [ctx.inject, second];
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await apps[i % 2]('POST', '/login', { body })).statusCode);
     expect(statuses).toEqual([422, 422, 422, 429]);
@@ -166,7 +156,7 @@ describe('limits shared by two processes on one database', () => {
 
   it('counts @fastify/rate-limit routes on either, under concurrency too', async () => {
     const email = uniqueEmail('link');
-    const apps = [ctx.inject, injectorFor(second)];
+    const apps = [ctx.inject, second];
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) => apps[i % 2]('POST', '/password/link', { body: { email } })),
     );

@@ -6,34 +6,21 @@ import { ConfigError, loadConfig } from '../src/config/config.js';
 import { RealtimeEvent } from '../src/broadcasting/broadcaster.js';
 import { holderChannelData } from '../src/realtime/protocol.js';
 import { channelAuthSignature, createRealtimeServer, PusherErrorCode, realtimeAppSecret } from '../src/realtime/pusherServer.js';
-import { createTestContext, type SignedInUser, type TestContext } from './helpers.js';
-import {
-  APP_KEY,
-  connected,
-  establishedRawClient as establishedOn,
-  RawClient,
-  rawClient as rawClientOn,
-  type RealtimeRig,
-  signedSubscribe,
-  startRealtimeRig,
-  subscribeOutcome,
-  until,
-} from './realtimeClients.js';
+import { createTestContext, eventually, REALTIME_APP_KEY, type SignedInUser, type TestContext } from './helpers.js';
+import { connected, establishedRawClient as establishedOn, RawClient, rawClient as rawClientOn, signedSubscribe, subscribeOutcome } from './realtimeClients.js';
 import { addWorkspaceMember, createWorld, insertWorkspace, type World } from './teamFixtures.js';
 
 // The realtime server against the real clients: pusher-js (its Node build) and laravel-echo,
 // with the app listening on a real port for POST /broadcasting/auth and the request events.
 
 let ctx: TestContext;
-let rig: RealtimeRig;
 let baseUrl: string;
 let world: World;
 const raws: RawClient[] = [];
 
 beforeAll(async () => {
-  ctx = await createTestContext();
-  rig = await startRealtimeRig(ctx);
-  baseUrl = rig.baseUrl;
+  ctx = await createTestContext({ realtime: true });
+  baseUrl = ctx.baseUrl;
   world = await createWorld(ctx);
 });
 
@@ -42,26 +29,25 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  await rig?.close();
   await ctx?.close();
 });
 
 // ---------------------------------------------------------------------------------------
 // Helpers
 
-const pusherClient = (token?: string): Pusher => rig.pusher(token);
+const pusherClient = (token?: string): Pusher => ctx.realtime.pusher(token);
 
 /** The id part of an `ID|SECRET` token. */
 const tokenIdOf = (token: string) => Number(token.split('|')[0]);
 
 async function rawClient(options: { port?: number; path?: string } = {}): Promise<RawClient> {
-  const client = await rawClientOn(options.port ?? rig.realtime.port, { path: options.path });
+  const client = await rawClientOn(options.port ?? ctx.realtime.server.port, { path: options.path });
   raws.push(client);
   return client;
 }
 
 async function establishedRawClient(port?: number): Promise<{ client: RawClient; socketId: string }> {
-  const established = await establishedOn(port ?? rig.realtime.port);
+  const established = await establishedOn(port ?? ctx.realtime.server.port);
   raws.push(established.client);
   return established;
 }
@@ -76,7 +62,7 @@ async function api(method: string, path: string, token: string, body?: unknown) 
 }
 
 function echoFor(client: Pusher) {
-  return new Echo({ broadcaster: 'reverb', key: APP_KEY, client, withoutInterceptors: true });
+  return new Echo({ broadcaster: 'reverb', key: REALTIME_APP_KEY, client, withoutInterceptors: true });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -102,8 +88,8 @@ describe('connection (protocol 7)', () => {
     const cases: [string, number][] = [
       ['/app/not-the-key?protocol=7', PusherErrorCode.APP_NOT_FOUND],
       ['/socket?protocol=7', PusherErrorCode.PATH_NOT_FOUND],
-      [`/app/${APP_KEY}`, PusherErrorCode.NO_PROTOCOL],
-      [`/app/${APP_KEY}?protocol=6`, PusherErrorCode.UNSUPPORTED_PROTOCOL],
+      [`/app/${REALTIME_APP_KEY}`, PusherErrorCode.NO_PROTOCOL],
+      [`/app/${REALTIME_APP_KEY}?protocol=6`, PusherErrorCode.UNSUPPORTED_PROTOCOL],
     ];
     for (const [path, code] of cases) {
       const client = await rawClient({ path });
@@ -135,7 +121,7 @@ describe('connection (protocol 7)', () => {
     client.send({ event: 'pusher:subscribe', data: { channel: 'big-room', padding: 'x'.repeat(11 * 1024) } });
     expect((await client.next('pusher:error')).data).toMatchObject({ code: PusherErrorCode.MESSAGE_TOO_LARGE });
     expect(await client.closed()).toBe(PusherErrorCode.MESSAGE_TOO_LARGE);
-    expect(rig.realtime.subscriberCount('big-room')).toBe(0);
+    expect(ctx.realtime.server.subscriberCount('big-room')).toBe(0);
   });
 
   it('closes a connection that floods messages (4100)', async () => {
@@ -165,7 +151,7 @@ describe('limits and idle connections', () => {
   });
 
   it('limits the subscriptions of one connection', async () => {
-    const small = await createRealtimeServer({ port: 0, host: '127.0.0.1', appKey: APP_KEY, appSecret: 'secret', limits: { maxSubscriptionsPerConnection: 2 } });
+    const small = await createRealtimeServer({ port: 0, host: '127.0.0.1', appKey: REALTIME_APP_KEY, appSecret: 'secret', limits: { maxSubscriptionsPerConnection: 2 } });
     try {
       const { client, socketId } = await establishedRawClient(small.port);
       for (const channel of ['private-a', 'private-b']) {
@@ -183,7 +169,7 @@ describe('limits and idle connections', () => {
   });
 
   it('pings an idle connection after the activity timeout and closes it after the grace (4201)', async () => {
-    const quick = await createRealtimeServer({ port: 0, host: '127.0.0.1', appKey: APP_KEY, appSecret: 'secret', activityTimeoutSeconds: 1, idleGraceSeconds: 1 });
+    const quick = await createRealtimeServer({ port: 0, host: '127.0.0.1', appKey: REALTIME_APP_KEY, appSecret: 'secret', activityTimeoutSeconds: 1, idleGraceSeconds: 1 });
     try {
       const client = await rawClient({ port: quick.port });
       const established = await client.next('pusher:connection_established');
@@ -200,7 +186,7 @@ describe('limits and idle connections', () => {
   });
 
   it('closes a connection subscribed to nothing for the activity timeout (4202), even while it pings', async () => {
-    const quick = await createRealtimeServer({ port: 0, host: '127.0.0.1', appKey: APP_KEY, appSecret: 'secret', activityTimeoutSeconds: 1, idleGraceSeconds: 5 });
+    const quick = await createRealtimeServer({ port: 0, host: '127.0.0.1', appKey: REALTIME_APP_KEY, appSecret: 'secret', activityTimeoutSeconds: 1, idleGraceSeconds: 5 });
     try {
       const never = await rawClient({ port: quick.port });
       const left = await rawClient({ port: quick.port });
@@ -229,7 +215,7 @@ describe('limits and idle connections', () => {
     const limited = await createRealtimeServer({
       port: 0,
       host: '127.0.0.1',
-      appKey: APP_KEY,
+      appKey: REALTIME_APP_KEY,
       appSecret: 'secret',
       limits: { maxConnections: 5, maxConnectionsPerAddress: 3 },
     });
@@ -237,7 +223,7 @@ describe('limits and idle connections', () => {
       // Five from 127.0.0.1 (enough to fill the server without the per-address limit).
       const flood = await Promise.all(Array.from({ length: 5 }, () => rawClientOn(limited.port)));
       raws.push(...flood);
-      await until(() => flood.every((client) => client.frames.length > 0), 'every flood connection answered');
+      await eventually(() => flood.every((client) => client.frames.length > 0), { what: 'every flood connection answered' });
       const refused = flood.filter((client) => client.frames.some((frame) => frame.event === 'pusher:error'));
       expect(refused).toHaveLength(2);
       for (const client of refused) {
@@ -253,7 +239,7 @@ describe('limits and idle connections', () => {
 
       // A slot freed on the flooding address can be taken again.
       flood.find((client) => client.closeCode === null)?.socket.close();
-      await until(() => limited.connectionCount() === 3, 'a flood connection gone');
+      await eventually(() => limited.connectionCount() === 3, { what: 'a flood connection gone' });
       raws.push((await establishedOn(limited.port)).client);
     } finally {
       await limited.close();
@@ -264,7 +250,7 @@ describe('limits and idle connections', () => {
     const behindProxy = await createRealtimeServer({
       port: 0,
       host: '127.0.0.1',
-      appKey: APP_KEY,
+      appKey: REALTIME_APP_KEY,
       appSecret: 'secret',
       limits: { maxConnectionsPerAddress: 1 },
       clientAddress: (request) => String(request.headers['x-test-client'] ?? request.socket.remoteAddress),
@@ -272,7 +258,7 @@ describe('limits and idle connections', () => {
     try {
       const as = (client: string) =>
         new Promise<RawClient>((resolve, reject) => {
-          const socket = new WebSocket(`ws://127.0.0.1:${behindProxy.port}/app/${APP_KEY}?protocol=7`, { headers: { 'x-test-client': client } });
+          const socket = new WebSocket(`ws://127.0.0.1:${behindProxy.port}/app/${REALTIME_APP_KEY}?protocol=7`, { headers: { 'x-test-client': client } });
           const raw = new RawClient(socket);
           raws.push(raw);
           socket.once('open', () => resolve(raw));
@@ -291,8 +277,8 @@ describe('limits and idle connections', () => {
 
   it('calls the first-subscribe and last-unsubscribe hooks (also when the connection drops)', async () => {
     const events: string[] = [];
-    rig.realtime.onFirstSubscribe((channel) => events.push(`first ${channel}`));
-    rig.realtime.onLastUnsubscribe((channel) => events.push(`last ${channel}`));
+    ctx.realtime.server.onFirstSubscribe((channel) => events.push(`first ${channel}`));
+    ctx.realtime.server.onLastUnsubscribe((channel) => events.push(`last ${channel}`));
     const one = await establishedRawClient();
     const two = await establishedRawClient();
     for (const { client, socketId } of [one, two]) {
@@ -300,9 +286,9 @@ describe('limits and idle connections', () => {
       await client.next('pusher_internal:subscription_succeeded');
     }
     one.client.send({ event: 'pusher:unsubscribe', data: { channel: 'private-hooked' } });
-    await until(() => rig.realtime.subscriberCount('private-hooked') === 1, 'one subscriber left');
+    await eventually(() => ctx.realtime.server.subscriberCount('private-hooked') === 1, { what: 'one subscriber left' });
     two.client.socket.close();
-    await until(() => rig.realtime.subscriberCount('private-hooked') === 0, 'no subscriber left');
+    await eventually(() => ctx.realtime.server.subscriberCount('private-hooked') === 0, { what: 'no subscriber left' });
     expect(events.filter((event) => event.endsWith(' private-hooked'))).toEqual(['first private-hooked', 'last private-hooked']);
   });
 });
@@ -320,7 +306,7 @@ describe('POST /broadcasting/auth', () => {
     // channel_data names the holder (user and token), and the signature covers it.
     const channelData = holderChannelData({ userId: owner.user.id, tokenId: tokenIdOf(owner.token) });
     expect(JSON.parse(channelData)).toEqual({ user_id: owner.user.id, token_id: tokenIdOf(owner.token) });
-    const expected = channelAuthSignature(APP_KEY, realtimeAppSecret(ctx.config.appKey), '123.456', channel, channelData);
+    const expected = channelAuthSignature(REALTIME_APP_KEY, realtimeAppSecret(ctx.config.appKey), '123.456', channel, channelData);
     expect(await form.json()).toEqual({ auth: expected, channel_data: channelData });
     expect(expected).toMatch(/^testbed:[0-9a-f]{64}$/);
 
@@ -383,7 +369,7 @@ describe('private channels with pusher-js', () => {
     const channel = `private-App.User.${owner.user.id}`;
     const { client, socketId } = await establishedRawClient();
 
-    client.send({ event: 'pusher:subscribe', data: { channel, auth: `${APP_KEY}:${'0'.repeat(64)}` } });
+    client.send({ event: 'pusher:subscribe', data: { channel, auth: `${REALTIME_APP_KEY}:${'0'.repeat(64)}` } });
     const forged = await client.next('pusher:subscription_error');
     expect(forged.channel).toBe(channel);
     expect(forged.data).toMatchObject({ type: 'AuthError', status: 403 });
@@ -405,15 +391,15 @@ describe('private channels with pusher-js', () => {
     await client.next('pusher:subscription_error');
     // Signed without a holder, even with the real secret: a subscription nobody holds could not be ended.
     const secret = realtimeAppSecret(ctx.config.appKey);
-    client.send({ event: 'pusher:subscribe', data: { channel, auth: channelAuthSignature(APP_KEY, secret, socketId, channel) } });
+    client.send({ event: 'pusher:subscribe', data: { channel, auth: channelAuthSignature(REALTIME_APP_KEY, secret, socketId, channel) } });
     await client.next('pusher:subscription_error');
-    expect(rig.realtime.subscriberCount(channel)).toBe(0);
+    expect(ctx.realtime.server.subscriberCount(channel)).toBe(0);
 
     // The right one for this socket works.
     client.send({ event: 'pusher:subscribe', data: { channel, auth: mine.json.auth, channel_data: mine.json.channel_data } });
     expect((await client.next('pusher_internal:subscription_succeeded')).channel).toBe(channel);
     client.send({ event: 'pusher:unsubscribe', data: { channel } });
-    await until(() => rig.realtime.subscriberCount(channel) === 0, 'unsubscribed');
+    await eventually(() => ctx.realtime.server.subscriberCount(channel) === 0, { what: 'unsubscribed' });
   });
 });
 
@@ -447,7 +433,7 @@ describe('request events through laravel-echo', () => {
 
     const asked = await api('PATCH', '/api/requests/teams', outsider.token, { team_id: world.team.id, message: 'Let me in' });
     expect(asked.status).toBe(201);
-    await until(() => ownerListens.received.length === 1 && managerListens.received.length === 1, 'RequestCreated');
+    await eventually(() => ownerListens.received.length === 1 && managerListens.received.length === 1, { what: 'RequestCreated' });
     expect(ownerListens.received[0]).toMatchObject({
       id: asked.json.id,
       type: 'JoinTeam',
@@ -459,7 +445,7 @@ describe('request events through laravel-echo', () => {
 
     const decided = await api('PATCH', `/api/requests/${asked.json.id}`, owner.token, { action: 'approve', message: 'Welcome' });
     expect(decided.status).toBe(200);
-    await until(() => requesterListens.received.length === 1, 'RequestDecided');
+    await eventually(() => requesterListens.received.length === 1, { what: 'RequestDecided' });
     expect(requesterListens.received[0]).toMatchObject({
       id: asked.json.id,
       status: 'Approved',
@@ -467,7 +453,7 @@ describe('request events through laravel-echo', () => {
       decided_by: { id: owner.user.id },
       can_decide: false,
     });
-    await rig.app.backgroundTasks.idle();
+    await ctx.idle();
     // A plain member decides nothing and hears nothing.
     expect(memberListens.received).toEqual([]);
     expect(ownerListens.received).toHaveLength(1);
@@ -478,16 +464,16 @@ describe('request events through laravel-echo', () => {
     const listening = await listen(manager, RealtimeEvent.RequestCreated);
     const channel = `private-App.User.${manager.user.id}`;
     // (The manager's connection of the previous test is still subscribed too.)
-    const before = rig.realtime.subscriberCount(channel);
+    const before = ctx.realtime.server.subscriberCount(channel);
     listening.echo.leave(`App.User.${manager.user.id}`);
-    await until(() => rig.realtime.subscriberCount(channel) === before - 1, 'unsubscribed');
+    await eventually(() => ctx.realtime.server.subscriberCount(channel) === before - 1, { what: 'unsubscribed' });
 
     // Another join request the manager would decide: no event reaches them now.
     const extra = await insertWorkspace(ctx, world.team);
     const asked = await api('PATCH', '/api/requests/workspaces/', wsMember.token, { team_id: world.team.id, name: extra.name });
     expect(asked.status).toBe(201);
-    await rig.app.backgroundTasks.idle();
-    rig.realtime.broadcast(channel, RealtimeEvent.RequestCreated, { id: 0 });
+    await ctx.idle();
+    ctx.realtime.server.broadcast(channel, RealtimeEvent.RequestCreated, { id: 0 });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(listening.received).toEqual([]);
   });

@@ -1,89 +1,12 @@
 import { connect } from 'node:net';
-import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
-import Pusher from 'pusher-js';
+import type Pusher from 'pusher-js';
 import { WebSocket } from 'ws';
-import { buildApp } from '../src/app.js';
-import { createMailer, type Mailer } from '../src/mail/mailer.js';
-import { realtimeBroadcaster } from '../src/broadcasting/broadcaster.js';
 import { type Holder, holderChannelData } from '../src/realtime/protocol.js';
-import { channelAuthSignature, createRealtimeServer, type RealtimeServer, type RealtimeServerOptions, realtimeAppSecret } from '../src/realtime/pusherServer.js';
-import { attachRightsChecks, type RightsChecks } from '../src/realtime/rights.js';
-import type { TestContext } from './helpers.js';
+import { channelAuthSignature } from '../src/realtime/pusherServer.js';
+import { eventually, REALTIME_APP_KEY } from './helpers.js';
 
-// The realtime test rig: the Pusher server and a listening app on the test database (for
-// POST /broadcasting/auth and the domains' broadcasts), the real pusher-js client, and bare
-// clients (WebSocket and TCP) for what the real client never sends.
-
-export const APP_KEY = 'testbed';
-export const silentLogger = pino({ level: 'silent' });
-
-export interface RealtimeRig {
-  realtime: RealtimeServer;
-  rights: RightsChecks;
-  app: FastifyInstance;
-  baseUrl: string;
-  /** A pusher-js client (disconnected on close) whose private channels are authorized with the token. */
-  pusher(token?: string): Pusher;
-  close(): Promise<void>;
-}
-
-export async function startRealtimeRig(
-  ctx: TestContext,
-  options: { server?: Partial<RealtimeServerOptions>; recheckIntervalMs?: number } = {},
-): Promise<RealtimeRig> {
-  const realtime = await createRealtimeServer({
-    port: 0,
-    host: '127.0.0.1',
-    appKey: APP_KEY,
-    appSecret: realtimeAppSecret(ctx.config.appKey),
-    logger: silentLogger,
-    ...options.server,
-  });
-  const rights = attachRightsChecks({ realtime, db: ctx.db, logger: silentLogger, intervalMs: options.recheckIntervalMs });
-  const mailer: Mailer = createMailer(ctx.config, silentLogger);
-  const app = await buildApp({
-    config: { ...ctx.config, realtime: { ...ctx.config.realtime, key: APP_KEY, port: realtime.port } },
-    db: ctx.db,
-    mailer,
-    logger: silentLogger,
-    broadcaster: realtimeBroadcaster(realtime),
-  });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  const clients: Pusher[] = [];
-  return {
-    realtime,
-    rights,
-    app,
-    baseUrl,
-    pusher(token) {
-      const client = new Pusher(APP_KEY, {
-        cluster: 'mt1',
-        wsHost: '127.0.0.1',
-        wsPort: realtime.port,
-        forceTLS: false,
-        enabledTransports: ['ws'],
-        disableStats: true,
-        channelAuthorization: {
-          endpoint: `${baseUrl}/broadcasting/auth`,
-          transport: 'ajax',
-          headers: token ? { Authorization: `Bearer ${token}`, Accept: 'application/json' } : { Accept: 'application/json' },
-        },
-      });
-      clients.push(client);
-      return client;
-    },
-    async close() {
-      for (const client of clients) client.disconnect();
-      await rights.close();
-      await realtime.close();
-      await app.close();
-      mailer.close();
-    },
-  };
-}
+// Clients of the realtime server (createTestContext({ realtime: … }) starts it): waiting for the
+// real pusher-js client, and bare clients (WebSocket and TCP) for what the real client never sends.
 
 export function connected(client: Pusher): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -111,14 +34,6 @@ export function subscribeOutcome(client: Pusher, channelName: string): Promise<S
       resolve({ ok: false, status: error.status, type: error.type });
     });
   });
-}
-
-export async function until(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 export interface Frame {
@@ -165,13 +80,8 @@ export class RawClient {
       });
     }
   }
-  async closed(timeoutMs = 5000): Promise<number> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.closeCode === null) {
-      if (Date.now() > deadline) throw new Error('not closed');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    return this.closeCode;
+  closed(timeoutMs = 5000): Promise<number> {
+    return eventually(() => this.closeCode ?? false, { timeoutMs, intervalMs: 20, what: 'the socket to close' });
   }
 }
 
@@ -181,11 +91,11 @@ export class RawClient {
  */
 export function signedSubscribe(socketId: string, channel: string, appSecret: string, holder: Holder = { userId: 1, tokenId: 1 }) {
   const channelData = holderChannelData(holder);
-  return { event: 'pusher:subscribe', data: { channel, auth: channelAuthSignature(APP_KEY, appSecret, socketId, channel, channelData), channel_data: channelData } };
+  return { event: 'pusher:subscribe', data: { channel, auth: channelAuthSignature(REALTIME_APP_KEY, appSecret, socketId, channel, channelData), channel_data: channelData } };
 }
 
 export async function rawClient(port: number, options: { path?: string; localAddress?: string } = {}): Promise<RawClient> {
-  const socket = new WebSocket(`ws://127.0.0.1:${port}${options.path ?? `/app/${APP_KEY}?protocol=7&client=js&version=8.6.0`}`, {
+  const socket = new WebSocket(`ws://127.0.0.1:${port}${options.path ?? `/app/${REALTIME_APP_KEY}?protocol=7&client=js&version=8.6.0`}`, {
     localAddress: options.localAddress,
   });
   const client = new RawClient(socket);

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { realtimeAppSecret } from '../src/realtime/pusherServer.js';
-import { createTestContext, type TestContext } from './helpers.js';
-import { connected, establishedRawClient, type RawClient, type RealtimeRig, signedSubscribe, startRealtimeRig, subscribeOutcome } from './realtimeClients.js';
+import { createTestContext, pause, type TestContext } from './helpers.js';
+import { connected, establishedRawClient, type RawClient, signedSubscribe, subscribeOutcome } from './realtimeClients.js';
 import { createWorld, type World } from './teamFixtures.js';
 
 // The realtime server offers private channels only: every subscription is signed for a holder
@@ -9,14 +9,11 @@ import { createWorld, type World } from './teamFixtures.js';
 // encrypted) gets pusher:subscription_error and hears nothing of what is broadcast there.
 
 let ctx: TestContext;
-let rig: RealtimeRig;
 let world: World;
 const raws: RawClient[] = [];
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
-  ctx = await createTestContext();
-  rig = await startRealtimeRig(ctx);
+  ctx = await createTestContext({ realtime: true });
   world = await createWorld(ctx);
 });
 
@@ -25,7 +22,6 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  await rig?.close();
   await ctx?.close();
 });
 
@@ -34,24 +30,24 @@ const NOT_PRIVATE = ['public-room', 'room', 'App.User.1', 'workspace.1', 'pod-lo
 
 describe('subscriptions to channels that are not private', () => {
   it('pusher-js: a public channel gets pusher:subscription_error (AuthError 403) and hears no broadcast', async () => {
-    const client = rig.pusher(world.people.owner.token);
+    const client = ctx.realtime.pusher(world.people.owner.token);
     await connected(client);
     expect(await subscribeOutcome(client, 'public-room')).toEqual({ ok: false, status: 403, type: 'AuthError' });
     const heard: unknown[] = [];
     client.channel('public-room').bind('Hello', (data: unknown) => heard.push(data));
-    rig.realtime.broadcast('public-room', 'Hello', { to: 'everybody' });
+    ctx.realtime.server.broadcast('public-room', 'Hello', { to: 'everybody' });
     // Its own channel on the same connection still works, and hears what is sent after.
     const own = `private-App.User.${world.people.owner.user.id}`;
     expect(await subscribeOutcome(client, own)).toEqual({ ok: true });
     const ownHeard = new Promise<unknown>((resolve) => client.channel(own).bind('Hello', resolve));
-    rig.realtime.broadcast(own, 'Hello', { to: 'owner' });
+    ctx.realtime.server.broadcast(own, 'Hello', { to: 'owner' });
     expect(await ownHeard).toEqual({ to: 'owner' });
     expect(heard).toEqual([]);
-    expect(rig.realtime.subscriberCount('public-room')).toBe(0);
+    expect(ctx.realtime.server.subscriberCount('public-room')).toBe(0);
   });
 
   it('a raw client: each such channel is refused, the connection stays, nothing is delivered on it', async () => {
-    const { client, socketId } = await establishedRawClient(rig.realtime.port);
+    const { client, socketId } = await establishedRawClient(ctx.realtime.server.port);
     raws.push(client);
     const secret = realtimeAppSecret(ctx.config.appKey);
     for (const channel of NOT_PRIVATE) {
@@ -63,8 +59,8 @@ describe('subscriptions to channels that are not private', () => {
         expect(refused.data, channel).toMatchObject({ type: 'AuthError', status: 403 });
         expect(client.frames.find((frame) => frame.event === 'pusher_internal:subscription_succeeded'), channel).toBeUndefined();
       }
-      expect(rig.realtime.subscriberCount(channel), channel).toBe(0);
-      rig.realtime.broadcast(channel, 'Hello', { on: channel });
+      expect(ctx.realtime.server.subscriberCount(channel), channel).toBe(0);
+      ctx.realtime.server.broadcast(channel, 'Hello', { on: channel });
     }
     // A round trip after the broadcasts: had any been delivered, it would have arrived first.
     client.send({ event: 'pusher:ping', data: {} });
@@ -72,7 +68,7 @@ describe('subscriptions to channels that are not private', () => {
     await pause(100);
     expect(client.frames.filter((frame) => frame.event === 'Hello')).toEqual([]);
     expect(client.closeCode).toBeNull();
-    expect(rig.realtime.subscriptions().filter((held) => held.socketId === socketId)).toEqual([]);
+    expect(ctx.realtime.server.subscriptions().filter((held) => held.socketId === socketId)).toEqual([]);
 
     // A private channel signed for this socket is still accepted on the same connection.
     client.send(signedSubscribe(socketId, 'private-room', secret));

@@ -6,6 +6,7 @@ import { migrate } from '../src/db/migrate.js';
 import type { Database } from '../src/db/schema.js';
 import { type BusMessage, busBroadcaster, localBus, postgresBus, type RealtimeBus } from '../src/realtime/bus.js';
 import { postgresLeader, soleLeader } from '../src/replicas/leader.js';
+import { eventually, pause } from './helpers.js';
 
 // The parts several replicas share: the realtime bus and the leader lock, each
 // tried as two or three "replicas" in one process on one PostgreSQL. The whole thing, as
@@ -17,19 +18,6 @@ const postgresUrl = [process.env.DATABASE_URL, process.env.TEST_POSTGRES_URL].fi
 if (!postgresUrl && process.env.CI) throw new Error('replicaParts.test.ts needs PostgreSQL in CI: set TEST_POSTGRES_URL');
 if (!postgresUrl) console.warn('\n*** SKIPPING the PostgreSQL bus and leader tests: no DATABASE_URL or TEST_POSTGRES_URL for PostgreSQL ***\n');
 
-const eventually = async (check: () => void | Promise<void>, timeoutMs = 10_000) => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-};
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the in-process bus (SQLite: one process)', () => {
   it('hands every message to every handler once, after the publishing tick', async () => {
@@ -39,7 +27,7 @@ describe('the in-process bus (SQLite: one process)', () => {
     busBroadcaster(bus).toUser(7, 'RequestDecided', { id: 1 });
     busBroadcaster(bus).rightsChanged([]);
     expect(heard).toEqual([]);
-    await eventually(() => expect(heard).toEqual([{ kind: 'broadcast', channel: 'private-App.User.7', event: 'RequestDecided', payload: { id: 1 } }]));
+    await eventually(() => expect(heard).toEqual([{ kind: 'broadcast', channel: 'private-App.User.7', event: 'RequestDecided', payload: { id: 1 } }]), { timeoutMs: 10_000 });
   });
 
   it('leads alone from the start', async () => {
@@ -103,7 +91,7 @@ describe.runIf(postgresUrl)('on PostgreSQL', () => {
       ];
       // Two publishers (two sessions): PostgreSQL delivers each one's notifications in order, but
       // not the two in the order they were sent (seen on a busy CI machine), so any order here.
-      await eventually(() => heard.forEach((list) => expect(list).toEqual(expect.arrayContaining(expected))));
+      await eventually(() => heard.forEach((list) => expect(list).toEqual(expect.arrayContaining(expected))), { timeoutMs: 10_000 });
       await pause(300);
       heard.forEach((list) => expect(list).toHaveLength(2));
     });
@@ -112,7 +100,7 @@ describe.runIf(postgresUrl)('on PostgreSQL', () => {
       clear();
       const payload = { lines: 'x'.repeat(20_000) };
       buses[1].publish({ kind: 'broadcast', channel: 'private-App.User.1', event: 'Big', payload });
-      await eventually(() => heard.forEach((list) => expect(list).toEqual([{ kind: 'broadcast', channel: 'private-App.User.1', event: 'Big', payload }])));
+      await eventually(() => heard.forEach((list) => expect(list).toEqual([{ kind: 'broadcast', channel: 'private-App.User.1', event: 'Big', payload }])), { timeoutMs: 10_000 });
       const stored = await db.selectFrom('realtime_messages').select('id').execute();
       expect(stored).toHaveLength(1);
     });
@@ -124,7 +112,7 @@ describe.runIf(postgresUrl)('on PostgreSQL', () => {
       other.onMessage((message) => otherHeard.push(message));
       await other.ready();
       other.publish({ kind: 'rights', userIds: [1] });
-      await eventually(() => expect(otherHeard).toHaveLength(1));
+      await eventually(() => expect(otherHeard).toHaveLength(1), { timeoutMs: 10_000 });
       await pause(200);
       heard.forEach((list) => expect(list).toEqual([]));
       await other.close();
@@ -139,9 +127,9 @@ describe.runIf(postgresUrl)('on PostgreSQL', () => {
         const again = await backends(`LISTEN ${channel}`);
         expect(again.length).toBe(3);
         expect(again.some((pid) => pids.includes(pid))).toBe(false);
-      });
+      }, { timeoutMs: 10_000 });
       buses[0].publish({ kind: 'rights', userIds: [9] });
-      await eventually(() => heard.forEach((list) => expect(list).toEqual([{ kind: 'rights', userIds: [9] }])));
+      await eventually(() => heard.forEach((list) => expect(list).toEqual([{ kind: 'rights', userIds: [9] }])), { timeoutMs: 10_000 });
     });
   });
 
@@ -160,12 +148,12 @@ describe.runIf(postgresUrl)('on PostgreSQL', () => {
     it('lets exactly one replica lead, and hands over when it stops', async () => {
       const log: string[] = [];
       const replicas = [replica('a', log), replica('b', log), replica('c', log)];
-      await eventually(() => expect(replicas.filter((one) => one.isLeader())).toHaveLength(1));
+      await eventually(() => expect(replicas.filter((one) => one.isLeader())).toHaveLength(1), { timeoutMs: 10_000 });
       await pause(400);
       expect(replicas.filter((one) => one.isLeader())).toHaveLength(1);
       const first = replicas.findIndex((one) => one.isLeader());
       await replicas[first].close();
-      await eventually(() => expect(replicas.filter((one) => one.isLeader())).toHaveLength(1), 5000);
+      await eventually(() => expect(replicas.filter((one) => one.isLeader())).toHaveLength(1), { timeoutMs: 5000 });
       const second = replicas.findIndex((one) => one.isLeader());
       expect(second).not.toBe(first);
       expect(log.filter((line) => line.endsWith('start'))).toHaveLength(2);
@@ -176,14 +164,14 @@ describe.runIf(postgresUrl)('on PostgreSQL', () => {
     it('hands over when the leader loses its database session, and the old leader stops its work', async () => {
       const log: string[] = [];
       const replicas = [replica('a', log), replica('b', log)];
-      await eventually(() => expect(replicas.filter((one) => one.isLeader())).toHaveLength(1));
+      await eventually(() => expect(replicas.filter((one) => one.isLeader())).toHaveLength(1), { timeoutMs: 10_000 });
       const first = replicas.findIndex((one) => one.isLeader());
       const holder = await sql<{ pid: number }>`select pid from pg_locks where locktype = 'advisory' and objid = ${key % 2 ** 32} and granted`.execute(admin);
       expect(holder.rows).toHaveLength(1);
       await sql`select pg_terminate_backend(${holder.rows[0].pid})`.execute(admin);
-      await eventually(() => expect(log).toContain(`${'ab'[first]} stop`), 5000);
+      await eventually(() => expect(log).toContain(`${'ab'[first]} stop`), { timeoutMs: 5000 });
       // Someone leads again (the other replica, or the same one after reconnecting), and only one.
-      await eventually(() => expect(replicas.filter((one) => one.isLeader())).toHaveLength(1), 5000);
+      await eventually(() => expect(replicas.filter((one) => one.isLeader())).toHaveLength(1), { timeoutMs: 5000 });
       await pause(300);
       expect(replicas.filter((one) => one.isLeader())).toHaveLength(1);
       await Promise.all(replicas.map((one) => one.close()));

@@ -9,12 +9,9 @@ import { hashPassword } from '../src/users/passwords.js';
 import { createDatabase, timestamp } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import type { Database } from '../src/db/schema.js';
-import { type Mailbox, startMailbox } from './helpers.js';
+import { eventually, freePort, type Mailbox, pause, startMailbox } from './helpers.js';
 import {
   buildServerCopy,
-  eventually,
-  freePort,
-  pause,
   type PostgresCluster,
   postgresBinaries,
   type Spawned,
@@ -157,8 +154,7 @@ async function theLeader(timeoutMs = 10_000): Promise<Replica> {
       if (leaders.length !== 1) throw new Error(`leaders: ${leaders.map((report) => report.one.name).join(', ') || 'none'}`);
       return leaders[0].one;
     },
-    timeoutMs,
-    200,
+    { timeoutMs, intervalMs: 200 },
   );
 }
 
@@ -253,8 +249,7 @@ async function clusterWorkDone(timeoutMs = 20_000): Promise<void> {
       const waiting = [...workspaces, ...members].filter((row) => row.cluster_state !== 'ready');
       if (waiting.length > 0) throw new Error(`cluster work waiting: ${JSON.stringify(waiting)}`);
     },
-    timeoutMs,
-    100,
+    { timeoutMs, intervalMs: 100 },
   );
 }
 
@@ -387,7 +382,7 @@ describe.runIf(enabled)('three replicas on one PostgreSQL', () => {
       expect([onA.json.status, onC.json.status]).toEqual(['Pending', 'Pending']);
 
       const created_ = () => heard.events.filter((entry) => entry.event === 'RequestCreated');
-      await eventually(() => expect(created_().map((entry) => entry.data.id).sort()).toEqual([onA.json.id, onC.json.id].sort()), 10_000);
+      await eventually(() => expect(created_().map((entry) => entry.data.id).sort()).toEqual([onA.json.id, onC.json.id].sort()), { timeoutMs: 10_000 });
       // And nothing more: no replica delivers twice, whoever published.
       await pause(1000);
       expect(created_().map((entry) => entry.data.id).sort()).toEqual([onA.json.id, onC.json.id].sort());
@@ -402,7 +397,7 @@ describe.runIf(enabled)('three replicas on one PostgreSQL', () => {
       const decided = await api(c, 'PATCH', `/api/requests/${pending.id}`, tokenOf(manager), { action: 'approve', message: 'Welcome' });
       expect(decided.status, JSON.stringify(decided.json)).toBe(200);
       const decisions = () => heard.events.filter((entry) => entry.event === 'RequestDecided');
-      await eventually(() => expect(decisions()).toHaveLength(1), 10_000);
+      await eventually(() => expect(decisions()).toHaveLength(1), { timeoutMs: 10_000 });
       await pause(500);
       expect(decisions().map((entry) => [entry.data.id, entry.data.status])).toEqual([[pending.id, 'Approved']]);
     });
@@ -439,7 +434,7 @@ describe.runIf(enabled)('three replicas on one PostgreSQL', () => {
       console.log(`replicas.test: leader ${leader.name} killed, ${next.name} leads after ${handedOverMs} ms`);
 
       // Taking over, the new leader re-applies everything (a full resync): reads only.
-      await eventually(async () => expect((await metricsOf(next)).passes).toBeGreaterThanOrEqual(1), 15_000, 200);
+      await eventually(async () => expect((await metricsOf(next)).passes).toBeGreaterThanOrEqual(1), { timeoutMs: 15_000, intervalMs: 200 });
       const resync = audit().slice(auditBefore);
       expect(resync.filter((entry) => entry.verb === 'get').length).toBeGreaterThan(0);
       expect(writesIn(resync)).toEqual([]);
@@ -459,7 +454,7 @@ describe.runIf(enabled)('three replicas on one PostgreSQL', () => {
       expect(approved.status, JSON.stringify(approved.json)).toBe(200);
       const namespace = `${world.teamName}-beta`;
       const core = namespaceReader();
-      const found = await eventually(() => core.readNamespace({ name: namespace }), 15_000, 200);
+      const found = await eventually(() => core.readNamespace({ name: namespace }), { timeoutMs: 15_000, intervalMs: 200 });
       expect(found.metadata?.labels).toMatchObject({ 'testbed.io/workspace': 'beta', 'app.kubernetes.io/managed-by': 'testbed-console' });
       await clusterWorkDone();
       // Made once: the workspace's namespace, quota, limit range and policy, the requester's account and binding.
@@ -521,8 +516,7 @@ describe.runIf(enabled)('three replicas on one PostgreSQL', () => {
                 const ready = await fetch(`${one.url}/readyz`, { signal: AbortSignal.timeout(3000) });
                 expect(ready.status).toBe(200);
               },
-              10_000,
-              100,
+              { timeoutMs: 10_000, intervalMs: 100 },
             ),
           ),
         );
@@ -542,7 +536,7 @@ describe.runIf(enabled)('three replicas on one PostgreSQL', () => {
       const heard = await listenOn(replica('B'), manager);
       const asked = await api(replica('A'), 'PATCH', '/api/requests/workspaces/', tokenOf(third), { team_id: world.teamId, name: 'alpha', message: 'after the restart' });
       expect(asked.status, JSON.stringify(asked.json)).toBe(201);
-      await eventually(() => expect(heard.events.filter((entry) => entry.event === 'RequestCreated').map((entry) => entry.data.id)).toEqual([asked.json.id]), 10_000);
+      await eventually(() => expect(heard.events.filter((entry) => entry.event === 'RequestCreated').map((entry) => entry.data.id)).toEqual([asked.json.id]), { timeoutMs: 10_000 });
       await pause(500);
       expect(heard.events.filter((entry) => entry.event === 'RequestCreated')).toHaveLength(1);
     }, 60_000);
@@ -553,7 +547,7 @@ describe.runIf(enabled)('three replicas on one PostgreSQL', () => {
       await clusterWorkDone();
       // Whoever leads now has resynced at least once (at its start).
       const leader = await theLeader();
-      await eventually(async () => expect((await metricsOf(leader)).passes).toBeGreaterThanOrEqual(1), 15_000, 200);
+      await eventually(async () => expect((await metricsOf(leader)).passes).toBeGreaterThanOrEqual(1), { timeoutMs: 15_000, intervalMs: 200 });
       const writes = writesIn(audit());
       expect(writes.filter((write) => !write.startsWith('create ')), 'writes other than creates').toEqual([]);
       const workspaces = await db().selectFrom('workspaces').select('namespace').execute();

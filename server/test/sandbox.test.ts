@@ -7,6 +7,7 @@ import { PassThrough } from 'node:stream';
 import { CoreV1Api, KubeConfig, Log, NetworkingV1Api, RbacAuthorizationV1Api, VersionApi, Watch } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxCluster, type SandboxCluster } from '../src/cluster/sandbox/server.js';
+import { eventually } from './helpers.js';
 
 // The sandbox Kubernetes API server, driven by the same client library the gateway uses.
 
@@ -36,16 +37,6 @@ async function statusOf(call: Promise<unknown>): Promise<Record<string, unknown>
   }
   throw new Error('expected the call to fail');
 }
-
-const until = async <T>(probe: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-};
 
 /** A plain HTTPS request to the sandbox, trusting its CA: status code and parsed JSON body. */
  
@@ -303,9 +294,9 @@ describe('sandbox cluster: pods, nodes, watches and logs', () => {
     await core.createNamespace({ body: namespace('runs') });
     const created = await core.createNamespacedPod({ namespace: 'runs', body: pod('web') });
     expect(created.status?.phase).toBe('Pending');
-    const running = await until(async () => {
+    const running = await eventually(async () => {
       const current = await core.readNamespacedPod({ name: 'web', namespace: 'runs' });
-      return current.status?.phase === 'Running' ? current : undefined;
+      return current.status?.phase === 'Running' ? current : false;
     });
     expect(running.spec?.nodeName).toMatch(/^sandbox-node-[123]$/);
     expect(running.status?.podIP).toMatch(/^10\.244\.\d+\.\d+$/);
@@ -333,9 +324,9 @@ describe('sandbox cluster: pods, nodes, watches and logs', () => {
     );
     try {
       await core.createNamespacedPod({ namespace: 'watched', body: pod('w1') });
-      await until(async () => (events.some((e) => e.type === 'MODIFIED' && e.phase === 'Running') ? true : undefined));
+      await eventually(async () => events.some((e) => e.type === 'MODIFIED' && e.phase === 'Running'));
       await core.deleteNamespacedPod({ name: 'w1', namespace: 'watched' });
-      await until(async () => (events.some((e) => e.type === 'DELETED') ? true : undefined));
+      await eventually(async () => events.some((e) => e.type === 'DELETED'));
       expect(events[0]).toEqual({ type: 'ADDED', phase: 'Pending', name: 'w1' });
       expect(events.map((e) => e.type)).toContain('MODIFIED');
       expect(events.at(-1)).toMatchObject({ type: 'DELETED', name: 'w1' });
@@ -349,7 +340,7 @@ describe('sandbox cluster: pods, nodes, watches and logs', () => {
     const events: string[] = [];
     const controller = await new Watch(kc).watch('/api/v1/nodes', {}, (type, object) => events.push(`${type} ${object.metadata.name}`), () => undefined);
     try {
-      await until(async () => (events.some((e) => e.startsWith('MODIFIED')) ? true : undefined));
+      await eventually(async () => events.some((e) => e.startsWith('MODIFIED')));
       expect(events.slice(0, 3)).toEqual(['ADDED sandbox-node-1', 'ADDED sandbox-node-2', 'ADDED sandbox-node-3']);
     } finally {
       controller.abort();
@@ -364,9 +355,9 @@ describe('sandbox cluster: pods, nodes, watches and logs', () => {
     const early = await statusOf(core.readNamespacedPodLog({ name: 'talker', namespace: 'logs' }));
     expect(early).toMatchObject({ code: 400, reason: 'BadRequest', message: 'container "main" in pod "talker" is waiting to start: ContainerCreating' });
 
-    await until(async () => {
+    await eventually(async () => {
       const text = await core.readNamespacedPodLog({ name: 'talker', namespace: 'logs' }).catch(() => '');
-      return text.split('\n').filter(Boolean).length >= 3 ? text : undefined;
+      return text.split('\n').filter(Boolean).length >= 3 ? text : false;
     });
     const all = (await core.readNamespacedPodLog({ name: 'talker', namespace: 'logs' })).split('\n').filter(Boolean);
     expect(all[0]).toMatch(/started container main \(image busybox:1\.36\)/);
@@ -381,7 +372,7 @@ describe('sandbox cluster: pods, nodes, watches and logs', () => {
     stream.on('data', (chunk) => (followed += chunk));
     const controller = await new Log(kc).log('logs', 'talker', 'main', stream, { follow: true, tailLines: 0 });
     try {
-      await until(async () => (followed.split('\n').filter(Boolean).length >= 2 ? true : undefined));
+      await eventually(async () => followed.split('\n').filter(Boolean).length >= 2);
       expect(followed).toMatch(/tick \d+\)\n/);
     } finally {
       controller.abort();
@@ -411,9 +402,9 @@ describe('sandbox cluster: state kept across restarts', () => {
       const token = (await core.createNamespacedServiceAccountToken({ name: 'member', namespace: 'kept', body: { spec: { audiences: [], expirationSeconds: 3600 } } })).status!.token;
       const member = kubeConfigFor(first, token).makeApiClient(CoreV1Api);
       await member.createNamespacedPod({ namespace: 'kept', body: pod('survivor', 'busybox:1.36') });
-      const running = await until(async () => {
+      const running = await eventually(async () => {
         const found = await member.readNamespacedPod({ name: 'survivor', namespace: 'kept' });
-        return found.status?.phase === 'Running' ? found : undefined;
+        return found.status?.phase === 'Running' ? found : false;
       });
       const url = first.url;
       await first.close();
@@ -428,9 +419,9 @@ describe('sandbox cluster: state kept across restarts', () => {
         ['survivor', 'Running', running.status?.podIP, running.metadata?.uid],
       ]);
       expect(await statusOf(again.listNamespacedPod({ namespace: 'default' }))).toMatchObject({ code: 403 });
-      const logs = await until(async () => {
+      const logs = await eventually(async () => {
         const text = await again.readNamespacedPodLog({ name: 'survivor', namespace: 'kept' });
-        return text.includes('(tick 1)') ? text : undefined;
+        return text.includes('(tick 1)') ? text : false;
       });
       expect(logs).toContain('carries on after a sandbox restart');
       // New objects continue the resourceVersion sequence.

@@ -4,7 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, root, waitUntilAnswering } from './processes.js';
+import { freePort } from './helpers.js';
+import { root, waitUntilAnswering } from './processes.js';
 
 // `npm start` as an orchestrator runs it: SIGTERM while requests are in flight answers every
 // one of them, closes the listening ports and exits 0 within 10 s. Runs scripts/start.mjs, so

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReconciler, type Reconciler } from '../src/cluster/reconciler.js';
-import { eventually, type NodesWorld, startNodesWorld } from './nodesFixtures.js';
+import { createTestContext, eventually, type TestContext, unique } from './helpers.js';
+import { FAST, nodeUser } from './nodesFixtures.js';
 
-// Contract tests of the API shapes of docs/api-contract.md: every entity the spec names, loaded through the
-// API as the console loads it (section 7's calls), with each field the spec gives it, under the
-// spec's names (aliases included) as well as ours. On SQLite, and on PostgreSQL with
+// Contract tests of the API shapes of docs/api-contract.md: every entity the contract names, loaded
+// through the API as the console loads it (the calls it lists under "Calls"), with each field the
+// contract gives it, under its names (aliases included) as well as ours. On SQLite, and on PostgreSQL with
 // DATABASE_URL. GET /user (the User entity and the user's team entries) has its own file.
 //
 // The world is made through the API too: a team asked for with the new team form and approved
@@ -14,8 +14,7 @@ import { eventually, type NodesWorld, startNodesWorld } from './nodesFixtures.js
 
 type Json = Record<string, any>;
 
-let world: NodesWorld;
-let reconciler: Reconciler;
+let ctx: TestContext;
 let admin: { user: { id: number }; token: string };
 let owner: { user: { id: number; email: string }; token: string };
 let member: { user: { id: number; email: string }; token: string };
@@ -27,12 +26,12 @@ let joinWorkspaceRequest: Json;
 let node: Json;
 
 const get = async (path: string, token: string) => {
-  const response = await world.inject('GET', path, { token });
+  const response = await ctx.inject('GET', path, { token });
   expect(response.statusCode, `${path}: ${response.body}`).toBe(200);
   return response.json();
 };
 const send = async (method: 'POST' | 'PATCH', path: string, token: string, body: unknown, status = [200, 201]) => {
-  const response = await world.inject(method, path, { token, body });
+  const response = await ctx.inject(method, path, { token, body });
   expect(status, `${method} ${path}: ${response.body}`).toContain(response.statusCode);
   return response.json();
 };
@@ -42,20 +41,19 @@ const expectFields = (object: Json, fields: string[], what: string) => {
   for (const field of fields) expect(object, `${what}.${field}`).toHaveProperty(field);
 };
 
-const unique = `${process.pid % 1000}${Date.now() % 100000}`;
+const tag = unique('');
 
 beforeAll(async () => {
-  world = await startNodesWorld();
-  reconciler = createReconciler({ db: world.database.db, gateway: world.gateway, pollIntervalMs: 100, sync: world.app.clusterSync });
-  admin = await world.person({ admin: true });
-  owner = (await world.person({ firstname: 'Olivia' })) as typeof owner;
-  member = (await world.person({ firstname: 'Mia' })) as typeof member;
-  outsider = await world.person({ firstname: 'Oscar' });
+  ctx = await createTestContext({ cluster: { timings: FAST }, reconciler: { pollIntervalMs: 100 } });
+  admin = await nodeUser(ctx, { admin: true });
+  owner = (await nodeUser(ctx, { firstname: 'Olivia' })) as typeof owner;
+  member = (await nodeUser(ctx, { firstname: 'Mia' })) as typeof member;
+  outsider = await nodeUser(ctx, { firstname: 'Oscar' });
 
   // New team form: fullname, shortname, affiliation, country, url, joining_reason, joining_category.
   createTeamRequest = await send('POST', '/api/requests/teams', owner.token, {
-    fullname: `Edge Lab ${unique}`,
-    shortname: `EL${unique}`,
+    fullname: `Edge Lab ${tag}`,
+    shortname: `EL${tag}`,
     affiliation: 'University of X',
     country: 'FR',
     url: 'https://edgelab.example.org',
@@ -83,8 +81,8 @@ beforeAll(async () => {
   workspace = await get(`/api/subnamespaces/${created.object.id}`, member.token);
 
   // The namespace in the sandbox cluster, and a pod in it.
-  await reconciler.reconcileOnce({ all: true });
-  await world.kube().createNamespacedPod({
+  await ctx.reconciler.reconcileOnce({ all: true });
+  await ctx.cluster.kube().createNamespacedPod({
     namespace: workspace.namespace,
     body: { metadata: { name: 'web-1' }, spec: { containers: [{ name: 'main', image: 'nginx:1.27' }] } },
   });
@@ -94,14 +92,13 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await reconciler?.stop();
-  await world?.close();
+  await ctx?.close();
 });
 
 describe('Team (tenant)', () => {
   it('GET /api/tenants/{id}: id, name, fullname, shortname, city, country, url, workspaces (sub_namespaces / subnamespaces), users (enabled, pivot.role), role', () => {
     expectFields(team, ['id', 'name', 'fullname', 'shortname', 'city', 'country', 'url', 'workspaces', 'sub_namespaces', 'subnamespaces', 'users', 'role'], 'team');
-    expect(team).toMatchObject({ fullname: `Edge Lab ${unique}`, shortname: `EL${unique}`, country: 'FR', url: 'https://edgelab.example.org', city: null, role: 'member' });
+    expect(team).toMatchObject({ fullname: `Edge Lab ${tag}`, shortname: `EL${tag}`, country: 'FR', url: 'https://edgelab.example.org', city: null, role: 'member' });
     expect(team.workspaces).toEqual([expect.objectContaining({ id: workspace.id, name: 'vision' })]);
     expect(team.sub_namespaces).toEqual(team.workspaces);
     expect(team.subnamespaces).toEqual(team.workspaces);
@@ -115,7 +112,7 @@ describe('Team (tenant)', () => {
 
   it('by name too (the sidebar links use names); for someone outside the team, users is an empty list', async () => {
     expect((await get(`/api/tenants/${team.name}`, member.token)).id).toBe(team.id);
-    const stranger = await world.person({ firstname: 'Sam' });
+    const stranger = await nodeUser(ctx, { firstname: 'Sam' });
     const seen = await get(`/api/tenants/${team.id}`, stranger.token);
     expectFields(seen, ['id', 'name', 'fullname', 'shortname', 'city', 'country', 'url', 'workspaces', 'sub_namespaces', 'subnamespaces', 'users', 'role'], 'team');
     expect(seen.users).toEqual([]);
@@ -161,7 +158,7 @@ describe('Request', () => {
     const created = requests.find((request: Json) => request.id === createTeamRequest.id);
     expectFields(created, ['id', 'type', 'status', 'created_at', 'message', 'data', 'user', 'object'], 'request');
     expect(created).toMatchObject({ type: 'CreateTeam', status: 'Approved', user: { firstname: 'Olivia' } });
-    expect(created.object).toMatchObject({ fullname: `Edge Lab ${unique}`, shortname: `EL${unique}` });
+    expect(created.object).toMatchObject({ fullname: `Edge Lab ${tag}`, shortname: `EL${tag}` });
   });
 });
 
@@ -190,7 +187,7 @@ describe('Node, node activity, new node payload', () => {
   });
 
   it('the payload\'s code is read (a wrong one is refused on its field)', async () => {
-    const response = await world.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'raspberry-pi', code: 'ZZZZZZ' } });
+    const response = await ctx.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'raspberry-pi', code: 'ZZZZZZ' } });
     expect(response.statusCode).toBe(422);
     expect(Object.keys(response.json().errors)).toEqual(['code']);
   });
@@ -227,8 +224,8 @@ describe('Cluster and Pod', () => {
   it('GET /api/pods?namespace=: name, status.podIP, status.hostIP, status.phase, status.startTime', async () => {
     const pod = await eventually(async () => {
       const pods = await get(`/api/pods?namespace=${workspace.namespace}`, member.token);
-      return pods.find((entry: Json) => entry.name === 'web-1' && entry.status.phase === 'Running');
-    }, 'the pod running');
+      return pods.find((entry: Json) => entry.name === 'web-1' && entry.status.phase === 'Running') ?? false;
+    }, { what: 'the pod running' });
     expectFields(pod, ['name', 'status.podIP', 'status.hostIP', 'status.phase', 'status.startTime'], 'pod');
   });
 });
@@ -244,7 +241,7 @@ describe('Admin activity', () => {
   });
 });
 
-describe('Admin lists (spec section 2: /admin/teams, /admin/workspaces, /admin/users)', () => {
+describe('Admin lists (/admin/teams, /admin/workspaces, /admin/users)', () => {
   it('teams: workspaces as sub_namespaces / subnamespaces too', async () => {
     const teams = await get(`/api/admin/teams?q=${encodeURIComponent(team.name)}`, admin.token);
     const entry = teams.find((candidate: Json) => candidate.id === team.id);

@@ -4,7 +4,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, freePort, root, waitUntilAnswering } from './processes.js';
+import { eventually, freePort } from './helpers.js';
+import { root, waitUntilAnswering } from './processes.js';
 
 // `npm start` stopped the way a process manager or `kill <pid>` stops it: a signal to the
 // npm process alone (not to its process group). npm hands SIGTERM to the `sh -c` that runs the
@@ -106,7 +107,7 @@ async function allGone(run: Run): Promise<void> {
   await eventually(async () => {
     for (const port of run.ports) expect(await listening(port), `port ${port}\n${run.log()}`).toBe(false);
     expect(run.groupAlive(), run.log()).toBe(false);
-  }, 15_000, 200);
+  }, { timeoutMs: 15_000, intervalMs: 200 });
 }
 
 describe('npm start when the process that started it goes away', () => {

@@ -1,14 +1,11 @@
 import { timestamp } from '../src/db/database.js';
 import type { TeamRole, WorkspaceRole } from '../src/db/schema.js';
-import type { SignedInUser, TestContext } from './helpers.js';
+import { type SignedInUser, type TestContext, unique } from './helpers.js';
 
 // A small world for the team, workspace and request tests: one team with an owner, a manager,
 // a member, a workspace manager (a team member managing the workspace), a manager whose
 // membership is disabled; an outsider and a platform admin. Records are made directly in the
 // database; the people log in through the API.
-
-let counter = 0;
-export const unique = (prefix: string) => `${prefix}${process.pid % 1000}${Date.now() % 100000}${++counter}`;
 
 export async function insertTeam(ctx: TestContext, name = unique('team')) {
   const now = timestamp();

@@ -1,17 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config/config.js';
 import { timestamp } from '../src/db/database.js';
-import type { TeamRole } from '../src/db/schema.js';
-import type { Mailer } from '../src/mail/mailer.js';
-import type { Broadcaster } from '../src/broadcasting/broadcaster.js';
-import { createUser } from '../src/users/users.js';
-import { createTestDatabase, DEFAULT_PASSWORD, injectorFor, type TestDatabase, uniqueEmail } from './helpers.js';
+import { createTestContext, type SignedInUser, type TestContext, unique, uniqueEmail } from './helpers.js';
+import { addTeamMember } from './teamFixtures.js';
 
 // A member removed from a team (or leaving it) has their pending requests that only
 // made sense as a member closed: JoinWorkspace and CreateWorkspace in that team are Denied with
@@ -21,51 +11,24 @@ import { createTestDatabase, DEFAULT_PASSWORD, injectorFor, type TestDatabase, u
 
 const MESSAGE = 'You are no longer a member of this team.';
 
-let workDir: string;
-let database: TestDatabase;
-/** Mails are tested elsewhere; here they would only fill the output. */
-const mailer: Mailer = { send: async () => {}, close() {} };
-let app: FastifyInstance;
-let inject: ReturnType<typeof injectorFor>;
-const sent: { userId: number; event: string; payload: any }[] = [];
-const broadcaster: Broadcaster = { toUser: (userId, event, payload) => void sent.push({ userId, event, payload }), toWorkspace() {}, rightsChanged() {} };
+let ctx: TestContext;
 
 beforeAll(async () => {
-  workDir = mkdtempSync(join(tmpdir(), 'member-requests-test-'));
-  const staticDir = join(workDir, 'dist');
-  mkdirSync(staticDir, { recursive: true });
-  writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Testbed Console</title>');
-  database = await createTestDatabase(workDir);
-  const config = loadConfig(
-    { STORAGE_DIR: join(workDir, 'storage'), APP_URL: 'http://console.test', APP_KEY: 'test-app-key-not-secret-0123456789', DATABASE_URL: database.url, STATIC_DIR: staticDir, RATE_LIMITS: 'off', CLUSTER: 'none' },
-    { envFile: null },
-  );
-  const logger = pino({ level: 'silent' });
-  app = await buildApp({ config, db: database.db, mailer, logger, broadcaster });
-  inject = injectorFor(app);
+  ctx = await createTestContext({ config: { cluster: 'none' } });
 }, 30_000);
 
 afterAll(async () => {
-  await app?.close();
-  await database?.drop();
-  rmSync(workDir, { recursive: true, force: true });
+  await ctx?.close();
 });
 
 beforeEach(() => {
-  sent.length = 0;
+  ctx.broadcasts.length = 0;
 });
 
-let counter = 0;
-const unique = (prefix: string) => `${prefix}${process.pid % 1000}${Date.now() % 100000}${++counter}`;
-const db = () => database.db;
+const db = () => ctx.db;
 
-async function person(firstname: string, options: { admin?: boolean } = {}) {
-  const user = await createUser(db(), { firstname, lastname: 'Tester', email: uniqueEmail(firstname.toLowerCase()), password: DEFAULT_PASSWORD, admin: options.admin ?? false, verified: true });
-  const login = await inject('POST', '/login', { body: { email: user.email, password: DEFAULT_PASSWORD } });
-  expect(login.statusCode).toBe(200);
-  return { user, token: login.json().token as string };
-}
-type Person = Awaited<ReturnType<typeof person>>;
+const person = (firstname: string, options: { admin?: boolean } = {}) =>
+  ctx.signedInUser({ firstname, lastname: 'Tester', email: uniqueEmail(firstname.toLowerCase()), admin: options.admin ?? false });
 
 async function insertTeam() {
   const name = unique('mr');
@@ -76,8 +39,6 @@ async function insertTeam() {
     .returningAll()
     .executeTakeFirstOrThrow();
 }
-const addTeamMember = (teamId: number, userId: number, role: TeamRole) =>
-  db().insertInto('team_members').values({ team_id: teamId, user_id: userId, role, enabled: 1, created_at: timestamp() }).execute();
 async function insertWorkspace(team: { id: number; name: string }, name: string, managerId: number) {
   const now = timestamp();
   const workspace = await db()
@@ -106,36 +67,36 @@ async function world() {
   ]);
   const team = await insertTeam();
   const elsewhere = await insertTeam();
-  await addTeamMember(team.id, owner.user.id, 'owner');
-  await addTeamMember(team.id, manager.user.id, 'manager');
-  await addTeamMember(team.id, wsManager.user.id, 'member');
-  await addTeamMember(elsewhere.id, owner.user.id, 'owner');
+  await addTeamMember(ctx, team.id, owner.user.id, 'owner');
+  await addTeamMember(ctx, team.id, manager.user.id, 'manager');
+  await addTeamMember(ctx, team.id, wsManager.user.id, 'member');
+  await addTeamMember(ctx, elsewhere.id, owner.user.id, 'owner');
   const lab = await insertWorkspace(team, 'lab', wsManager.user.id);
   await insertWorkspace(elsewhere, 'far', owner.user.id);
-  const requestsOf = async (someone: Person) => {
-    await addTeamMember(team.id, someone.user.id, 'member');
-    await addTeamMember(elsewhere.id, someone.user.id, 'member');
-    const join = await inject('PATCH', '/api/requests/workspaces/', { token: someone.token, body: { team_id: team.id, name: 'lab' } });
-    const create = await inject('POST', '/api/requests/workspaces', { token: someone.token, body: { team_id: team.id, label: 'New', name: unique('new') } });
-    const far = await inject('PATCH', '/api/requests/workspaces/', { token: someone.token, body: { team_id: elsewhere.id, name: 'far' } });
+  const requestsOf = async (someone: SignedInUser) => {
+    await addTeamMember(ctx, team.id, someone.user.id, 'member');
+    await addTeamMember(ctx, elsewhere.id, someone.user.id, 'member');
+    const join = await ctx.inject('PATCH', '/api/requests/workspaces/', { token: someone.token, body: { team_id: team.id, name: 'lab' } });
+    const create = await ctx.inject('POST', '/api/requests/workspaces', { token: someone.token, body: { team_id: team.id, label: 'New', name: unique('new') } });
+    const far = await ctx.inject('PATCH', '/api/requests/workspaces/', { token: someone.token, body: { team_id: elsewhere.id, name: 'far' } });
     for (const response of [join, create, far]) expect(response.statusCode, response.body).toBe(201);
     for (const response of [join, create, far]) expect(response.json().status).toBe('Pending');
     return { join: join.json().id as number, create: create.json().id as number, far: far.json().id as number };
   };
   const requests = { member: await requestsOf(member), other: await requestsOf(other) };
-  await app.backgroundTasks.idle();
-  sent.length = 0;
+  await ctx.idle();
+  ctx.broadcasts.length = 0;
   return { team, lab, people: { owner, manager, wsManager, member, other, outsider, admin }, requests };
 }
 type World = Awaited<ReturnType<typeof world>>;
 
 const request = (id: number) => db().selectFrom('requests').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-const remove = (w: World, target: Person, caller: Person) => inject('DELETE', `/api/tenants/${w.team.id}/users/${target.user.id}`, { token: caller.token });
-const pendingFor = async (someone: Person) =>
-  ((await inject('GET', '/api/requests?status=Pending', { token: someone.token })).json() as { id: number }[]).map((item) => item.id);
+const remove = (w: World, target: SignedInUser, caller: SignedInUser) => ctx.inject('DELETE', `/api/tenants/${w.team.id}/users/${target.user.id}`, { token: caller.token });
+const pendingFor = async (someone: SignedInUser) =>
+  ((await ctx.inject('GET', '/api/requests?status=Pending', { token: someone.token })).json() as { id: number }[]).map((item) => item.id);
 
 /** The member's two requests in the team are closed, decided by `decider`; the one elsewhere and the other member's stay. */
-async function expectClosed(w: World, whose: 'member' | 'other', decider: Person) {
+async function expectClosed(w: World, whose: 'member' | 'other', decider: SignedInUser) {
   const mine = w.requests[whose];
   for (const id of [mine.join, mine.create]) {
     expect(await request(id)).toMatchObject({ status: 'Denied', decision_message: MESSAGE, decided_by: decider.user.id });
@@ -168,16 +129,16 @@ describe('removing a team member closes their pending requests in the team', () 
       expect(pending).toContain(w.requests.other.join);
     }
     // The requester sees why, in their own requests.
-    const own = (await inject('GET', '/user', { token: member.token })).json().requests as { id: number; status: string; decision_message: string | null }[];
+    const own = (await ctx.inject('GET', '/user', { token: member.token })).json().requests as { id: number; status: string; decision_message: string | null }[];
     expect(own.find((item) => item.id === w.requests.member.join)).toMatchObject({ status: 'Denied', decision_message: MESSAGE });
 
-    await app.backgroundTasks.idle();
-    const decided = sent.filter((entry) => entry.event === 'RequestDecided');
+    await ctx.idle();
+    const decided = ctx.broadcasts.filter((entry) => entry.event === 'RequestDecided');
     expect(decided.map((entry) => [entry.userId, entry.payload.id]).sort()).toEqual(
       [[member.user.id, w.requests.member.join], [member.user.id, w.requests.member.create]].sort(),
     );
     expect(decided[0]!.payload).toMatchObject({ status: 'Denied', decision_message: MESSAGE, can_decide: false });
-    const closed = sent.filter((entry) => entry.event === 'RequestClosed');
+    const closed = ctx.broadcasts.filter((entry) => entry.event === 'RequestClosed');
     const told = (id: number) => closed.filter((entry) => entry.payload.id === id).map((entry) => entry.userId).sort();
     // JoinWorkspace: the team's owner and manager and the workspace's manager; CreateWorkspace: the team's.
     expect(told(w.requests.member.join)).toEqual([owner.user.id, manager.user.id, wsManager.user.id].sort());
@@ -186,7 +147,7 @@ describe('removing a team member closes their pending requests in the team', () 
     expect(closed.some((entry) => entry.userId === member.user.id)).toBe(false);
 
     // Once out, they may ask again (the closed request does not count as a pending duplicate).
-    const again = await inject('PATCH', '/api/requests/workspaces/', { token: member.token, body: { team_id: w.team.id, name: 'lab' } });
+    const again = await ctx.inject('PATCH', '/api/requests/workspaces/', { token: member.token, body: { team_id: w.team.id, name: 'lab' } });
     expect(again.statusCode, again.body).toBe(201);
   });
 
@@ -207,7 +168,7 @@ describe('removing a team member closes their pending requests in the team', () 
     expect((await request(w.requests.member.join)).status).toBe('Pending');
 
     const v = await world();
-    const bulk = await inject('POST', `/api/tenants/${v.team.id}/users/bulk`, {
+    const bulk = await ctx.inject('POST', `/api/tenants/${v.team.id}/users/bulk`, {
       token: v.people.manager.token,
       body: { user_ids: [v.people.member.user.id, v.people.owner.user.id, v.people.other.user.id], action: 'remove' },
     });
@@ -216,26 +177,26 @@ describe('removing a team member closes their pending requests in the team', () 
     expect(bulk.json()).not.toHaveProperty('closed_requests');
     await expectClosed(v, 'member', v.people.manager);
     await expectClosed(v, 'other', v.people.manager);
-    await app.backgroundTasks.idle();
-    expect(sent.filter((entry) => entry.event === 'RequestDecided')).toHaveLength(4);
-    expect(sent.filter((entry) => entry.event === 'RequestClosed' && entry.userId === v.people.owner.user.id)).toHaveLength(4);
+    await ctx.idle();
+    expect(ctx.broadcasts.filter((entry) => entry.event === 'RequestDecided')).toHaveLength(4);
+    expect(ctx.broadcasts.filter((entry) => entry.event === 'RequestClosed' && entry.userId === v.people.owner.user.id)).toHaveLength(4);
   });
 
   it('a refused removal closes nothing: an outsider, a plain member, a workspace manager (403), anonymous (401)', async () => {
     const w = await world();
     const { member, outsider, other, wsManager } = w.people;
     for (const caller of [outsider, other, wsManager]) expect((await remove(w, member, caller)).statusCode).toBe(403);
-    expect((await inject('DELETE', `/api/tenants/${w.team.id}/users/${member.user.id}`)).statusCode).toBe(401);
-    const bulk = await inject('POST', `/api/tenants/${w.team.id}/users/bulk`, { token: other.token, body: { user_ids: [member.user.id], action: 'remove' } });
+    expect((await ctx.inject('DELETE', `/api/tenants/${w.team.id}/users/${member.user.id}`)).statusCode).toBe(401);
+    const bulk = await ctx.inject('POST', `/api/tenants/${w.team.id}/users/bulk`, { token: other.token, body: { user_ids: [member.user.id], action: 'remove' } });
     expect(bulk.statusCode).toBe(403);
     for (const id of [w.requests.member.join, w.requests.member.create]) expect((await request(id)).status).toBe('Pending');
-    await app.backgroundTasks.idle();
-    expect(sent).toEqual([]);
+    await ctx.idle();
+    expect(ctx.broadcasts).toEqual([]);
   });
 
   it('changing a role closes nothing', async () => {
     const w = await world();
-    const response = await inject('PATCH', `/api/tenants/${w.team.id}/users/${w.people.member.user.id}`, { token: w.people.owner.token, body: { role: 'manager' } });
+    const response = await ctx.inject('PATCH', `/api/tenants/${w.team.id}/users/${w.people.member.user.id}`, { token: w.people.owner.token, body: { role: 'manager' } });
     expect(response.statusCode, response.body).toBe(200);
     expect((await request(w.requests.member.join)).status).toBe('Pending');
   });

@@ -1,70 +1,25 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
-import Pusher from 'pusher-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import type { ClusterGateway } from '../src/cluster/gateway.js';
-import { kubeConfigFor, kubernetesGateway } from '../src/cluster/kubernetesGateway.js';
-import { createReconciler, type Reconciler } from '../src/cluster/reconciler.js';
-import { type SandboxCluster, startSandboxCluster } from '../src/cluster/sandbox/server.js';
-import { loadConfig } from '../src/config/config.js';
 import { timestamp } from '../src/db/database.js';
 import type { TeamRole } from '../src/db/schema.js';
-import { createMailer, type Mailer } from '../src/mail/mailer.js';
-import { realtimeBroadcaster } from '../src/broadcasting/broadcaster.js';
-import { createRealtimeServer, type RealtimeServer, realtimeAppSecret } from '../src/realtime/pusherServer.js';
-import { attachRightsChecks, type RightsChecks } from '../src/realtime/rights.js';
-import { createUser } from '../src/users/users.js';
-import { createTestDatabase, DEFAULT_PASSWORD, injectorFor, type Mailbox, startMailbox, type TestContext, type TestDatabase, uniqueEmail } from './helpers.js';
+import { createTestContext, eventually, type SignedInUser, type TestContext, unique, uniqueEmail } from './helpers.js';
 import { FAST_SANDBOX_TIMINGS, kubectlAvailable, KUBECTL, runFile } from './kubectl.js';
-import { connected, subscribeOutcome, until } from './realtimeClients.js';
+import { connected, subscribeOutcome } from './realtimeClients.js';
 
 // Platform admins and one workspace: GET/PATCH/DELETE /api/admin/workspaces/{id}
 // against the real sandbox API server over HTTPS, the real reconciler, real SMTP, the real
 // realtime server with pusher-js, and kubectl with a member's downloaded kubeconfig.
 
-const APP_KEY = 'testbed';
-const silent = pino({ level: 'silent' });
 const haveKubectl = kubectlAvailable('server/test/workspaceAdmin.test.ts', 'workspace quotas and deletion');
 
-let workDir: string;
-let sandbox: SandboxCluster;
-let gateway: ClusterGateway;
-let database: TestDatabase;
-let mailbox: Mailbox;
-let mailer: Mailer;
-let realtime: RealtimeServer;
-let rights: RightsChecks;
-let app: FastifyInstance;
-let baseUrl: string;
-let reconciler: Reconciler;
-let inject: TestContext['inject'];
-const clients: Pusher[] = [];
+let ctx: TestContext;
 
-let counter = 0;
-const unique = (prefix: string) => `${prefix}${process.pid % 1000}${Date.now() % 100000}${++counter}`;
-
-async function person(options: { admin?: boolean; firstname?: string } = {}) {
-  const user = await createUser(database.db, {
-    firstname: options.firstname ?? 'Wanda',
-    lastname: 'Space',
-    email: uniqueEmail('wsadmin'),
-    password: DEFAULT_PASSWORD,
-    admin: options.admin ?? false,
-    verified: true,
-  });
-  const login = await inject('POST', '/login', { body: { email: user.email, password: DEFAULT_PASSWORD } });
-  expect(login.statusCode).toBe(200);
-  return { user, token: login.json().token as string };
-}
-type Person = Awaited<ReturnType<typeof person>>;
+const person = (options: { admin?: boolean; firstname?: string } = {}) =>
+  ctx.signedInUser({ firstname: options.firstname ?? 'Wanda', lastname: 'Space', email: uniqueEmail('wsadmin'), admin: options.admin ?? false });
 
 async function joinTeam(teamId: number, userId: number, role: TeamRole) {
-  await database.db.insertInto('team_members').values({ team_id: teamId, user_id: userId, role, enabled: 1, created_at: timestamp() }).execute();
+  await ctx.db.insertInto('team_members').values({ team_id: teamId, user_id: userId, role, enabled: 1, created_at: timestamp() }).execute();
 }
 
 /**
@@ -75,84 +30,43 @@ async function world() {
   const [owner, member, outsider] = await Promise.all([person({ firstname: 'Olga' }), person({ firstname: 'Milo' }), person({ firstname: 'Otis' })]);
   const now = timestamp();
   const name = unique('wa');
-  const team = await database.db
+  const team = await ctx.db
     .insertInto('teams')
     .values({ name, fullname: `Team ${name}`, shortname: name, affiliation: null, city: null, country: 'FR', url: null, joining_reason: null, joining_category: 'Research', created_at: now, updated_at: now })
     .returningAll()
     .executeTakeFirstOrThrow();
   await joinTeam(team.id, owner.user.id, 'owner');
   await joinTeam(team.id, member.user.id, 'member');
-  const created = await inject('POST', '/api/requests/workspaces', { token: owner.token, body: { label: 'Vision lab', name: unique('ws-'), team_id: team.id } });
+  const created = await ctx.inject('POST', '/api/requests/workspaces', { token: owner.token, body: { label: 'Vision lab', name: unique('ws-'), team_id: team.id } });
   expect(created.statusCode).toBe(201);
-  const workspace = await database.db.selectFrom('workspaces').selectAll().where('id', '=', created.json().object.id).executeTakeFirstOrThrow();
-  await database.db.insertInto('workspace_members').values({ workspace_id: workspace.id, user_id: member.user.id, role: 'member', created_at: timestamp() }).execute();
-  await reconciler.reconcileOnce();
+  const workspace = await ctx.db.selectFrom('workspaces').selectAll().where('id', '=', created.json().object.id).executeTakeFirstOrThrow();
+  await ctx.db.insertInto('workspace_members').values({ workspace_id: workspace.id, user_id: member.user.id, role: 'member', created_at: timestamp() }).execute();
+  await ctx.reconciler.reconcileOnce();
   return { team, workspace, owner, member, outsider };
 }
 
-const quotaInSandbox = (namespace: string) => sandbox.store.get('resourcequotas', namespace, 'testbed-quota');
+const quotaInSandbox = (namespace: string) => ctx.cluster.sandbox.store.get('resourcequotas', namespace, 'testbed-quota');
 
 /** A member's kubeconfig, downloaded as the console does, written to a file for kubectl. */
-async function kubeconfigFile(workspaceId: number, who: Person): Promise<string> {
-  const answer = await inject('POST', `/api/subnamespaces/${workspaceId}/kubeconfig`, { token: who.token });
+async function kubeconfigFile(workspaceId: number, who: SignedInUser): Promise<string> {
+  const answer = await ctx.inject('POST', `/api/subnamespaces/${workspaceId}/kubeconfig`, { token: who.token });
   expect(answer.statusCode).toBe(201);
-  const file = join(workDir, `${unique('kc')}.kubeconfig`);
+  const file = join(ctx.dir, `${unique('kc')}.kubeconfig`);
   writeFileSync(file, answer.json().kubeconfig);
   return file;
 }
 
 const kubectl = async (file: string, ...args: string[]) => runFile(KUBECTL, ['--kubeconfig', file, ...args], { timeout: 20_000 });
 
-let admin: Person;
+let admin: SignedInUser;
 
 beforeAll(async () => {
-  workDir = mkdtempSync(join(tmpdir(), 'workspace-admin-test-'));
-  sandbox = await startSandboxCluster({ storageDir: join(workDir, 'sandbox'), host: '127.0.0.1', port: 0, timings: FAST_SANDBOX_TIMINGS });
-  gateway = kubernetesGateway(kubeConfigFor({ server: sandbox.url, caPem: sandbox.caPem, token: sandbox.adminToken }), 'sandbox');
-  database = await createTestDatabase(workDir);
-  mailbox = await startMailbox();
-  const config = loadConfig(
-    {
-      STORAGE_DIR: join(workDir, 'storage'),
-      APP_URL: 'http://console.test',
-      APP_KEY: 'test-app-key-not-secret-0123456789',
-      DATABASE_URL: database.url,
-      MAIL_URL: mailbox.url,
-      MAIL_FROM: 'console@testbed.test',
-      RATE_LIMITS: 'off',
-      CLUSTER: 'sandbox',
-    },
-    { envFile: null },
-  );
-  realtime = await createRealtimeServer({ port: 0, host: '127.0.0.1', appKey: APP_KEY, appSecret: realtimeAppSecret(config.appKey), logger: silent });
-  rights = attachRightsChecks({ realtime, db: database.db, logger: silent });
-  mailer = createMailer(config, silent);
-  app = await buildApp({
-    config: { ...config, realtime: { ...config.realtime, key: APP_KEY, port: realtime.port } },
-    db: database.db,
-    mailer,
-    logger: silent,
-    cluster: gateway,
-    broadcaster: realtimeBroadcaster(realtime),
-  });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  inject = injectorFor(app);
-  reconciler = createReconciler({ db: database.db, gateway, sync: app.clusterSync });
+  ctx = await createTestContext({ cluster: { timings: FAST_SANDBOX_TIMINGS }, reconciler: true, realtime: true });
   admin = await person({ admin: true, firstname: 'Ada' });
 });
 
 afterAll(async () => {
-  for (const client of clients) client.disconnect();
-  await reconciler?.stop();
-  await rights?.close();
-  await realtime?.close();
-  await app?.close();
-  mailer?.close();
-  await mailbox?.close();
-  await database?.drop();
-  await sandbox?.close();
-  rmSync(workDir, { recursive: true, force: true });
+  await ctx?.close();
 });
 
 describe('who may', () => {
@@ -161,20 +75,20 @@ describe('who may', () => {
     const url = `/api/admin/workspaces/${workspace.id}`;
     const body = { quota: { pods: 7 } };
     for (const [method, payload] of [['GET', undefined], ['PATCH', body], ['DELETE', undefined]] as const) {
-      expect((await inject(method, url, { body: payload })).statusCode, `${method} anonymous`).toBe(401);
+      expect((await ctx.inject(method, url, { body: payload })).statusCode, `${method} anonymous`).toBe(401);
       for (const [who, caller] of Object.entries({ owner, member, outsider })) {
-        const answer = await inject(method, url, { token: caller.token, body: payload });
+        const answer = await ctx.inject(method, url, { token: caller.token, body: payload });
         expect(answer.statusCode, `${method} as ${who}`).toBe(403);
         expect(answer.json().message).toBeTruthy();
       }
     }
     // Nothing happened: the workspace is there, with the default quota.
-    const row = await database.db.selectFrom('workspaces').selectAll().where('id', '=', workspace.id).executeTakeFirstOrThrow();
+    const row = await ctx.db.selectFrom('workspaces').selectAll().where('id', '=', workspace.id).executeTakeFirstOrThrow();
     expect(row.quota_pods).toBeNull();
-    expect((await inject('GET', url, { token: admin.token })).statusCode).toBe(200);
-    expect((await inject('GET', '/api/admin/workspaces/999999', { token: admin.token })).statusCode).toBe(404);
-    expect((await inject('PATCH', '/api/admin/workspaces/999999', { token: admin.token, body })).statusCode).toBe(404);
-    expect((await inject('DELETE', '/api/admin/workspaces/999999', { token: admin.token })).statusCode).toBe(404);
+    expect((await ctx.inject('GET', url, { token: admin.token })).statusCode).toBe(200);
+    expect((await ctx.inject('GET', '/api/admin/workspaces/999999', { token: admin.token })).statusCode).toBe(404);
+    expect((await ctx.inject('PATCH', '/api/admin/workspaces/999999', { token: admin.token, body })).statusCode).toBe(404);
+    expect((await ctx.inject('DELETE', '/api/admin/workspaces/999999', { token: admin.token })).statusCode).toBe(404);
   });
 });
 
@@ -183,9 +97,9 @@ describe('GET /api/admin/workspaces/{id}', () => {
     const { team, workspace, owner, member } = await world();
     const requester = await person();
     await joinTeam(team.id, requester.user.id, 'member');
-    const asked = await inject('PATCH', '/api/requests/workspaces/', { token: requester.token, body: { team_id: team.id, name: workspace.name } });
+    const asked = await ctx.inject('PATCH', '/api/requests/workspaces/', { token: requester.token, body: { team_id: team.id, name: workspace.name } });
     expect(asked.json().status).toBe('Pending');
-    const answer = await inject('GET', `/api/admin/workspaces/${workspace.id}`, { token: admin.token });
+    const answer = await ctx.inject('GET', `/api/admin/workspaces/${workspace.id}`, { token: admin.token });
     expect(answer.statusCode).toBe(200);
     const detail = answer.json();
     expect(detail).toMatchObject({
@@ -213,8 +127,8 @@ describe('GET /api/admin/workspaces/{id}', () => {
 
   it('still opens when the cluster cannot say (quota.cluster null)', async () => {
     const { workspace } = await world();
-    await database.db.updateTable('workspaces').set({ namespace: unique('missing-ns') }).where('id', '=', workspace.id).execute();
-    const answer = await inject('GET', `/api/admin/workspaces/${workspace.id}`, { token: admin.token });
+    await ctx.db.updateTable('workspaces').set({ namespace: unique('missing-ns') }).where('id', '=', workspace.id).execute();
+    const answer = await ctx.inject('GET', `/api/admin/workspaces/${workspace.id}`, { token: admin.token });
     expect(answer.statusCode).toBe(200);
     expect(answer.json().quota.cluster).toBeNull();
   });
@@ -243,25 +157,25 @@ describe('PATCH /api/admin/workspaces/{id} (quota)', () => {
     // One workspace serves every refusal: none of them may change it.
     validationWorld ??= world();
     const { workspace } = await validationWorld;
-    const answer = await inject('PATCH', `/api/admin/workspaces/${workspace.id}`, { token: admin.token, body });
+    const answer = await ctx.inject('PATCH', `/api/admin/workspaces/${workspace.id}`, { token: admin.token, body });
     expect(answer.statusCode).toBe(422);
     expect(answer.json().errors[field]?.join(' ')).toContain(message);
-    const row = await database.db.selectFrom('workspaces').selectAll().where('id', '=', workspace.id).executeTakeFirstOrThrow();
+    const row = await ctx.db.selectFrom('workspaces').selectAll().where('id', '=', workspace.id).executeTakeFirstOrThrow();
     expect([row.quota_cpu, row.quota_memory, row.quota_pods, row.quota_storage]).toEqual([null, null, null, null]);
   });
 
   it('stores the quota, records it, and the reconciler puts it on the ResourceQuota (read back with kubectl); null restores a default', async () => {
     const { workspace, member } = await world();
     const url = `/api/admin/workspaces/${workspace.id}`;
-    const answer = await inject('PATCH', url, { token: admin.token, body: { quota: { cpu: '2500m', memory: '4Gi', pods: 20, storage: '50G' } } });
+    const answer = await ctx.inject('PATCH', url, { token: admin.token, body: { quota: { cpu: '2500m', memory: '4Gi', pods: 20, storage: '50G' } } });
     expect(answer.statusCode).toBe(200);
     expect(answer.json().quota).toMatchObject({
       values: { cpu: '2500m', memory: '4Gi', pods: 20, storage: '50G' },
       own: { cpu: '2500m', memory: '4Gi', pods: 20, storage: '50G' },
     });
-    const row = await database.db.selectFrom('workspaces').selectAll().where('id', '=', workspace.id).executeTakeFirstOrThrow();
+    const row = await ctx.db.selectFrom('workspaces').selectAll().where('id', '=', workspace.id).executeTakeFirstOrThrow();
     expect(row.cluster_state).toBe('pending');
-    const entry = await database.db
+    const entry = await ctx.db
       .selectFrom('activity_log')
       .selectAll()
       .where('subject_type', '=', 'workspace')
@@ -271,13 +185,13 @@ describe('PATCH /api/admin/workspaces/{id} (quota)', () => {
     expect(entry.causer_id).toBe(admin.user.id);
     expect(JSON.parse(entry.properties)).toMatchObject({ before: { cpu: null }, after: { cpu: '2500m', pods: 20 } });
 
-    await reconciler.reconcileOnce();
+    await ctx.reconciler.reconcileOnce();
     expect(quotaInSandbox(workspace.namespace)?.spec).toMatchObject({
       hard: { 'requests.cpu': '2500m', 'limits.cpu': '5000m', 'requests.memory': '4Gi', 'limits.memory': '8Gi', pods: '20', 'requests.storage': '50G', services: '20' },
     });
-    expect((await inject('GET', url, { token: admin.token })).json().quota.cluster.hard).toMatchObject({ 'requests.cpu': '2500m', pods: '20' });
+    expect((await ctx.inject('GET', url, { token: admin.token })).json().quota.cluster.hard).toMatchObject({ 'requests.cpu': '2500m', pods: '20' });
     // The team's admin page shows the same quota for this workspace.
-    const teamPage = (await inject('GET', `/api/admin/teams/${workspace.team_id}`, { token: admin.token })).json();
+    const teamPage = (await ctx.inject('GET', `/api/admin/teams/${workspace.team_id}`, { token: admin.token })).json();
     expect(teamPage.workspaces.find((entry: { id: number }) => entry.id === workspace.id).quota).toMatchObject({
       'requests.cpu': '2500m',
       'limits.cpu': '5000m',
@@ -287,7 +201,7 @@ describe('PATCH /api/admin/workspaces/{id} (quota)', () => {
 
     // Compared before writing: a full resync leaves an unchanged quota alone.
     const version = quotaInSandbox(workspace.namespace)?.metadata.resourceVersion;
-    await reconciler.reconcileOnce({ all: true });
+    await ctx.reconciler.reconcileOnce({ all: true });
     expect(quotaInSandbox(workspace.namespace)?.metadata.resourceVersion).toBe(version);
 
     if (haveKubectl) {
@@ -298,10 +212,10 @@ describe('PATCH /api/admin/workspaces/{id} (quota)', () => {
     }
 
     // Only what is sent changes; null goes back to the default; `K` is written as Kubernetes' `k`.
-    const reset = await inject('PATCH', url, { token: admin.token, body: { quota: { cpu: null, memory: '512000K' } } });
+    const reset = await ctx.inject('PATCH', url, { token: admin.token, body: { quota: { cpu: null, memory: '512000K' } } });
     expect(reset.statusCode).toBe(200);
     expect(reset.json().quota.own).toEqual({ cpu: null, memory: '512000k', pods: 20, storage: '50G' });
-    await reconciler.reconcileOnce();
+    await ctx.reconciler.reconcileOnce();
     expect(quotaInSandbox(workspace.namespace)?.spec.hard).toMatchObject({ 'requests.cpu': '8', 'limits.cpu': '16', 'requests.memory': '512000k', pods: '20' });
   });
 });
@@ -313,35 +227,26 @@ describe('DELETE /api/admin/workspaces/{id}', () => {
     if (kubeconfig) await kubectl(kubeconfig, 'get', 'pods');
     const requester = await person();
     await joinTeam(team.id, requester.user.id, 'member');
-    const asked = await inject('PATCH', '/api/requests/workspaces/', { token: requester.token, body: { team_id: team.id, name: workspace.name } });
+    const asked = await ctx.inject('PATCH', '/api/requests/workspaces/', { token: requester.token, body: { team_id: team.id, name: workspace.name } });
     expect(asked.statusCode).toBe(201);
     expect(asked.json().status).toBe('Pending');
 
     // The member listens on their user channel, as the console does.
-    const client = new Pusher(APP_KEY, {
-      cluster: 'mt1',
-      wsHost: '127.0.0.1',
-      wsPort: realtime.port,
-      forceTLS: false,
-      enabledTransports: ['ws'],
-      disableStats: true,
-      channelAuthorization: { endpoint: `${baseUrl}/broadcasting/auth`, transport: 'ajax', headers: { Authorization: `Bearer ${member.token}`, Accept: 'application/json' } },
-    });
-    clients.push(client);
+    const client = ctx.realtime.pusher(member.token);
     await connected(client);
     const channel = `private-App.User.${member.user.id}`;
     expect(await subscribeOutcome(client, channel)).toEqual({ ok: true });
     const events: unknown[] = [];
     client.channel(channel).bind('WorkspaceDeleted', (payload: unknown) => events.push(payload));
 
-    const answer = await inject('DELETE', `/api/admin/workspaces/${workspace.id}`, { token: admin.token });
+    const answer = await ctx.inject('DELETE', `/api/admin/workspaces/${workspace.id}`, { token: admin.token });
     expect(answer.statusCode).toBe(204);
 
-    expect((await inject('GET', `/api/admin/workspaces/${workspace.id}`, { token: admin.token })).statusCode).toBe(404);
-    expect(await database.db.selectFrom('workspace_members').select('id').where('workspace_id', '=', workspace.id).execute()).toEqual([]);
-    const request = await database.db.selectFrom('requests').selectAll().where('id', '=', asked.json().id).executeTakeFirstOrThrow();
+    expect((await ctx.inject('GET', `/api/admin/workspaces/${workspace.id}`, { token: admin.token })).statusCode).toBe(404);
+    expect(await ctx.db.selectFrom('workspace_members').select('id').where('workspace_id', '=', workspace.id).execute()).toEqual([]);
+    const request = await ctx.db.selectFrom('requests').selectAll().where('id', '=', asked.json().id).executeTakeFirstOrThrow();
     expect(request.status).toBe('Denied');
-    const entry = await database.db
+    const entry = await ctx.db
       .selectFrom('activity_log')
       .selectAll()
       .where('subject_type', '=', 'workspace')
@@ -352,19 +257,19 @@ describe('DELETE /api/admin/workspaces/{id}', () => {
 
     // Told: each member by mail, and on their user channel.
     for (const who of [owner, member]) {
-      const mail = await mailbox.waitFor(who.user.email, { subject: /^Workspace deleted: Vision lab/ });
+      const mail = await ctx.mailbox.waitFor(who.user.email, { subject: /^Workspace deleted: Vision lab/ });
       expect(mail.text).toContain(workspace.namespace);
       expect(mail.text).toContain('Ada Space');
     }
-    expect(mailbox.messagesTo(requester.user.email).filter((mail) => /Workspace deleted/.test(mail.subject))).toEqual([]);
-    await until(() => events.length > 0, 'the WorkspaceDeleted event');
+    expect(ctx.mailbox.messagesTo(requester.user.email).filter((mail) => /Workspace deleted/.test(mail.subject))).toEqual([]);
+    await eventually(() => events.length > 0, { what: 'the WorkspaceDeleted event' });
     expect(events[0]).toMatchObject({ id: workspace.id, namespace: workspace.namespace, label: 'Vision lab', team: { id: team.id } });
 
     // The cluster follows on the reconciler's pass: namespace and service accounts gone.
-    expect(sandbox.store.get('namespaces', undefined, workspace.namespace)).toBeDefined();
-    await reconciler.reconcileOnce();
-    await until(() => sandbox.store.get('namespaces', undefined, workspace.namespace) === undefined, 'the namespace to be gone', 10_000);
-    expect(sandbox.store.list('serviceaccounts', 'testbed-identities').map((account) => account.metadata.name)).not.toContain(
+    expect(ctx.cluster.sandbox.store.get('namespaces', undefined, workspace.namespace)).toBeDefined();
+    await ctx.reconciler.reconcileOnce();
+    await eventually(() => ctx.cluster.sandbox.store.get('namespaces', undefined, workspace.namespace) === undefined, { what: 'the namespace to be gone', timeoutMs: 10_000 });
+    expect(ctx.cluster.sandbox.store.list('serviceaccounts', 'testbed-identities').map((account) => account.metadata.name)).not.toContain(
       `member-w${workspace.id}-u${member.user.id}`,
     );
     if (kubeconfig) await expect(kubectl(kubeconfig, 'get', 'pods')).rejects.toThrow(/Unauthorized|must be logged in/);

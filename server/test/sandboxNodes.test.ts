@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { loadYaml } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxCluster, type SandboxCluster } from '../src/cluster/sandbox/server.js';
+import { eventually, pause } from './helpers.js';
 
 // Node joining on the sandbox cluster: bootstrap tokens as kubeadm stores them, what a
 // bootstrapper may do, the anonymous cluster-info, and the simulated kubelets of new Nodes.
@@ -69,17 +70,6 @@ function watch(path: string, token: string): Promise<{ events: { type: string; o
   });
 }
 
-const until = async <T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 5000): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const UNAUTHORIZED = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 };
 
@@ -193,7 +183,7 @@ describe('sandbox cluster: bootstrap tokens', () => {
   it('stops accepting a token when it expires', async () => {
     const token = await createToken('soon11', 'abcdefghij012345', { expiration: new Date(Date.now() + 1500).toISOString() });
     expect((await whoami(token)).status).toBe(201);
-    await until(async () => ((await whoami(token)).status === 401 ? true : undefined), 4000);
+    await eventually(async () => (await whoami(token)).status === 401, { timeoutMs: 4000 });
     expect((await whoami(token)).body).toEqual(UNAUTHORIZED);
   });
 
@@ -202,7 +192,7 @@ describe('sandbox cluster: bootstrap tokens', () => {
     await createToken('kept11', 'abcdefghij012345', { expiration: new Date(Date.now() + 3600_000).toISOString() });
     const secretStatus = async (id: string) => (await admin(`/api/v1/namespaces/kube-system/secrets/bootstrap-token-${id}`)).status;
     expect(await secretStatus('gone11')).toBe(200);
-    await until(async () => ((await secretStatus('gone11')) === 404 ? true : undefined), 5000);
+    await eventually(async () => (await secretStatus('gone11')) === 404, { timeoutMs: 5000 });
     expect(await secretStatus('kept11')).toBe(200);
   });
 });
@@ -316,7 +306,7 @@ describe('sandbox cluster: cluster-info', () => {
 
   it('carries a jws-kubeconfig-<id> signature per signing token, as the BootstrapSigner does', async () => {
     const token = await createToken('sign01', 'signsecret012345');
-    const jws = await until(async () => (await call('/api/v1/namespaces/kube-public/configmaps/cluster-info')).body.data['jws-kubeconfig-sign01'] as string | undefined);
+    const jws = await eventually(async () => ((await call('/api/v1/namespaces/kube-public/configmaps/cluster-info')).body.data['jws-kubeconfig-sign01'] as string | undefined) ?? false);
     const kubeconfig = (await call('/api/v1/namespaces/kube-public/configmaps/cluster-info')).body.data.kubeconfig as string;
     const [header, empty, signature] = jws.split('.');
     expect(empty).toBe('');
@@ -325,7 +315,7 @@ describe('sandbox cluster: cluster-info', () => {
     expect(signature).toBe(expected);
 
     await admin('/api/v1/namespaces/kube-system/secrets/bootstrap-token-sign01', { method: 'DELETE' });
-    await until(async () => ((await call('/api/v1/namespaces/kube-public/configmaps/cluster-info')).body.data['jws-kubeconfig-sign01'] === undefined ? true : undefined));
+    await eventually(async () => (await call('/api/v1/namespaces/kube-public/configmaps/cluster-info')).body.data['jws-kubeconfig-sign01'] === undefined);
   });
 });
 
@@ -353,13 +343,13 @@ describe('sandbox cluster: simulated kubelets', () => {
       expect(node.spec.podCIDR).toMatch(/^10\.244\.\d+\.0\/24$/);
       expect(['10.244.1.0/24', '10.244.2.0/24', '10.244.3.0/24']).not.toContain(node.spec.podCIDR);
 
-      const ready = await until(() => nodes.events.find((e) => e.type === 'MODIFIED' && condition(e.object, 'Ready').status === 'True'));
+      const ready = await eventually(() => nodes.events.find((e) => e.type === 'MODIFIED' && condition(e.object, 'Ready').status === 'True') ?? false);
       expect(nodes.events[0]).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'edge-2' } } });
       expect(condition(ready.object, 'Ready')).toMatchObject({ reason: 'KubeletReady', message: 'kubelet is posting ready status' });
       expect(Date.parse(condition(ready.object, 'Ready').lastTransitionTime)).toBeGreaterThanOrEqual(Date.parse(node.metadata.creationTimestamp));
       const readyAt = nodes.events.indexOf(ready);
       // heartbeats: more MODIFIED events, Ready all along
-      await until(() => (nodes.events.length >= readyAt + 3 ? true : undefined));
+      await eventually(() => nodes.events.length >= readyAt + 3);
       for (const event of nodes.events.slice(readyAt)) {
         expect(event.type).toBe('MODIFIED');
         expect(condition(event.object, 'Ready').status).toBe('True');
@@ -383,17 +373,17 @@ describe('sandbox cluster: simulated kubelets', () => {
       const podCidr: string = joined.body.spec.podCIDR;
       await admin('/api/v1/namespaces/on-edge/pods', { method: 'POST', body: { metadata: { name: 'web' }, spec: { containers: [{ name: 'main', image: 'nginx:1.27' }] } } });
       // no Ready, schedulable node yet: Pending and Unschedulable
-      const pending = await until(async () => {
+      const pending = await eventually(async () => {
         const pod = (await admin('/api/v1/namespaces/on-edge/pods/web')).body;
-        return pod.status.conditions?.some((c: Json) => c.type === 'PodScheduled') ? pod : undefined;
+        return pod.status.conditions?.some((c: Json) => c.type === 'PodScheduled') ? pod : false;
       });
       expect(pending.status.phase).toBe('Pending');
       expect(pending.spec.nodeName).toBeUndefined();
       expect(pending.status.conditions[0]).toMatchObject({ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: expect.stringMatching(/^0\/\d+ nodes are available/) });
 
-      const running = await until(async () => {
+      const running = await eventually(async () => {
         const pod = (await admin('/api/v1/namespaces/on-edge/pods/web')).body;
-        return pod.status.phase === 'Running' ? pod : undefined;
+        return pod.status.phase === 'Running' ? pod : false;
       });
       expect(running.spec.nodeName).toBe('edge-3');
       expect(running.status.hostIP).toBe('192.168.1.40');
@@ -406,13 +396,13 @@ describe('sandbox cluster: simulated kubelets', () => {
 
   it('setNodeCondition changes what the kubelet reports, visible through the API and kept across heartbeats', async () => {
     await call('/api/v1/nodes', { token, method: 'POST', body: joiningNode('edge-4', '192.168.1.50') });
-    await until(async () => (condition((await admin('/api/v1/nodes/edge-4')).body, 'Ready').status === 'True' ? true : undefined));
+    await eventually(async () => condition((await admin('/api/v1/nodes/edge-4')).body, 'Ready').status === 'True');
 
     const answered = cluster.setNodeCondition('edge-4', 'DiskPressure', 'True');
     expect(condition(answered, 'DiskPressure')).toMatchObject({ status: 'True', reason: 'KubeletHasDiskPressure', message: 'kubelet has disk pressure' });
     const before = condition((await admin('/api/v1/nodes/edge-4')).body, 'DiskPressure');
     expect(before.status).toBe('True');
-    await sleep(FAST.heartbeatMs * 3);
+    await pause(FAST.heartbeatMs * 3);
     const after = condition((await admin('/api/v1/nodes/edge-4')).body, 'DiskPressure');
     expect(after).toMatchObject({ status: 'True', reason: 'KubeletHasDiskPressure', lastTransitionTime: before.lastTransitionTime });
     expect(Date.parse(after.lastHeartbeatTime)).toBeGreaterThanOrEqual(Date.parse(before.lastHeartbeatTime));
@@ -429,26 +419,26 @@ describe('sandbox cluster: simulated kubelets', () => {
 
   it('stopKubelet: heartbeats stop and after the grace the conditions turn Unknown; startKubelet brings it back', async () => {
     await call('/api/v1/nodes', { token, method: 'POST', body: joiningNode('edge-5', '192.168.1.60') });
-    await until(async () => (condition((await admin('/api/v1/nodes/edge-5')).body, 'Ready').status === 'True' ? true : undefined));
+    await eventually(async () => condition((await admin('/api/v1/nodes/edge-5')).body, 'Ready').status === 'True');
     const nodes = await watch('/api/v1/nodes?watch=true&fieldSelector=metadata.name%3Dedge-5', cluster.adminToken);
     try {
       cluster.stopKubelet('edge-5');
       expect(cluster.kubeletRunning('edge-5')).toBe(false);
       const lastPost = condition((await admin('/api/v1/nodes/edge-5')).body, 'Ready').lastHeartbeatTime;
-      const unknown = await until(() => nodes.events.find((e) => e.type === 'MODIFIED' && condition(e.object, 'Ready').status === 'Unknown'));
+      const unknown = await eventually(() => nodes.events.find((e) => e.type === 'MODIFIED' && condition(e.object, 'Ready').status === 'Unknown') ?? false);
       for (const type of ['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure']) {
         expect(condition(unknown.object, type)).toMatchObject({ status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastHeartbeatTime: lastPost });
       }
       // nothing posts while the kubelet is stopped
       const count = nodes.events.length;
-      await sleep(FAST.heartbeatMs * 4);
+      await pause(FAST.heartbeatMs * 4);
       expect(nodes.events.length).toBe(count);
 
       cluster.startKubelet('edge-5');
       const back = (await admin('/api/v1/nodes/edge-5')).body;
       expect(condition(back, 'Ready')).toMatchObject({ status: 'True', reason: 'KubeletReady' });
       expect(Date.parse(condition(back, 'Ready').lastHeartbeatTime)).toBeGreaterThan(Date.parse(lastPost) - 1);
-      await until(() => (nodes.events.length >= count + 3 ? true : undefined));
+      await eventually(() => nodes.events.length >= count + 3);
     } finally {
       nodes.close();
     }
@@ -457,9 +447,9 @@ describe('sandbox cluster: simulated kubelets', () => {
   it('drives the built-in nodes the same way', async () => {
     cluster.stopKubelet('sandbox-node-3');
     try {
-      const unknown = await until(async () => {
+      const unknown = await eventually(async () => {
         const node = (await admin('/api/v1/nodes/sandbox-node-3')).body;
-        return condition(node, 'Ready').status === 'Unknown' ? node : undefined;
+        return condition(node, 'Ready').status === 'Unknown' ? node : false;
       });
       expect(condition(unknown, 'Ready').reason).toBe('NodeStatusUnknown');
     } finally {
@@ -497,11 +487,11 @@ describe('sandbox cluster: simulated kubelets', () => {
     expect(cluster.kubeletRunning('edge-7')).toBe(true);
     const nodes = await watch('/api/v1/nodes?watch=true&fieldSelector=metadata.name%3Dedge-7', cluster.adminToken);
     try {
-      await until(() => (nodes.events.some((e) => e.type === 'MODIFIED') ? true : undefined));
+      await eventually(() => nodes.events.some((e) => e.type === 'MODIFIED'));
       const deleted = await admin('/api/v1/nodes/edge-7', { method: 'DELETE' });
       expect(deleted.body).toMatchObject({ kind: 'Node', metadata: { name: 'edge-7' } });
-      await until(() => (nodes.events.some((e) => e.type === 'DELETED') ? true : undefined));
-      await sleep(Math.max(FAST.heartbeatMs, FAST.nodeReadyMs) * 2);
+      await eventually(() => nodes.events.some((e) => e.type === 'DELETED'));
+      await pause(Math.max(FAST.heartbeatMs, FAST.nodeReadyMs) * 2);
       expect(nodes.events.at(-1)!.type).toBe('DELETED');
       expect((await admin('/api/v1/nodes/edge-7')).status).toBe(404);
       expect(() => cluster.kubeletRunning('edge-7')).toThrow(/no kubelet/);

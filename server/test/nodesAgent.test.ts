@@ -1,61 +1,63 @@
 import { createHash, randomBytes, X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_RATE_LIMITS } from '../src/config/config.js';
 import { CODE_UNKNOWN } from '../src/nodes/schemas.js';
-import { type NodesWorld, secretOf, startNodesWorld } from './nodesFixtures.js';
+import { createTestContext, type SignedInUser, type TestContext } from './helpers.js';
+import { FAST, nodeRecord, nodeUser, secretOf } from './nodesFixtures.js';
 
 // The node agent's protocol (docs/nodes-contract.md, "Agent protocol") against the sandbox
 // cluster: the install scripts, node secrets, check-ins and steps, bootstrap tokens as
 // kubeadm stores them, and the machine-first registration claimed by its code.
 
-let world: NodesWorld;
-let owner: Awaited<ReturnType<NodesWorld['person']>>;
+let ctx: TestContext;
+let owner: SignedInUser;
 
 beforeAll(async () => {
-  world = await startNodesWorld();
-  owner = await world.person({ firstname: 'Olga' });
+  ctx = await createTestContext({ cluster: { timings: FAST } });
+  owner = await nodeUser(ctx, { firstname: 'Olga' });
 });
 afterAll(async () => {
-  await world?.close();
+  await ctx?.close();
 });
 
 const addNode = async (body: Record<string, unknown> = { type: 'raspberry-pi' }) => {
-  const response = await world.inject('POST', '/api/nodes', { token: owner.token, body });
+  const response = await ctx.inject('POST', '/api/nodes', { token: owner.token, body });
   expect(response.statusCode, response.body).toBe(201);
   const node = response.json();
   return { node, secret: secretOf(node.installation_url) as string };
 };
 
 const agent = (method: 'GET' | 'POST', path: string, secret: string | null, body?: unknown) =>
-  world.inject(method, path, { headers: secret === null ? {} : { authorization: `Bearer ${secret}` }, body });
+  ctx.inject(method, path, { headers: secret === null ? {} : { authorization: `Bearer ${secret}` }, body });
 
 const activityOf = async (nodeId: number) =>
-  (await world.inject('GET', `/api/nodes/${nodeId}/activity`, { token: owner.token })).json() as { description: string; properties: { severity: string; step?: string } }[];
+  (await ctx.inject('GET', `/api/nodes/${nodeId}/activity`, { token: owner.token })).json() as { description: string; properties: { severity: string; step?: string } }[];
 
 const FACTS = { hostname: 'pi-lab-7', addresses: ['127.0.0.1/8', '192.168.7.70/24', 'fe80::1/64', '2001:db8::70/64'], architecture: 'aarch64', os: 'Debian GNU/Linux 12 (bookworm)', kernel: '6.1.0-rpi7' };
 
 describe('install scripts', () => {
   it("serves the node's script with its secret, and 404 (plain text) for an unknown one", async () => {
     const { secret } = await addNode();
-    const script = await world.app.inject({ method: 'GET', url: `/agent/install/${secret}` });
+    const script = await ctx.app.inject({ method: 'GET', url: `/agent/install/${secret}` });
     expect(script.statusCode).toBe(200);
     expect(script.headers['content-type']).toBe('text/x-shellscript; charset=utf-8');
     expect(script.body.startsWith('#!/bin/sh')).toBe(true);
     expect(script.body).toContain(`'${secret}'`);
     expect(script.body).toContain("'http://console.test'");
 
-    const unknown = await world.app.inject({ method: 'GET', url: `/agent/install/tbn_${randomBytes(32).toString('base64url')}` });
+    const unknown = await ctx.app.inject({ method: 'GET', url: `/agent/install/tbn_${randomBytes(32).toString('base64url')}` });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.headers['content-type']).toMatch(/^text\/plain/);
     expect(unknown.body).not.toContain('tbn_');
-    expect((await world.app.inject({ method: 'GET', url: '/agent/install/whatever' })).statusCode).toBe(404);
+    expect((await ctx.app.inject({ method: 'GET', url: '/agent/install/whatever' })).statusCode).toBe(404);
   });
 
   it('serves the generic script and seed image without any secret', async () => {
-    const generic = await world.app.inject({ method: 'GET', url: '/agent/install' });
+    const generic = await ctx.app.inject({ method: 'GET', url: '/agent/install' });
     expect(generic.statusCode).toBe(200);
     expect(generic.headers['content-type']).toBe('text/x-shellscript; charset=utf-8');
     expect(generic.body).not.toMatch(/tbn_[A-Za-z0-9_-]{43}/);
-    const image = await world.app.inject({ method: 'GET', url: '/agent/image' });
+    const image = await ctx.app.inject({ method: 'GET', url: '/agent/image' });
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-disposition']).toBe('attachment; filename="testbed-node-cidata.img"');
     expect(image.rawPayload.toString('latin1')).not.toMatch(/tbn_[A-Za-z0-9_-]{43}/);
@@ -80,7 +82,7 @@ describe('node secrets', () => {
       }
     }
     // Nothing was issued: no bootstrap token secret in the cluster.
-    expect(world.sandbox().store.list('secrets', 'kube-system').filter((secret) => secret.type === 'bootstrap.kubernetes.io/token')).toEqual([]);
+    expect(ctx.cluster.sandbox.store.list('secrets', 'kube-system').filter((secret) => secret.type === 'bootstrap.kubernetes.io/token')).toEqual([]);
   });
 
   it('checks the secret before the body', async () => {
@@ -96,19 +98,19 @@ describe('node secrets', () => {
 describe('console first: check-in, steps, bootstrap, heartbeat', () => {
   it('moves to installing on the first check-in, records every step, and tells the owner', async () => {
     const { node, secret } = await addNode({ type: 'raspberry-pi', dhcp: true });
-    world.broadcasts.length = 0;
+    ctx.broadcasts.length = 0;
 
     const checkin = await agent('POST', '/agent/report', secret, { step: 'checkin', facts: FACTS });
     expect(checkin.statusCode).toBe(200);
     expect(checkin.json()).toEqual({ ok: true });
-    const seen = (await world.inject('GET', `/api/nodes/${node.id}`, { token: owner.token })).json();
+    const seen = (await ctx.inject('GET', `/api/nodes/${node.id}`, { token: owner.token })).json();
     expect(seen).toMatchObject({ status: 'installing', ip_v4: '192.168.7.70', ip_v6: '2001:db8::70', lastActive: expect.any(String) });
     expect(seen.info.system).toMatchObject({ hostname: 'pi-lab-7', architecture: 'aarch64', os: 'Debian GNU/Linux 12 (bookworm)', kernel: '6.1.0-rpi7' });
-    expect(world.broadcasts).toEqual([{ userId: owner.user.id, event: 'NodeStatusChanged', payload: expect.objectContaining({ id: node.id, status: 'installing' }) }]);
+    expect(ctx.broadcasts).toEqual([{ userId: owner.user.id, event: 'NodeStatusChanged', payload: expect.objectContaining({ id: node.id, status: 'installing' }) }]);
 
     // A second check-in (the script run again) changes nothing but adds its entry.
     await agent('POST', '/agent/report', secret, { step: 'checkin', facts: FACTS });
-    expect(world.broadcasts).toHaveLength(1);
+    expect(ctx.broadcasts).toHaveLength(1);
     await agent('POST', '/agent/report', secret, { step: 'installing', message: 'installing containerd' });
 
     expect((await activityOf(node.id)).map((entry) => [entry.description, entry.properties.severity])).toEqual([
@@ -124,21 +126,21 @@ describe('console first: check-in, steps, bootstrap, heartbeat', () => {
     const { node, secret } = await addNode();
     await agent('POST', '/agent/report', secret, { step: 'checkin' });
     await agent('POST', '/agent/report', secret, { step: 'failed', message: 'kubeadm is missing' });
-    expect((await world.node(node.id)).status).toBe('error');
+    expect((await nodeRecord(ctx, node.id)).status).toBe('error');
     const [failedStatus, failed] = await activityOf(node.id);
     expect(failed).toMatchObject({ description: 'installation failed: kubeadm is missing', properties: { severity: 'error', step: 'failed', message: 'kubeadm is missing' } });
     expect(failedStatus).toMatchObject({ description: 'status changed from installing to Error', properties: { severity: 'error' } });
-    expect(world.broadcasts.at(-1)).toMatchObject({ event: 'NodeStatusChanged', payload: { id: node.id, status: 'error' } });
+    expect(ctx.broadcasts.at(-1)).toMatchObject({ event: 'NodeStatusChanged', payload: { id: node.id, status: 'error' } });
 
     await agent('POST', '/agent/report', secret, { step: 'checkin' });
-    expect((await world.node(node.id)).status).toBe('installing');
+    expect((await nodeRecord(ctx, node.id)).status).toBe('installing');
   });
 
   it('records heartbeats', async () => {
     const { node, secret } = await addNode();
     const response = await agent('POST', '/agent/heartbeat', secret);
     expect(response.statusCode).toBe(204);
-    expect((await world.node(node.id)).last_active_at).toEqual(expect.any(String));
+    expect((await nodeRecord(ctx, node.id)).last_active_at).toEqual(expect.any(String));
   });
 
   it('issues a kubeadm bootstrap token stored as kubeadm defines it, which the cluster accepts to register the node', async () => {
@@ -146,7 +148,7 @@ describe('console first: check-in, steps, bootstrap, heartbeat', () => {
     const response = await agent('POST', '/agent/bootstrap', secret, {});
     expect(response.statusCode, response.body).toBe(200);
     const issued = response.json();
-    const sandbox = world.sandbox();
+    const sandbox = ctx.cluster.sandbox;
     const spki = new X509Certificate(sandbox.caPem).publicKey.export({ type: 'spki', format: 'der' });
     expect(issued).toEqual({
       token: expect.stringMatching(/^[a-z0-9]{6}\.[a-z0-9]{16}$/),
@@ -162,7 +164,7 @@ describe('console first: check-in, steps, bootstrap, heartbeat', () => {
 
     // Read back through the sandbox API.
     const [id, tokenSecret] = issued.token.split('.');
-    const stored = await world.kube().readNamespacedSecret({ name: `bootstrap-token-${id}`, namespace: 'kube-system' });
+    const stored = await ctx.cluster.kube().readNamespacedSecret({ name: `bootstrap-token-${id}`, namespace: 'kube-system' });
     expect(stored.type).toBe('bootstrap.kubernetes.io/token');
     const data = Object.fromEntries(Object.entries(stored.data ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64').toString('utf8')]));
     expect(data).toEqual({
@@ -176,7 +178,7 @@ describe('console first: check-in, steps, bootstrap, heartbeat', () => {
     });
     expect(Date.parse(data.expiration)).toBe(Math.floor(Date.parse(issued.expires_at) / 1000) * 1000);
 
-    const row = await world.node(node.id);
+    const row = await nodeRecord(ctx, node.id);
     expect(row).toMatchObject({ name: 'pi-join', status: 'installing' });
     expect(JSON.stringify(row)).not.toContain(tokenSecret);
     const activity = await activityOf(node.id);
@@ -184,11 +186,11 @@ describe('console first: check-in, steps, bootstrap, heartbeat', () => {
     expect(JSON.stringify(activity)).not.toContain(tokenSecret);
 
     // The token works as kubeadm's would: it may register the node's Node.
-    const bootstrapper = world.kube(issued.token);
+    const bootstrapper = ctx.cluster.kube(issued.token);
     await bootstrapper.createNode({ body: { metadata: { name: issued.node_name, labels: { 'kubernetes.io/arch': 'arm64' } }, status: { addresses: [{ type: 'InternalIP', address: '192.168.7.71' }] } } });
     await agent('POST', '/agent/report', secret, { step: 'joined' });
     // Ready False at registration (the kubelet starting: still 'installing'), then Ready ('ok').
-    expect(['installing', 'ok']).toContain((await world.node(node.id)).status);
+    expect(['installing', 'ok']).toContain((await nodeRecord(ctx, node.id)).status);
 
     // A second run keeps the name and issues another token.
     const again = (await agent('POST', '/agent/bootstrap', secret, {})).json();
@@ -213,13 +215,13 @@ describe('console first: check-in, steps, bootstrap, heartbeat', () => {
 
   it('refuses a bootstrap token to a disabled node (403) and answers 503 when the cluster is down', async () => {
     const { node, secret } = await addNode();
-    await world.database.db.updateTable('nodes').set({ disabled_at: new Date().toISOString() }).where('id', '=', node.id).execute();
+    await ctx.db.updateTable('nodes').set({ disabled_at: new Date().toISOString() }).where('id', '=', node.id).execute();
     const refused = await agent('POST', '/agent/bootstrap', secret, {});
     expect(refused.statusCode).toBe(403);
     expect(refused.json().message).toBe('This node is disabled.');
 
     const other = await addNode();
-    await world.stopSandbox();
+    await ctx.cluster.stop();
     try {
       const down = await agent('POST', '/agent/bootstrap', other.secret, {});
       expect(down.statusCode).toBe(503);
@@ -227,14 +229,14 @@ describe('console first: check-in, steps, bootstrap, heartbeat', () => {
       // Reports still work without the cluster.
       expect((await agent('POST', '/agent/report', other.secret, { step: 'checkin' })).statusCode).toBe(200);
     } finally {
-      await world.startSandbox();
+      await ctx.cluster.start();
     }
   });
 });
 
 describe('machine first: register, show a code, be claimed', () => {
   const register = async (facts: Record<string, unknown> = FACTS) => {
-    const response = await world.inject('POST', '/agent/register', { body: { facts } });
+    const response = await ctx.inject('POST', '/agent/register', { body: { facts } });
     expect(response.statusCode, response.body).toBe(201);
     return response.json() as { secret: string; code: string; code_expires_at: string; poll_seconds: number };
   };
@@ -258,7 +260,7 @@ describe('machine first: register, show a code, be claimed', () => {
     expect(early.statusCode).toBe(409);
     expect(early.json().message).toMatch(/not been claimed/);
 
-    const claimed = await world.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'raspberry-pi', code: machine.code.toLowerCase(), notes: 'from the lab' } });
+    const claimed = await ctx.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'raspberry-pi', code: machine.code.toLowerCase(), notes: 'from the lab' } });
     expect(claimed.statusCode, claimed.body).toBe(201);
     const node = claimed.json();
     expect(node).toMatchObject({ id: before.json().id, owner: { id: owner.user.id }, type: 'raspberry-pi', notes: 'from the lab', ip_v4: '192.168.7.70', status: 'to install' });
@@ -271,7 +273,7 @@ describe('machine first: register, show a code, be claimed', () => {
     expect(activity.map((entry) => entry.description)).toEqual(['node claimed', 'node registered, waiting to be claimed']);
 
     // One time only: the code does not work again, for anyone.
-    const reused = await world.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'raspberry-pi', code: machine.code } });
+    const reused = await ctx.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'raspberry-pi', code: machine.code } });
     expect(reused.statusCode).toBe(422);
     expect(reused.json().errors).toEqual({ code: [CODE_UNKNOWN] });
 
@@ -282,12 +284,12 @@ describe('machine first: register, show a code, be claimed', () => {
 
   it('refuses an expired code (422) and gives the waiting machine a new one', async () => {
     const machine = await register({ hostname: 'late' });
-    await world.database.db
+    await ctx.db
       .updateTable('nodes')
       .set({ claim_code_expires_at: new Date(Date.now() - 1000).toISOString() })
       .where('claim_code', '=', machine.code)
       .execute();
-    const expired = await world.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'other', code: machine.code } });
+    const expired = await ctx.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'other', code: machine.code } });
     expect(expired.statusCode).toBe(422);
     expect(expired.json()).toEqual({ message: CODE_UNKNOWN, errors: { code: [CODE_UNKNOWN] } });
 
@@ -295,32 +297,32 @@ describe('machine first: register, show a code, be claimed', () => {
     expect(polled.claimed).toBe(false);
     expect(polled.code).toMatch(/^[A-Z]{6}$/);
     expect(Date.parse(polled.code_expires_at)).toBeGreaterThan(Date.now());
-    const claimed = await world.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'other', code: polled.code } });
+    const claimed = await ctx.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'other', code: polled.code } });
     expect(claimed.statusCode).toBe(201);
   });
 
   it('may be claimed with the code alone: the machine keeps the type it registered with', async () => {
     const machine = await register({ hostname: 'just-a-code', architecture: 'aarch64' });
-    const claimed = await world.inject('POST', '/api/nodes', { token: owner.token, body: { code: machine.code } });
+    const claimed = await ctx.inject('POST', '/api/nodes', { token: owner.token, body: { code: machine.code } });
     expect(claimed.statusCode, claimed.body).toBe(201);
     expect(claimed.json()).toMatchObject({ type: 'arm64', dhcp: true, owner: { id: owner.user.id } });
     // Without a code, the type is required.
-    const missing = await world.inject('POST', '/api/nodes', { token: owner.token, body: { type: '', dhcp: true } });
+    const missing = await ctx.inject('POST', '/api/nodes', { token: owner.token, body: { type: '', dhcp: true } });
     expect(missing.json().errors).toEqual({ type: ['The type field is required.'] });
   });
 
   it('validates the registration facts', async () => {
-    const response = await world.inject('POST', '/agent/register', { body: { facts: { hostname: 'x'.repeat(300), addresses: [1] } } });
+    const response = await ctx.inject('POST', '/agent/register', { body: { facts: { hostname: 'x'.repeat(300), addresses: [1] } } });
     expect(response.statusCode).toBe(422);
     expect(Object.keys(response.json().errors).sort()).toEqual(['facts.addresses.0', 'facts.hostname']);
-    expect((await world.inject('POST', '/agent/register', { body: {} })).statusCode).toBe(201);
+    expect((await ctx.inject('POST', '/agent/register', { body: {} })).statusCode).toBe(201);
   });
 });
 
 describe('registration rate limit', () => {
-  let limited: NodesWorld;
+  let limited: TestContext;
   beforeAll(async () => {
-    limited = await startNodesWorld({ cluster: 'none', rateLimits: { agentRegister: { max: 2, windowSeconds: 3600 } } });
+    limited = await createTestContext({ config: { cluster: 'none', rateLimits: { ...DEFAULT_RATE_LIMITS, agentRegister: { max: 2, windowSeconds: 3600 } } } });
   });
   afterAll(async () => {
     await limited?.close();

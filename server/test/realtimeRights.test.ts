@@ -5,8 +5,8 @@ import { timestamp } from '../src/db/database.js';
 import { podLogChannel } from '../src/realtime/clusterFeeds.js';
 import { SUBSCRIPTION_ENDED_EVENT, type SubscriptionEnd } from '../src/realtime/protocol.js';
 import { loadAccess, loadAccessMany } from '../src/access/access.js';
-import { createTestContext, type SignedInUser, type TestContext } from './helpers.js';
-import { APP_KEY, connected, type RealtimeRig, startRealtimeRig, subscribeOutcome, until } from './realtimeClients.js';
+import { createTestContext, eventually, REALTIME_APP_KEY, type SignedInUser, type TestContext } from './helpers.js';
+import { connected, subscribeOutcome } from './realtimeClients.js';
 import { addTeamMember, addWorkspaceMember, createWorld, insertTeam, insertWorkspace } from './teamFixtures.js';
 
 // Realtime rights end with the rights behind them: when a member is removed from a workspace
@@ -15,22 +15,19 @@ import { addTeamMember, addWorkspaceMember, createWorld, insertTeam, insertWorks
 // pusher-js and laravel-echo hand to the console), and nothing more reaches them there.
 
 let ctx: TestContext;
-let rig: RealtimeRig;
 
 beforeAll(async () => {
-  ctx = await createTestContext();
-  rig = await startRealtimeRig(ctx);
+  ctx = await createTestContext({ realtime: true });
 });
 
 afterAll(async () => {
-  await rig?.close();
   await ctx?.close();
 });
 
 const ENDS_WITHIN_MS = 3000;
 
 async function api(method: string, path: string, token: string, body?: unknown) {
-  const response = await fetch(`${rig.baseUrl}${path}`, {
+  const response = await fetch(`${ctx.baseUrl}${path}`, {
     method,
     headers: { accept: 'application/json', authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
@@ -39,14 +36,14 @@ async function api(method: string, path: string, token: string, body?: unknown) 
 }
 
 /** A fresh team and workspace with a manager and two members (removals spoil a shared world). */
-async function workspaceWithMembers() {
-  const team = await insertTeam(ctx);
-  const workspace = await insertWorkspace(ctx, team);
-  const [manager, member, other] = await Promise.all([ctx.signedInUser(), ctx.signedInUser(), ctx.signedInUser()]);
-  for (const person of [manager, member, other]) await addTeamMember(ctx, team.id, person.user.id, 'member');
-  await addWorkspaceMember(ctx, workspace.id, manager.user.id, 'manager');
-  await addWorkspaceMember(ctx, workspace.id, member.user.id, 'member');
-  await addWorkspaceMember(ctx, workspace.id, other.user.id, 'member');
+async function workspaceWithMembers(on: TestContext = ctx) {
+  const team = await insertTeam(on);
+  const workspace = await insertWorkspace(on, team);
+  const [manager, member, other] = await Promise.all([on.signedInUser(), on.signedInUser(), on.signedInUser()]);
+  for (const person of [manager, member, other]) await addTeamMember(on, team.id, person.user.id, 'member');
+  await addWorkspaceMember(on, workspace.id, manager.user.id, 'manager');
+  await addWorkspaceMember(on, workspace.id, member.user.id, 'member');
+  await addWorkspaceMember(on, workspace.id, other.user.id, 'member');
   return { team, workspace, manager, member, other };
 }
 
@@ -58,7 +55,7 @@ interface Listening {
 
 /** A pusher-js client subscribed to each channel, recording what it hears. */
 async function listenOn(person: SignedInUser | string, channels: string[]): Promise<Listening> {
-  const client = rig.pusher(typeof person === 'string' ? person : person.token);
+  const client = ctx.realtime.pusher(typeof person === 'string' ? person : person.token);
   await connected(client);
   const heard = new Map<string, { event: string; data: unknown }[]>();
   for (const name of channels) {
@@ -76,15 +73,15 @@ const endOf = (listening: Listening, channel: string) =>
   listening.heard.get(channel)?.find((entry) => entry.event === SUBSCRIPTION_ENDED_EVENT)?.data as SubscriptionEnd | undefined;
 
 async function ended(listening: Listening, channel: string): Promise<SubscriptionEnd> {
-  await until(() => endOf(listening, channel) !== undefined, `SubscriptionEnded on ${channel}`, ENDS_WITHIN_MS);
+  await eventually(() => endOf(listening, channel) !== undefined, { what: `SubscriptionEnded on ${channel}`, timeoutMs: ENDS_WITHIN_MS });
   return endOf(listening, channel) as SubscriptionEnd;
 }
 
 /** Broadcasts a marker and waits until `hearing` got it, so that `deaf` had its chance too. */
 async function deliveredOnlyTo(channel: string, hearing: Listening, deaf: Listening) {
   const marker = { marker: Math.random() };
-  rig.realtime.broadcast(channel, 'PodsChanged', marker);
-  await until(() => hearing.heard.get(channel)?.some((entry) => JSON.stringify(entry.data) === JSON.stringify(marker)) ?? false, 'marker heard');
+  ctx.realtime.server.broadcast(channel, 'PodsChanged', marker);
+  await eventually(() => hearing.heard.get(channel)?.some((entry) => JSON.stringify(entry.data) === JSON.stringify(marker)) ?? false, { what: 'marker heard' });
   expect(deaf.heard.get(channel)?.some((entry) => JSON.stringify(entry.data) === JSON.stringify(marker))).toBe(false);
 }
 
@@ -95,11 +92,11 @@ describe('workspace membership', () => {
     const logs = podLogChannel(workspace.id, 'web-1');
     const own = `private-App.User.${member.user.id}`;
     const lastUnsubscribed: string[] = [];
-    rig.realtime.onLastUnsubscribe((channel) => lastUnsubscribed.push(channel));
+    ctx.realtime.server.onLastUnsubscribe((channel) => lastUnsubscribed.push(channel));
 
     const removed = await listenOn(member, [pods, logs, own]);
     const staying = await listenOn(other, [pods]);
-    expect(rig.realtime.subscriberCount(pods)).toBe(2);
+    expect(ctx.realtime.server.subscriberCount(pods)).toBe(2);
 
     const answer = await api('DELETE', `/api/subnamespaces/${workspace.id}/users/${member.user.id}`, manager.token);
     expect(answer.status).toBe(204);
@@ -107,19 +104,19 @@ describe('workspace membership', () => {
     expect((await ended(removed, logs)).reason).toBe('access-ended');
     // Nobody may read the pod's log any more: its channel lost its last subscriber, which
     // stops the cluster's log follow (clusterFeeds.ts).
-    expect(rig.realtime.subscriberCount(logs)).toBe(0);
+    expect(ctx.realtime.server.subscriberCount(logs)).toBe(0);
     expect(lastUnsubscribed).toContain(logs);
-    expect(rig.realtime.subscriberCount(pods)).toBe(1);
+    expect(ctx.realtime.server.subscriberCount(pods)).toBe(1);
     await deliveredOnlyTo(pods, staying, removed);
     // Their own user channel is still theirs.
     expect(endOf(removed, own)).toBeUndefined();
-    expect(rig.realtime.subscriberCount(own)).toBe(1);
+    expect(ctx.realtime.server.subscriberCount(own)).toBe(1);
   });
 
   it('a member who leaves loses the workspace channel, heard through laravel-echo as the console does', async () => {
     const { workspace, member } = await workspaceWithMembers();
-    const client = rig.pusher(member.token);
-    const echo = new Echo({ broadcaster: 'reverb', key: APP_KEY, client, withoutInterceptors: true });
+    const client = ctx.realtime.pusher(member.token);
+    const echo = new Echo({ broadcaster: 'reverb', key: REALTIME_APP_KEY, client, withoutInterceptors: true });
     const heard: unknown[] = [];
     const channel = echo.private(`workspace.${workspace.id}`);
     await new Promise<void>((resolve, reject) => {
@@ -129,9 +126,9 @@ describe('workspace membership', () => {
     channel.listen(`.${SUBSCRIPTION_ENDED_EVENT}`, (payload: unknown) => heard.push(payload));
 
     expect((await api('DELETE', `/api/subnamespaces/${workspace.id}/users/${member.user.id}`, member.token)).status).toBe(204);
-    await until(() => heard.length === 1, 'SubscriptionEnded through laravel-echo', ENDS_WITHIN_MS);
+    await eventually(() => heard.length === 1, { what: 'SubscriptionEnded through laravel-echo', timeoutMs: ENDS_WITHIN_MS });
     expect(heard[0]).toMatchObject({ reason: 'access-ended' });
-    expect(rig.realtime.subscriberCount(`private-workspace.${workspace.id}`)).toBe(0);
+    expect(ctx.realtime.server.subscriberCount(`private-workspace.${workspace.id}`)).toBe(0);
   });
 
   it('a disabled team membership voids the workspace channel once rightsChanged is called', async () => {
@@ -139,7 +136,7 @@ describe('workspace membership', () => {
     const pods = `private-workspace.${workspace.id}`;
     const listening = await listenOn(member, [pods]);
     await ctx.db.updateTable('team_members').set({ enabled: 0 }).where('team_id', '=', team.id).where('user_id', '=', member.user.id).execute();
-    rig.realtime.rightsChanged([member.user.id]);
+    ctx.realtime.server.rightsChanged([member.user.id]);
     expect((await ended(listening, pods)).reason).toBe('access-ended');
   });
 
@@ -159,12 +156,12 @@ describe('workspace membership', () => {
   it('a subscription signed before the removal but used after its re-check is ended too', async () => {
     const { workspace, manager, member } = await workspaceWithMembers();
     const pods = `private-workspace.${workspace.id}`;
-    const client = rig.pusher(member.token);
+    const client = ctx.realtime.pusher(member.token);
     const socketId = await connected(client);
     const signed = await api('POST', '/broadcasting/auth', member.token, { socket_id: socketId, channel_name: pods });
     expect(signed.status).toBe(200);
     expect((await api('DELETE', `/api/subnamespaces/${workspace.id}/users/${member.user.id}`, manager.token)).status).toBe(204);
-    await rig.rights.idle();
+    await ctx.realtime.rights.idle();
 
     const heard: unknown[] = [];
     client.channel(pods)?.unbind_all();
@@ -172,9 +169,9 @@ describe('workspace membership', () => {
     channel.bind(SUBSCRIPTION_ENDED_EVENT, (data: unknown) => heard.push(data));
     // pusher-js would ask the endpoint again (403 now); the old answer is replayed by hand.
     client.send_event('pusher:subscribe', { channel: pods, auth: signed.json?.auth, channel_data: signed.json?.channel_data });
-    await until(() => heard.length > 0, 'the replayed subscription ended', ENDS_WITHIN_MS);
+    await eventually(() => heard.length > 0, { what: 'the replayed subscription ended', timeoutMs: ENDS_WITHIN_MS });
     expect(heard[0]).toMatchObject({ reason: 'access-ended' });
-    expect(rig.realtime.subscriberCount(pods)).toBe(0);
+    expect(ctx.realtime.server.subscriberCount(pods)).toBe(0);
   });
 });
 
@@ -186,7 +183,7 @@ describe('tokens, sessions and accounts', () => {
     const leaving = await listenOn(person, [own]);
     const staying = await listenOn(otherSession, [own]);
 
-    const answer = await fetch(`${rig.baseUrl}/logout`, { method: 'POST', headers: { authorization: `Bearer ${person.token}`, accept: 'application/json' } });
+    const answer = await fetch(`${ctx.baseUrl}/logout`, { method: 'POST', headers: { authorization: `Bearer ${person.token}`, accept: 'application/json' } });
     expect(answer.status).toBe(204);
     expect(await ended(leaving, own)).toEqual({ reason: 'session-ended', message: 'Your session has ended. Sign in again.' });
     await deliveredOnlyTo(own, staying, leaving);
@@ -212,35 +209,39 @@ describe('tokens, sessions and accounts', () => {
     const channels = [`private-App.User.${member.user.id}`, `private-workspace.${workspace.id}`];
     const listening = await listenOn(member, channels);
     await ctx.db.updateTable('users').set({ enabled: 0 }).where('id', '=', member.user.id).execute();
-    rig.realtime.rightsChanged([member.user.id]);
+    ctx.realtime.server.rightsChanged([member.user.id]);
     for (const channel of channels) expect(await ended(listening, channel)).toEqual({ reason: 'account-disabled', message: 'This account is disabled.' });
   });
 });
 
 describe('the periodic re-check', () => {
-  it('ends, without any call, subscriptions of an expired token or of a membership removed behind the API', async () => {
-    const quick = await startRealtimeRig(ctx, { recheckIntervalMs: 300 });
-    try {
-      const { workspace, member, other } = await workspaceWithMembers();
-      const pods = `private-workspace.${workspace.id}`;
-      const expiring = quick.pusher(other.token);
-      await connected(expiring);
-      const own = `private-App.User.${other.user.id}`;
-      expect(await subscribeOutcome(expiring, own)).toEqual({ ok: true });
-      const expiredEnd = new Promise((resolve) => expiring.channel(own).bind(SUBSCRIPTION_ENDED_EVENT, resolve));
-      const removed = quick.pusher(member.token);
-      await connected(removed);
-      expect(await subscribeOutcome(removed, pods)).toEqual({ ok: true });
-      const removedEnd = new Promise((resolve) => removed.channel(pods).bind(SUBSCRIPTION_ENDED_EVENT, resolve));
+  // A context of its own, whose realtime server re-checks every 300 ms.
+  let quick: TestContext;
+  beforeAll(async () => {
+    quick = await createTestContext({ realtime: { recheckIntervalMs: 300 } });
+  });
+  afterAll(async () => {
+    await quick?.close();
+  });
 
-      const tokenId = Number(other.token.split('|')[0]);
-      await ctx.db.updateTable('access_tokens').set({ expires_at: timestamp(new Date(Date.now() - 1000)) }).where('id', '=', tokenId).execute();
-      await ctx.db.deleteFrom('workspace_members').where('workspace_id', '=', workspace.id).where('user_id', '=', member.user.id).execute();
-      expect(await expiredEnd).toMatchObject({ reason: 'session-ended' });
-      expect(await removedEnd).toMatchObject({ reason: 'access-ended' });
-    } finally {
-      await quick.close();
-    }
+  it('ends, without any call, subscriptions of an expired token or of a membership removed behind the API', async () => {
+    const { workspace, member, other } = await workspaceWithMembers(quick);
+    const pods = `private-workspace.${workspace.id}`;
+    const expiring = quick.realtime.pusher(other.token);
+    await connected(expiring);
+    const own = `private-App.User.${other.user.id}`;
+    expect(await subscribeOutcome(expiring, own)).toEqual({ ok: true });
+    const expiredEnd = new Promise((resolve) => expiring.channel(own).bind(SUBSCRIPTION_ENDED_EVENT, resolve));
+    const removed = quick.realtime.pusher(member.token);
+    await connected(removed);
+    expect(await subscribeOutcome(removed, pods)).toEqual({ ok: true });
+    const removedEnd = new Promise((resolve) => removed.channel(pods).bind(SUBSCRIPTION_ENDED_EVENT, resolve));
+
+    const tokenId = Number(other.token.split('|')[0]);
+    await quick.db.updateTable('access_tokens').set({ expires_at: timestamp(new Date(Date.now() - 1000)) }).where('id', '=', tokenId).execute();
+    await quick.db.deleteFrom('workspace_members').where('workspace_id', '=', workspace.id).where('user_id', '=', member.user.id).execute();
+    expect(await expiredEnd).toMatchObject({ reason: 'session-ended' });
+    expect(await removedEnd).toMatchObject({ reason: 'access-ended' });
   });
 });
 

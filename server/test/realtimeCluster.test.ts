@@ -1,24 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { CoreV1Api } from '@kubernetes/client-node';
-import type { FastifyInstance } from 'fastify';
+import type { CoreV1Api } from '@kubernetes/client-node';
 import Echo from 'laravel-echo';
 import pino from 'pino';
 import Pusher from 'pusher-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import type { ClusterGateway } from '../src/cluster/gateway.js';
-import { kubeConfigFor, kubernetesGateway } from '../src/cluster/kubernetesGateway.js';
-import { type SandboxCluster, startSandboxCluster } from '../src/cluster/sandbox/server.js';
-import { createMailer, type Mailer } from '../src/mail/mailer.js';
-import { realtimeBroadcaster } from '../src/broadcasting/broadcaster.js';
 import { attachClusterFeeds, type ClusterFeeds, FeedEvent, podLogChannel } from '../src/realtime/clusterFeeds.js';
 import { SUBSCRIPTION_ENDED_EVENT } from '../src/realtime/protocol.js';
-import { createRealtimeServer, type RealtimeServer, realtimeAppSecret } from '../src/realtime/pusherServer.js';
-import { attachRightsChecks, type RightsChecks } from '../src/realtime/rights.js';
-import { createTestContext, type TestContext } from './helpers.js';
+import { createTestContext, eventually, REALTIME_APP_KEY, type TestContext } from './helpers.js';
 import { FAST_SANDBOX_TIMINGS } from './kubectl.js';
 import { addTeamMember, addWorkspaceMember, createWorld, type World } from './teamFixtures.js';
 
@@ -26,88 +13,47 @@ import { addTeamMember, addWorkspaceMember, createWorld, type World } from './te
 // channel carries its pod events, a pod-log channel streams the pod's log lines, and the
 // upstream watch and log stream run only while somebody listens.
 
-const APP_KEY = 'testbed';
-const logger = pino({ level: 'silent' });
-
 let ctx: TestContext;
-let dir: string;
-let sandbox: SandboxCluster;
-let gateway: ClusterGateway;
 let core: CoreV1Api;
-let realtime: RealtimeServer;
 let feeds: ClusterFeeds;
-let rights: RightsChecks;
-let app: FastifyInstance;
-let mailer: Mailer;
-let baseUrl: string;
 let world: World;
 const clients: Pusher[] = [];
 
 beforeAll(async () => {
-  ctx = await createTestContext();
-  dir = mkdtempSync(join(tmpdir(), 'realtime-cluster-'));
-  sandbox = await startSandboxCluster({ storageDir: dir, port: 0, timings: FAST_SANDBOX_TIMINGS });
-  const kc = kubeConfigFor({ server: sandbox.url, caPem: sandbox.caPem, token: sandbox.adminToken });
-  gateway = kubernetesGateway(kc, 'sandbox');
-  core = kc.makeApiClient(CoreV1Api);
-  realtime = await createRealtimeServer({ port: 0, host: '127.0.0.1', appKey: APP_KEY, appSecret: realtimeAppSecret(ctx.config.appKey), logger });
-  mailer = createMailer(ctx.config, logger);
-  app = await buildApp({
-    config: { ...ctx.config, realtime: { ...ctx.config.realtime, key: APP_KEY, port: realtime.port } },
-    db: ctx.db,
-    mailer,
-    logger,
-    broadcaster: realtimeBroadcaster(realtime),
-    cluster: gateway,
-  });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  feeds = attachClusterFeeds({ realtime, gateway, db: ctx.db, logger, timings: { retryMs: 100 } });
-  rights = attachRightsChecks({ realtime, db: ctx.db, logger });
+  ctx = await createTestContext({ cluster: { timings: FAST_SANDBOX_TIMINGS }, realtime: true });
+  core = ctx.cluster.kube();
+  feeds = attachClusterFeeds({ realtime: ctx.realtime.server, gateway: ctx.cluster.gateway, db: ctx.db, logger: pino({ level: 'silent' }), timings: { retryMs: 100 } });
 
   world = await createWorld(ctx);
   const { workspace, team } = world;
-  await gateway.ensureWorkspace({ namespace: workspace.namespace, teamName: team.name, workspaceName: workspace.name });
+  await ctx.cluster.gateway.ensureWorkspace({ namespace: workspace.namespace, teamName: team.name, workspaceName: workspace.name });
   await ctx.db.updateTable('workspaces').set({ cluster_state: 'ready' }).where('id', '=', workspace.id).execute();
 });
 
 afterAll(async () => {
   for (const client of clients) client.disconnect();
   feeds?.close();
-  await rights?.close();
-  await realtime?.close();
-  await app?.close();
-  mailer?.close();
-  await sandbox?.close();
   await ctx?.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 function echoFor(token: string): Echo<'reverb'> {
   const echo = new Echo({
     broadcaster: 'reverb',
     Pusher,
-    key: APP_KEY,
+    key: REALTIME_APP_KEY,
     wsHost: '127.0.0.1',
-    wsPort: realtime.port,
+    wsPort: ctx.realtime.server.port,
     forceTLS: false,
     enabledTransports: ['ws'],
-    authEndpoint: `${baseUrl}/broadcasting/auth`,
+    authEndpoint: `${ctx.baseUrl}/broadcasting/auth`,
     auth: { headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } },
   });
   clients.push(echo.connector.pusher as unknown as Pusher);
   return echo;
 }
 
-const until = async <T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 8000): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-};
+/** How long to wait for the cluster's pods, watches and log lines: longer than eventually's default. */
+const WAIT_MS = 8000;
 
 const createPod = (name: string) =>
   core.createNamespacedPod({
@@ -126,21 +72,21 @@ describe('the workspace channel', () => {
     const events: { type: string; pod: { name: string; status: { phase: string | null } } }[] = [];
     const channelName = `workspace.${world.workspace.id}`;
     echo.private(channelName).listen(`.${FeedEvent.PodsChanged}`, (event: (typeof events)[number]) => events.push(event));
-    await until(() => feeds.active().includes(`private-${channelName}`), 'the pod watch to start');
+    await eventually(() => feeds.active().includes(`private-${channelName}`), { what: 'the pod watch to start', timeoutMs: WAIT_MS });
     // The watch is established asynchronously after the subscription.
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     await createPod('watched');
-    await until(() => events.find((e) => e.pod?.name === 'watched' && e.pod.status.phase === 'Running'), 'the pod to be seen Running');
+    await eventually(() => events.find((e) => e.pod?.name === 'watched' && e.pod.status.phase === 'Running') ?? false, { what: 'the pod to be seen Running', timeoutMs: WAIT_MS });
     expect(events[0]).toMatchObject({ type: 'ADDED', pod: { name: 'watched' } });
 
     echo.leave(channelName);
-    await until(() => !feeds.active().includes(`private-${channelName}`), 'the pod watch to stop');
+    await eventually(() => !feeds.active().includes(`private-${channelName}`), { what: 'the pod watch to stop', timeoutMs: WAIT_MS });
     echo.disconnect();
   });
 
   it('is refused to a non-member', async () => {
-    const response = await fetch(`${baseUrl}/broadcasting/auth`, {
+    const response = await fetch(`${ctx.baseUrl}/broadcasting/auth`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${world.people.outsider.token}`, Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ socket_id: '123.456', channel_name: `private-workspace.${world.workspace.id}` }),
@@ -163,26 +109,26 @@ describe('a pod-log channel', () => {
       .listen(`.${FeedEvent.PodLogStatus}`, (event: { state: string }) => states.push(event.state));
 
     // The pod starts after the subscription: the feed waits, then streams.
-    await until(() => firstLines.find((line) => /started container main/.test(line.text)), 'the first log line');
-    await until(() => firstLines.find((line) => /tick 2\b/.test(line.text)), 'lines written while following');
+    await eventually(() => firstLines.find((line) => /started container main/.test(line.text)) ?? false, { what: 'the first log line', timeoutMs: WAIT_MS });
+    await eventually(() => firstLines.find((line) => /tick 2\b/.test(line.text)) ?? false, { what: 'lines written while following', timeoutMs: WAIT_MS });
     expect(states).toContain('streaming');
     expect(firstLines.map((line) => line.seq)).toEqual(firstLines.map((_, index) => index + 1));
-    expect(sandbox.logFollowers(world.workspace.namespace, 'chatty')).toBe(1);
+    expect(ctx.cluster.sandbox.logFollowers(world.workspace.namespace, 'chatty')).toBe(1);
 
     // A second member gets the lines so far, then the same live lines; still one upstream stream.
     const second = echoFor(world.people.wsManager.token);
     const secondLines: LogLine[] = [];
     second.private(channelName).listen(`.${FeedEvent.PodLogLines}`, (event: { lines: LogLine[] }) => secondLines.push(...event.lines));
-    await until(() => secondLines.find((line) => line.seq === 1), 'the replayed lines');
+    await eventually(() => secondLines.find((line) => line.seq === 1) ?? false, { what: 'the replayed lines', timeoutMs: WAIT_MS });
     const seen = firstLines.length;
-    await until(() => firstLines.length > seen + 1 && secondLines.some((line) => line.seq === firstLines.at(-1)!.seq), 'the live lines on both');
-    expect(sandbox.logFollowers(world.workspace.namespace, 'chatty')).toBe(1);
+    await eventually(() => firstLines.length > seen + 1 && secondLines.some((line) => line.seq === firstLines.at(-1)!.seq), { what: 'the live lines on both', timeoutMs: WAIT_MS });
+    expect(ctx.cluster.sandbox.logFollowers(world.workspace.namespace, 'chatty')).toBe(1);
 
     first.leave(channelName);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(sandbox.logFollowers(world.workspace.namespace, 'chatty')).toBe(1);
+    expect(ctx.cluster.sandbox.logFollowers(world.workspace.namespace, 'chatty')).toBe(1);
     second.leave(channelName);
-    await until(() => sandbox.logFollowers(world.workspace.namespace, 'chatty') === 0, 'the upstream log stream to stop');
+    await eventually(() => ctx.cluster.sandbox.logFollowers(world.workspace.namespace, 'chatty') === 0, { what: 'the upstream log stream to stop', timeoutMs: WAIT_MS });
     expect(feeds.active()).not.toContain(`private-${channelName}`);
     first.disconnect();
     second.disconnect();
@@ -191,14 +137,14 @@ describe('a pod-log channel', () => {
   it('is refused to a platform admin who is not a member, and to outsiders', async () => {
     const channel = podLogChannel(world.workspace.id, 'chatty');
     for (const person of [world.people.admin, world.people.outsider]) {
-      const response = await fetch(`${baseUrl}/broadcasting/auth`, {
+      const response = await fetch(`${ctx.baseUrl}/broadcasting/auth`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${person.token}`, Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ socket_id: '123.456', channel_name: channel }),
       });
       expect(response.status).toBe(403);
     }
-    const member = await fetch(`${baseUrl}/broadcasting/auth`, {
+    const member = await fetch(`${ctx.baseUrl}/broadcasting/auth`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${world.people.wsMember.token}`, Accept: 'application/json', 'Content-Type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ socket_id: '123.456', channel_name: channel }),
@@ -219,17 +165,17 @@ describe('a pod-log channel', () => {
       .private(channelName)
       .listen(`.${FeedEvent.PodLogLines}`, (event: { lines: LogLine[] }) => lines.push(...event.lines))
       .listen(`.${SUBSCRIPTION_ENDED_EVENT}`, (event: { reason: string }) => ends.push(event));
-    await until(() => lines.length > 0, 'a line');
-    expect(sandbox.logFollowers(world.workspace.namespace, 'followed')).toBe(1);
+    await eventually(() => lines.length > 0, { what: 'a line', timeoutMs: WAIT_MS });
+    expect(ctx.cluster.sandbox.logFollowers(world.workspace.namespace, 'followed')).toBe(1);
 
-    const removed = await fetch(`${baseUrl}/api/subnamespaces/${world.workspace.id}/users/${member.user.id}`, {
+    const removed = await fetch(`${ctx.baseUrl}/api/subnamespaces/${world.workspace.id}/users/${member.user.id}`, {
       method: 'DELETE',
       headers: { Authorization: `Bearer ${world.people.wsManager.token}`, Accept: 'application/json' },
     });
     expect(removed.status).toBe(204);
-    await until(() => ends.length > 0, 'SubscriptionEnded', 3000);
+    await eventually(() => ends.length > 0, { what: 'SubscriptionEnded', timeoutMs: 3000 });
     expect(ends[0]).toMatchObject({ reason: 'access-ended' });
-    await until(() => sandbox.logFollowers(world.workspace.namespace, 'followed') === 0, 'the upstream log stream to stop', 3000);
+    await eventually(() => ctx.cluster.sandbox.logFollowers(world.workspace.namespace, 'followed') === 0, { what: 'the upstream log stream to stop', timeoutMs: 3000 });
     expect(feeds.active()).not.toContain(`private-${channelName}`);
     echo.disconnect();
   });
@@ -244,9 +190,9 @@ describe('a pod-log channel', () => {
       .private(channelName)
       .listen(`.${FeedEvent.PodLogLines}`, (event: { lines: LogLine[] }) => lines.push(...event.lines))
       .listen(`.${FeedEvent.PodLogStatus}`, (event: { state: string; message?: string }) => states.push(event));
-    await until(() => lines.length > 0, 'a line');
+    await eventually(() => lines.length > 0, { what: 'a line', timeoutMs: WAIT_MS });
     await core.deleteNamespacedPod({ name: 'shortlived', namespace: world.workspace.namespace });
-    await until(() => states.find((s) => s.state === 'ended'), 'the end of the stream');
+    await eventually(() => states.find((s) => s.state === 'ended') ?? false, { what: 'the end of the stream', timeoutMs: WAIT_MS });
     echo.disconnect();
   });
 });

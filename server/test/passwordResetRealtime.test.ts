@@ -1,26 +1,23 @@
 import type Pusher from 'pusher-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBSCRIPTION_ENDED_EVENT, type SubscriptionEnd } from '../src/realtime/protocol.js';
-import { createTestContext, linkIn, type TestContext } from './helpers.js';
-import { connected, type RealtimeRig, startRealtimeRig, subscribeOutcome, until } from './realtimeClients.js';
+import { createTestContext, eventually, linkIn, type TestContext } from './helpers.js';
+import { connected, subscribeOutcome } from './realtimeClients.js';
 
 // Sessions end with a reset (docs/security.md): a password reset revokes every session and personal access token, and
 // what they subscribed to over the realtime channel ends with them, at once (the reset calls
 // the broadcaster's rightsChanged after its commit; the periodic re-check is a minute away).
 
 let ctx: TestContext;
-let rig: RealtimeRig;
 beforeAll(async () => {
-  ctx = await createTestContext();
-  rig = await startRealtimeRig(ctx);
+  ctx = await createTestContext({ realtime: true });
 });
 afterAll(async () => {
-  await rig?.close();
   await ctx?.close();
 });
 
 async function post(path: string, body: unknown, token?: string) {
-  const response = await fetch(`${rig.baseUrl}${path}`, {
+  const response = await fetch(`${ctx.baseUrl}${path}`, {
     method: 'POST',
     headers: { accept: 'application/json', 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify(body),
@@ -30,7 +27,7 @@ async function post(path: string, body: unknown, token?: string) {
 
 /** A pusher-js client on the channel, authorized with `token`; resolves with what ends it. */
 async function subscribed(token: string, channel: string) {
-  const client: Pusher = rig.pusher(token);
+  const client: Pusher = ctx.realtime.pusher(token);
   await connected(client);
   expect(await subscribeOutcome(client, channel)).toEqual({ ok: true });
   let end: SubscriptionEnd | undefined;
@@ -55,10 +52,10 @@ describe('password reset and realtime', () => {
     const reset = await post(link.pathname, { password: 'a brand new passphrase', password_confirmation: 'a brand new passphrase' });
     expect(reset.status).toBe(200);
 
-    await until(() => bySession.ended() !== undefined && byToken.ended() !== undefined, 'both subscriptions ended', 3000);
+    await eventually(() => bySession.ended() !== undefined && byToken.ended() !== undefined, { what: 'both subscriptions ended', timeoutMs: 3000 });
     expect(bySession.ended()).toMatchObject({ reason: 'session-ended' });
     expect(byToken.ended()).toMatchObject({ reason: 'session-ended' });
-    expect(rig.realtime.subscriberCount(own)).toBe(0);
+    expect(ctx.realtime.server.subscriberCount(own)).toBe(0);
     expect(other.ended()).toBeUndefined();
   });
 });

@@ -1,20 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PusherErrorCode } from '../src/realtime/pusherServer.js';
-import { createTestContext, type SignedInUser, type TestContext } from './helpers.js';
-import {
-  APP_KEY,
-  connected,
-  establishedRawClient,
-  handshakeRequest,
-  rawClient,
-  type RawClient,
-  rawExchange,
-  type RealtimeRig,
-  startRealtimeRig,
-  statusOf,
-  subscribeOutcome,
-  until,
-} from './realtimeClients.js';
+import { createTestContext, eventually, pause, REALTIME_APP_KEY, type SignedInUser, type TestContext } from './helpers.js';
+import { connected, establishedRawClient, handshakeRequest, rawClient, type RawClient, rawExchange, statusOf, subscribeOutcome } from './realtimeClients.js';
 
 // A guard: nothing a client sends, before or after the WebSocket upgrade, may take the
 // realtime server (and with it the whole process) down or leave it unable to serve. Each
@@ -22,17 +9,14 @@ import {
 // and afterwards a real pusher-js client still connects, subscribes and hears a broadcast.
 
 let ctx: TestContext;
-let rig: RealtimeRig;
 let person: SignedInUser;
 
 beforeAll(async () => {
-  ctx = await createTestContext();
-  rig = await startRealtimeRig(ctx);
+  ctx = await createTestContext({ realtime: true });
   person = await ctx.signedInUser();
 });
 
 afterAll(async () => {
-  await rig?.close();
   await ctx?.close();
 });
 
@@ -58,12 +42,11 @@ afterEach(() => {
 
 /** An established bare connection, cut after the test whatever happens. */
 async function fuzzClient(): Promise<RawClient> {
-  const { client } = await establishedRawClient(rig.realtime.port);
+  const { client } = await establishedRawClient(ctx.realtime.server.port);
   fuzzClients.push(client);
   return client;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** In groups, so that the fuzz does not trip the per-address limit it is not testing. */
 async function inGroups<T, R>(items: T[], size: number, run: (item: T) => Promise<R>): Promise<R[]> {
@@ -73,13 +56,13 @@ async function inGroups<T, R>(items: T[], size: number, run: (item: T) => Promis
 }
 
 async function serverStillServes() {
-  await until(() => rig.realtime.connectionCount() === 0, 'fuzz connections gone', 10_000);
-  const client = rig.pusher(person.token);
+  await eventually(() => ctx.realtime.server.connectionCount() === 0, { what: 'fuzz connections gone', timeoutMs: 10_000 });
+  const client = ctx.realtime.pusher(person.token);
   await connected(client);
   const channel = `private-App.User.${person.user.id}`;
   expect(await subscribeOutcome(client, channel)).toEqual({ ok: true });
   const heard = new Promise<unknown>((resolve) => client.channel(channel).bind('Hello', resolve));
-  rig.realtime.broadcast(channel, 'Hello', { after: 'fuzz' });
+  ctx.realtime.server.broadcast(channel, 'Hello', { after: 'fuzz' });
   expect(await heard).toEqual({ after: 'fuzz' });
   client.disconnect();
 }
@@ -93,23 +76,23 @@ describe('handshakes', () => {
       '//[',
       '//[/app/testbed?protocol=7',
       'http://[/app/x',
-      `http://127.0.0.1/app/${APP_KEY}?protocol=7`,
+      `http://127.0.0.1/app/${REALTIME_APP_KEY}?protocol=7`,
       '//:99999/app/x',
       '*',
       'app/testbed',
-      `//app/${APP_KEY}?protocol=7`,
-      `/app/${APP_KEY}?protocol=7#fragment`,
-      `/app/${APP_KEY}?protocol=7&x="quoted"`,
-      `/app/${APP_KEY}?protocol=%ZZ`,
+      `//app/${REALTIME_APP_KEY}?protocol=7`,
+      `/app/${REALTIME_APP_KEY}?protocol=7#fragment`,
+      `/app/${REALTIME_APP_KEY}?protocol=7&x="quoted"`,
+      `/app/${REALTIME_APP_KEY}?protocol=%ZZ`,
     ];
     for (const target of targets) {
-      const answer = await rawExchange(rig.realtime.port, handshakeRequest(target));
+      const answer = await rawExchange(ctx.realtime.server.port, handshakeRequest(target));
       expect(statusOf(answer), target).toBe(400);
     }
   });
 
   it('refuses malformed handshakes (headers, methods, request lines) with an HTTP error', async () => {
-    const path = `/app/${APP_KEY}?protocol=7`;
+    const path = `/app/${REALTIME_APP_KEY}?protocol=7`;
     const requests: [string, string][] = [
       ['no key', handshakeRequest(path, { 'Sec-WebSocket-Key': null })],
       ['bad key', handshakeRequest(path, { 'Sec-WebSocket-Key': 'short' })],
@@ -120,12 +103,12 @@ describe('handshakes', () => {
       ['bad protocol header', handshakeRequest(path, { 'Sec-WebSocket-Protocol': ',,,' })],
       ['garbage line', 'GARBAGE\r\n\r\n'],
       ['bad header name', `GET ${path} HTTP/1.1\r\nHo st: x\r\n\r\n`],
-      ['NUL in target', handshakeRequest(`/app/${APP_KEY}\u0000?protocol=7`)],
+      ['NUL in target', handshakeRequest(`/app/${REALTIME_APP_KEY}\u0000?protocol=7`)],
       ['huge target', handshakeRequest(`/app/${'x'.repeat(20_000)}?protocol=7`)],
       ['HTTP/0.9', `GET ${path}\r\n\r\n`],
     ];
     for (const [what, request] of requests) {
-      const status = statusOf(await rawExchange(rig.realtime.port, request));
+      const status = statusOf(await rawExchange(ctx.realtime.server.port, request));
       expect(status, what).toBeGreaterThanOrEqual(400);
       expect(status, what).toBeLessThan(500);
     }
@@ -134,15 +117,15 @@ describe('handshakes', () => {
   it('answers bad app keys, paths and versions with the Pusher error after the upgrade', async () => {
     const cases: [string, number][] = [
       [`/app/${encodeURIComponent('not the key')}?protocol=7`, PusherErrorCode.APP_NOT_FOUND],
-      [`/app/${APP_KEY}%00?protocol=7`, PusherErrorCode.APP_NOT_FOUND],
-      [`/app/${APP_KEY}/extra?protocol=7`, PusherErrorCode.PATH_NOT_FOUND],
+      [`/app/${REALTIME_APP_KEY}%00?protocol=7`, PusherErrorCode.APP_NOT_FOUND],
+      [`/app/${REALTIME_APP_KEY}/extra?protocol=7`, PusherErrorCode.PATH_NOT_FOUND],
       ['/', PusherErrorCode.PATH_NOT_FOUND],
-      [`/app/${APP_KEY}?protocol=7.0`, PusherErrorCode.UNSUPPORTED_PROTOCOL],
-      [`/app/${APP_KEY}?protocol=`, PusherErrorCode.UNSUPPORTED_PROTOCOL],
-      [`/app/${APP_KEY}?version=7`, PusherErrorCode.NO_PROTOCOL],
+      [`/app/${REALTIME_APP_KEY}?protocol=7.0`, PusherErrorCode.UNSUPPORTED_PROTOCOL],
+      [`/app/${REALTIME_APP_KEY}?protocol=`, PusherErrorCode.UNSUPPORTED_PROTOCOL],
+      [`/app/${REALTIME_APP_KEY}?version=7`, PusherErrorCode.NO_PROTOCOL],
     ];
     for (const [path, code] of cases) {
-      const client = await rawClient(rig.realtime.port, { path });
+      const client = await rawClient(ctx.realtime.server.port, { path });
       expect((await client.next('pusher:error')).data, path).toMatchObject({ code });
       expect(await client.closed(), path).toBe(code);
     }
@@ -152,7 +135,7 @@ describe('handshakes', () => {
     const rng = random(11);
     const alphabet = ['/', '%', '[', ']', ':', '@', '?', '#', '=', '&', '.', '\\', 'a', 'p', '7', 'Z', '%2F', '%ZZ', '%E0', '//', 'ÿ', '~', '+'];
     const targets = Array.from({ length: 300 }, (_, index) => (index % 3 === 0 ? `/app/${rng.text(alphabet, 12)}?protocol=7` : rng.text(alphabet, 24)));
-    const statuses = await inGroups(targets, 20, async (target) => statusOf(await rawExchange(rig.realtime.port, handshakeRequest(target))));
+    const statuses = await inGroups(targets, 20, async (target) => statusOf(await rawExchange(ctx.realtime.server.port, handshakeRequest(target))));
     statuses.forEach((status, index) => expect([101, 400], JSON.stringify(targets[index])).toContain(status));
   });
 });
@@ -188,9 +171,9 @@ describe('frames', () => {
     const badAuths = [
       { channel },
       { channel, auth: 42 },
-      { channel, auth: { key: APP_KEY } },
-      { channel, auth: `${APP_KEY}:${'0'.repeat(64)}` },
-      { channel, auth: `${APP_KEY}:${'0'.repeat(64)}`, channel_data: '{"user_id":1,"token_id":1}' },
+      { channel, auth: { key: REALTIME_APP_KEY } },
+      { channel, auth: `${REALTIME_APP_KEY}:${'0'.repeat(64)}` },
+      { channel, auth: `${REALTIME_APP_KEY}:${'0'.repeat(64)}`, channel_data: '{"user_id":1,"token_id":1}' },
       { channel, auth: 'x', channel_data: 'not json' },
       { channel, auth: 'x', channel_data: 7 },
       { channel: 'presence-room', auth: 'x' },
@@ -200,7 +183,7 @@ describe('frames', () => {
     for (const frame of frames) {
       client.send(frame);
       expect((await client.next('pusher:error')).data, String(frame)).toMatchObject({ code: frame.includes('client-') ? PusherErrorCode.CLIENT_EVENT_REFUSED : null });
-      await sleep(25);
+      await pause(25);
     }
     for (const frame of ignored) client.send(frame);
     client.socket.send(Buffer.from([0, 1, 2, 255]), { binary: true });
@@ -208,13 +191,13 @@ describe('frames', () => {
     for (const data of badAuths) {
       client.send({ event: 'pusher:subscribe', data });
       expect((await client.next('pusher:subscription_error')).data).toMatchObject({ status: 403 });
-      await sleep(25);
+      await pause(25);
     }
     client.send({ event: 'pusher:ping', data: {} });
     await client.next('pusher:pong');
     expect(client.closeCode).toBeNull();
-    expect(rig.realtime.subscriberCount('polluted')).toBe(0);
-    expect(rig.realtime.subscriberCount(channel)).toBe(0);
+    expect(ctx.realtime.server.subscriberCount('polluted')).toBe(0);
+    expect(ctx.realtime.server.subscriberCount(channel)).toBe(0);
   });
 
   it('closes connections that send oversized frames, invalid UTF-8 or floods of subscribe', async () => {
@@ -234,7 +217,7 @@ describe('frames', () => {
     const flood = { client: await fuzzClient() };
     for (let i = 0; i < 200; i++) flood.client.send({ event: 'pusher:subscribe', data: { channel: `flood-${i}` } });
     expect(await flood.client.closed()).toBe(PusherErrorCode.OVER_CAPACITY);
-    await until(() => rig.realtime.subscriberCount('flood-0') === 0, 'flood subscriptions gone');
+    await eventually(() => ctx.realtime.server.subscriberCount('flood-0') === 0, { what: 'flood subscriptions gone' });
   });
 
   it('survives random frames, then still serves a real pusher-js client', async () => {
@@ -245,7 +228,7 @@ describe('frames', () => {
       const client = await fuzzClient();
       for (const frame of frames.slice(start, start + 30)) {
         client.send(frame);
-        await sleep(25);
+        await pause(25);
       }
       client.send({ event: 'pusher:ping', data: {} });
       await client.next('pusher:pong');

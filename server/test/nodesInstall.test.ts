@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeNameBase } from '../src/nodes/agent.js';
-import { createNodeWatcher, type NodeWatcher } from '../src/nodes/watcher.js';
-import { eventually, type NodesWorld, startNodesWorld } from './nodesFixtures.js';
+import { createTestContext, eventually, type SignedInUser, type TestContext } from './helpers.js';
+import { FAST, nodeUser } from './nodesFixtures.js';
 import { runShell } from './shell.js';
 
 // The real install script (served by this server), run with sh and curl, with the kubeadm and
@@ -16,23 +16,17 @@ import { runShell } from './shell.js';
 const NODE_BIN = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'node-bin');
 const curlMissing = spawnSync('curl', ['--version']).status !== 0;
 
-let world: NodesWorld;
-let watcher: NodeWatcher;
-let owner: Awaited<ReturnType<NodesWorld['person']>>;
-let workDir: string;
+let ctx: TestContext;
+let owner: SignedInUser;
 
 beforeAll(async () => {
   if (curlMissing) throw new Error('curl is needed to run the install script (.ci/run installs it)');
-  world = await startNodesWorld({ listen: true });
-  watcher = createNodeWatcher(world.services, { initialBackoffMs: 100 });
-  watcher.start();
-  owner = await world.person({ firstname: 'Iris' });
-  workDir = mkdtempSync(join(tmpdir(), 'nodes-install-'));
+  // The script calls back at APP_URL: the app listens there.
+  ctx = await createTestContext({ cluster: { timings: FAST }, listen: 'appUrl', nodeWatcher: { initialBackoffMs: 100 } });
+  owner = await nodeUser(ctx, { firstname: 'Iris' });
 });
 afterAll(async () => {
-  await watcher?.stop();
-  await world?.close();
-  if (workDir) rmSync(workDir, { recursive: true, force: true });
+  await ctx?.close();
 });
 
 /** The install runs as on a machine: the doubles first on PATH, files under `root`. */
@@ -40,31 +34,31 @@ const runOnMachine = (command: string, root: string, onStdout?: (text: string) =
   runShell(command, { PATH: `${NODE_BIN}${delimiter}${process.env.PATH ?? ''}`, TESTBED_ROOT: root }, onStdout);
 
 const newRoot = (name: string) => {
-  const root = join(workDir, name);
+  const root = join(ctx.dir, name);
   mkdirSync(join(root, 'etc'), { recursive: true });
   return root;
 };
 
-const nodeJson = async (id: number) => (await world.inject('GET', `/api/nodes/${id}`, { token: owner.token })).json();
+const nodeJson = async (id: number) => (await ctx.inject('GET', `/api/nodes/${id}`, { token: owner.token })).json();
 const activity = async (id: number) =>
-  ((await world.inject('GET', `/api/nodes/${id}/activity`, { token: owner.token })).json() as { description: string; properties: { severity: string } }[])
+  ((await ctx.inject('GET', `/api/nodes/${id}/activity`, { token: owner.token })).json() as { description: string; properties: { severity: string } }[])
     .map((entry) => entry.description)
     .reverse();
 
 describe('the install script against this server and the sandbox', () => {
   it('console first: the copied command takes the node from to install through installing to Running', async () => {
-    const created = await world.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'x86-64' } });
+    const created = await ctx.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'x86-64' } });
     const node = created.json();
     expect(node.status).toBe('to install');
-    world.broadcasts.length = 0;
+    ctx.broadcasts.length = 0;
 
     const run = await runOnMachine(`curl -fsSL '${node.installation_url}' | sh`, newRoot('console-first'));
     expect(run.code, run.stdout + run.stderr).toBe(0);
 
     const running = await eventually(async () => {
       const seen = await nodeJson(node.id);
-      return seen.status === 'ok' ? seen : undefined;
-    }, 'the node to be Running');
+      return seen.status === 'ok' && seen;
+    }, { what: 'the node to be Running' });
     expect(running.name).toBe(nodeNameBase(hostname()) || `node-${node.id}`);
     expect(running.info).toMatchObject({ system: { hostname: hostname() }, cluster: { nodeInfo: expect.any(Object) } });
     expect(running.lastActive).toEqual(expect.any(String));
@@ -83,24 +77,24 @@ describe('the install script against this server and the sandbox', () => {
     // write concurrently, so Running need not be the very last entry; it follows installing.
     const toRunning = steps.findIndex((step) => /^status changed from (installing|Error) to Running$/.test(step));
     expect(toRunning, steps.join('\n')).toBeGreaterThan(steps.indexOf('status changed from to install to installing'));
-    const statuses = world.broadcasts.filter((event) => event.payload.id === node.id).map((event) => event.payload.status);
+    const statuses = ctx.broadcasts.filter((event) => event.payload.id === node.id).map((event) => event.payload.status);
     expect(statuses[0]).toBe('installing');
     expect(statuses.at(-1)).toBe('ok');
 
     // Run again: the node keeps its name and stays Running.
-    const again = await runOnMachine(`curl -fsSL '${node.installation_url}' | sh`, join(workDir, 'console-first'));
+    const again = await runOnMachine(`curl -fsSL '${node.installation_url}' | sh`, join(ctx.dir, 'console-first'));
     expect(again.code, again.stdout + again.stderr).toBe(0);
     expect((await nodeJson(node.id))).toMatchObject({ status: 'ok', name: running.name });
   });
 
   it('machine first: the generic script shows a code, the owner enters it, the install continues', async () => {
     let code: string | null = null;
-    let claimed: ReturnType<NodesWorld['inject']> | null = null;
-    const run = await runOnMachine(`curl -fsSL '${world.config.appUrl}/agent/install' | sh`, newRoot('machine-first'), (stdout) => {
+    let claimed: ReturnType<TestContext['inject']> | null = null;
+    const run = await runOnMachine(`curl -fsSL '${ctx.config.appUrl}/agent/install' | sh`, newRoot('machine-first'), (stdout) => {
       const match = /Enter this code in the console at \S+: ([A-Z]{6})/.exec(stdout);
       if (match && !code) {
         code = match[1]!;
-        claimed = world.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'raspberry-pi', code: code.toLowerCase() } });
+        claimed = ctx.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'raspberry-pi', code: code.toLowerCase() } });
       }
     });
     expect(run.code, run.stdout + run.stderr).toBe(0);
@@ -109,7 +103,7 @@ describe('the install script against this server and the sandbox', () => {
     expect(answer.statusCode, answer.body).toBe(201);
     const node = answer.json();
     // The host name is taken by the first test's node: the name gets the id.
-    await eventually(async () => (await nodeJson(node.id)).status === 'ok', 'the claimed node to be Running');
+    await eventually(async () => (await nodeJson(node.id)).status === 'ok', { what: 'the claimed node to be Running' });
     expect((await nodeJson(node.id)).name).toBe(`${nodeNameBase(hostname()) || 'node'}-${node.id}`);
     const steps = await activity(node.id);
     expect(steps.slice(0, 2)).toEqual(['node registered, waiting to be claimed', 'node claimed']);

@@ -1,49 +1,50 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeWatcher, type NodeWatcher } from '../src/nodes/watcher.js';
-import { eventually, type NodesWorld, secretOf, startNodesWorld } from './nodesFixtures.js';
+import { createTestContext, eventually, type SignedInUser, type TestContext } from './helpers.js';
+import { FAST, nodeRecord, nodeUser, secretOf } from './nodesFixtures.js';
 
 // The node watcher against the sandbox cluster: console nodes follow their cluster Nodes
 // (status, lastActive, info), every change is an activity entry and a NodeStatusChanged event
 // to the owner, and the watch comes back after the API server drops it.
 
-let world: NodesWorld;
-let owner: Awaited<ReturnType<NodesWorld['person']>>;
+let ctx: TestContext;
+let owner: SignedInUser;
 let watcher: NodeWatcher | null = null;
 
 beforeAll(async () => {
-  world = await startNodesWorld();
-  owner = await world.person({ firstname: 'Walter' });
+  ctx = await createTestContext({ cluster: { timings: FAST } });
+  owner = await nodeUser(ctx, { firstname: 'Walter' });
 });
 afterEach(async () => {
   await watcher?.stop();
   watcher = null;
 });
 afterAll(async () => {
-  await world?.close();
+  await ctx?.close();
 });
 
 /** A console node (added by the owner) already named after a cluster Node, as after its bootstrap. */
 async function consoleNode(name: string, status: 'installing' | 'ok' = 'installing') {
-  const response = await world.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'raspberry-pi' } });
+  const response = await ctx.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'raspberry-pi' } });
   expect(response.statusCode).toBe(201);
   const node = response.json();
-  await world.database.db.updateTable('nodes').set({ name, status }).where('id', '=', node.id).execute();
+  await ctx.db.updateTable('nodes').set({ name, status }).where('id', '=', node.id).execute();
   return { id: node.id as number, secret: secretOf(node.installation_url) as string };
 }
 
-const statusOf = async (id: number) => (await world.node(id)).status;
+const statusOf = async (id: number) => (await nodeRecord(ctx, id)).status;
 const waitForStatus = async (id: number, status: string, timeoutMs = 5000) => {
   try {
-    await eventually(async () => (await statusOf(id)) === status, `node ${id} to be ${status}`, timeoutMs);
+    await eventually(async () => (await statusOf(id)) === status, { what: `node ${id} to be ${status}`, timeoutMs });
   } catch (error) {
     throw new Error(`${(error as Error).message} (it is ${await statusOf(id)})`, { cause: error });
   }
 };
 const descriptions = async (id: number) =>
-  (await world.inject('GET', `/api/nodes/${id}/activity`, { token: owner.token })).json().map((entry: { description: string; properties: { severity: string } }) => [entry.description, entry.properties.severity]);
+  (await ctx.inject('GET', `/api/nodes/${id}/activity`, { token: owner.token })).json().map((entry: { description: string; properties: { severity: string } }) => [entry.description, entry.properties.severity]);
 
 const createClusterNode = (name: string) =>
-  world.kube().createNode({
+  ctx.cluster.kube().createNode({
     body: {
       metadata: { name, labels: { 'kubernetes.io/arch': 'arm64' } },
       status: {
@@ -56,13 +57,13 @@ const createClusterNode = (name: string) =>
 describe('one pass (syncNodesOnce)', () => {
   it('takes status, lastActive and facts from the cluster Node, with an activity entry and an event', async () => {
     const node = await consoleNode('sandbox-node-1');
-    world.broadcasts.length = 0;
-    watcher = createNodeWatcher(world.services);
+    ctx.broadcasts.length = 0;
+    watcher = createNodeWatcher(ctx.services);
     const result = await watcher.syncNodesOnce();
     expect(result.checked).toBeGreaterThanOrEqual(1);
     expect(result.changed).toBeGreaterThanOrEqual(1);
 
-    const seen = (await world.inject('GET', `/api/nodes/${node.id}`, { token: owner.token })).json();
+    const seen = (await ctx.inject('GET', `/api/nodes/${node.id}`, { token: owner.token })).json();
     expect(seen).toMatchObject({ status: 'ok', ip_v4: '10.240.0.11', lastActive: expect.any(String) });
     expect(seen.info.cluster).toMatchObject({
       nodeInfo: { architecture: 'amd64', operatingSystem: 'linux', osImage: 'Testbed Sandbox Linux' },
@@ -73,19 +74,19 @@ describe('one pass (syncNodesOnce)', () => {
       ['status changed from installing to Running', 'info'],
       ['node added', 'info'],
     ]);
-    expect(world.broadcasts).toEqual([{ userId: owner.user.id, event: 'NodeStatusChanged', payload: expect.objectContaining({ id: node.id, status: 'ok', name: 'sandbox-node-1' }) }]);
+    expect(ctx.broadcasts).toEqual([{ userId: owner.user.id, event: 'NodeStatusChanged', payload: expect.objectContaining({ id: node.id, status: 'ok', name: 'sandbox-node-1' }) }]);
 
     // Nothing changed: no new entry, no event.
     await watcher.syncNodesOnce();
     expect(await descriptions(node.id)).toHaveLength(2);
-    expect(world.broadcasts).toHaveLength(1);
+    expect(ctx.broadcasts).toHaveLength(1);
   });
 
   it('marks a running node unknown when its Node is gone, and leaves installing nodes alone', async () => {
     const gone = await consoleNode('vanished-node');
-    await world.database.db.updateTable('nodes').set({ status: 'ok', info: JSON.stringify({ cluster: { nodeInfo: {} } }) }).where('id', '=', gone.id).execute();
+    await ctx.db.updateTable('nodes').set({ status: 'ok', info: JSON.stringify({ cluster: { nodeInfo: {} } }) }).where('id', '=', gone.id).execute();
     const pending = await consoleNode('not-joined-yet');
-    watcher = createNodeWatcher(world.services);
+    watcher = createNodeWatcher(ctx.services);
     await watcher.syncNodesOnce();
     expect(await statusOf(gone.id)).toBe('unknown');
     expect((await descriptions(gone.id)).slice(0, 2)).toEqual([
@@ -99,14 +100,14 @@ describe('one pass (syncNodesOnce)', () => {
 describe('the watch', () => {
   it('follows a new node from Ready False (still installing) to Ready (ok), pressure (warning), not Ready (error), a silent kubelet (unknown) and back', async () => {
     const node = await consoleNode('pi-watched');
-    watcher = createNodeWatcher(world.services, { resyncIntervalMs: 3_600_000 });
+    watcher = createNodeWatcher(ctx.services, { resyncIntervalMs: 3_600_000 });
     watcher.start();
-    await eventually(async () => watcher!.watching, 'the watch to open');
+    await eventually(async () => watcher!.watching, { what: 'the watch to open' });
 
     await createClusterNode('pi-watched');
     // Registered with Ready False, then Ready once its network is up.
     await waitForStatus(node.id, 'ok');
-    const sandbox = world.sandbox();
+    const sandbox = ctx.cluster.sandbox;
 
     sandbox.setNodeCondition('pi-watched', 'DiskPressure', 'True');
     await waitForStatus(node.id, 'warning');
@@ -124,7 +125,7 @@ describe('the watch', () => {
     sandbox.startKubelet('pi-watched');
     await waitForStatus(node.id, 'ok');
 
-    await world.kube().deleteNode({ name: 'pi-watched' });
+    await ctx.cluster.kube().deleteNode({ name: 'pi-watched' });
     await waitForStatus(node.id, 'unknown');
 
     const changes = (await descriptions(node.id)).filter(([description]: [string]) => description.startsWith('status changed'));
@@ -139,26 +140,26 @@ describe('the watch', () => {
       ['status changed from unknown to Running', 'info'],
       ['status changed from Running to unknown', 'warning'],
     ]);
-    const events = world.broadcasts.filter((event) => event.payload.id === node.id).map((event) => event.payload.status);
+    const events = ctx.broadcasts.filter((event) => event.payload.id === node.id).map((event) => event.payload.status);
     expect(events).toEqual(['ok', 'warning', 'ok', 'error', 'ok', 'unknown', 'ok', 'unknown']);
   });
 
   it('reconnects after the API server drops it, and follows changes through the new watch', async () => {
     const node = await consoleNode('sandbox-node-3');
-    watcher = createNodeWatcher(world.services, { resyncIntervalMs: 3_600_000, initialBackoffMs: 50, maxBackoffMs: 200 });
+    watcher = createNodeWatcher(ctx.services, { resyncIntervalMs: 3_600_000, initialBackoffMs: 50, maxBackoffMs: 200 });
     watcher.start();
     await waitForStatus(node.id, 'ok');
-    await eventually(async () => watcher!.watching, 'the watch to open');
+    await eventually(async () => watcher!.watching, { what: 'the watch to open' });
     const opened = watcher.watchesOpened;
 
-    await world.stopSandbox();
-    await eventually(async () => !watcher!.watching, 'the watch to end');
+    await ctx.cluster.stop();
+    await eventually(async () => !watcher!.watching, { what: 'the watch to end' });
     // Reconnection attempts fail while the API server is away.
-    await eventually(async () => watcher!.lastError !== null, 'a failed reconnection');
+    await eventually(async () => watcher!.lastError !== null, { what: 'a failed reconnection' });
     expect(watcher.watchesOpened).toBe(opened);
 
-    const sandbox = await world.startSandbox();
-    await eventually(async () => watcher!.watchesOpened > opened && watcher!.watching, 'the watch to reopen', 5000);
+    const sandbox = await ctx.cluster.start();
+    await eventually(async () => watcher!.watchesOpened > opened && watcher!.watching, { what: 'the watch to reopen', timeoutMs: 5000 });
     expect(watcher.lastError).toBeNull();
 
     // Only the watch can deliver this (the periodic re-list is an hour away).
@@ -169,31 +170,31 @@ describe('the watch', () => {
   });
 
   it('re-lists periodically, which catches what no event says', async () => {
-    watcher = createNodeWatcher(world.services, { resyncIntervalMs: 100 });
+    watcher = createNodeWatcher(ctx.services, { resyncIntervalMs: 100 });
     watcher.start();
-    await eventually(async () => watcher!.watching, 'the watch to open');
+    await eventually(async () => watcher!.watching, { what: 'the watch to open' });
     // Running, according to the console, but its Node is not in the cluster: no watch event
     // will ever be about it; only a re-list notices.
     const node = await consoleNode('ghost-node', 'ok');
-    await world.database.db.updateTable('nodes').set({ info: JSON.stringify({ cluster: { nodeInfo: {} } }) }).where('id', '=', node.id).execute();
+    await ctx.db.updateTable('nodes').set({ info: JSON.stringify({ cluster: { nodeInfo: {} } }) }).where('id', '=', node.id).execute();
     await waitForStatus(node.id, 'unknown', 3000);
   });
 
   it('joins the whole flow: check-in, bootstrap, the Node registered with the token, Running', async () => {
-    watcher = createNodeWatcher(world.services, { resyncIntervalMs: 3_600_000 });
+    watcher = createNodeWatcher(ctx.services, { resyncIntervalMs: 3_600_000 });
     watcher.start();
-    await eventually(async () => watcher!.watching, 'the watch to open');
-    const response = await world.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'raspberry-pi', hostname: 'pi-flow' } });
+    await eventually(async () => watcher!.watching, { what: 'the watch to open' });
+    const response = await ctx.inject('POST', '/api/nodes', { token: owner.token, body: { type: 'raspberry-pi', hostname: 'pi-flow' } });
     const node = response.json();
     const secret = secretOf(node.installation_url);
-    const agent = (path: string, body: unknown) => world.inject('POST', path, { headers: { authorization: `Bearer ${secret}` }, body });
+    const agent = (path: string, body: unknown) => ctx.inject('POST', path, { headers: { authorization: `Bearer ${secret}` }, body });
 
     await agent('/agent/report', { step: 'checkin', facts: { hostname: 'pi-flow' } });
     const issued = (await agent('/agent/bootstrap', {})).json();
-    await world.kube(issued.token).createNode({ body: { metadata: { name: issued.node_name } } });
+    await ctx.cluster.kube(issued.token).createNode({ body: { metadata: { name: issued.node_name } } });
     await agent('/agent/report', { step: 'joined' });
     await waitForStatus(node.id, 'ok');
-    const statuses = world.broadcasts.filter((event) => event.payload.id === node.id).map((event) => event.payload.status);
+    const statuses = ctx.broadcasts.filter((event) => event.payload.id === node.id).map((event) => event.payload.status);
     expect(statuses[0]).toBe('installing');
     expect(statuses.at(-1)).toBe('ok');
   });

@@ -9,7 +9,7 @@ import { startSandboxCluster, type SandboxCluster } from '../src/cluster/sandbox
 // kubectl against the sandbox with a kubeconfig like the one the console hands out:
 // the sandbox CA, a service account token from TokenRequest, bound to one namespace.
 
-const haveKubectl = kubectlAvailable('server/test/sandbox-kubectl.test.ts', 'the sandbox cluster');
+const haveKubectl = kubectlAvailable('server/test/sandboxKubectl.test.ts', 'the sandbox cluster');
 
 describe.skipIf(!haveKubectl)('sandbox cluster with kubectl', () => {
   let dir: string;
