@@ -1,7 +1,7 @@
 import type { Access } from '../access/access.js';
 import { DAY_MS } from '../clock.js';
 import { timestamp } from '../db/database.js';
-import type { Database, Request } from '../db/schema.js';
+import type { Request } from '../db/schema.js';
 import { type AfterCommit, mergeAfterCommit } from '../effects/afterCommit.js';
 import { mailLocale } from '../i18n/messages.js';
 import type { LifecycleInput, LifecycleStep } from '../lifecycle/runner.js';
