@@ -20,13 +20,12 @@ export const mailDate = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16
 export function membershipsEndingMail(options: { firstname: string; entries: EndingMembership[]; link: string; locale?: Locale }): MailContent {
   const fr = options.locale === 'fr';
   const greeting = greetingFor(options.firstname, options.locale);
-  const line = (entry: EndingMembership) => {
+  const lines = options.entries.map((entry) => {
     const at = mailDate(entry.expiresAt);
     if (!entry.member) return fr ? `Votre adhésion à l’équipe ${entry.teamName} se termine le ${at}.` : `Your membership of the team ${entry.teamName} ends on ${at}.`;
     const who = `${entry.member.name} (${entry.member.email})`;
     return fr ? `L’adhésion de ${who} à l’équipe ${entry.teamName} se termine le ${at}.` : `The membership of ${who} in the team ${entry.teamName} ends on ${at}.`;
-  };
-  const lines = options.entries.map(line);
+  });
   const intro = fr
     ? 'À la fin d’une adhésion, la personne quitte l’équipe et ses espaces de travail, et perd son accès au cluster.'
     : 'When a membership ends, the person leaves the team and its workspaces and loses their access to the cluster.';
