@@ -16,6 +16,7 @@ import { lazyNamed } from './utils/lazyNamed';
 const ProfilePage = lazyNamed(() => import('./pages/profile/ProfilePage'), 'ProfilePage');
 const TeamRegistrationPage = lazyNamed(() => import('./resources/teams/TeamRegistrationPage'), 'TeamRegistrationPage');
 const TeamJoinPage = lazyNamed(() => import('./resources/teams/TeamJoinPage'), 'TeamJoinPage');
+const AdminPolicyPage = lazyNamed(() => import('./resources/admin/policy/AdminPolicyPage'), 'AdminPolicyPage');
 
 /**
  * The main console (react-admin's UI), for fully onboarded users. A chunk of its own (App.tsx
@@ -44,6 +45,8 @@ export const ConsoleUI = ({ title }: { title: string }) => {
         <Route path="/profile" element={<ProfilePage />} />
         <Route path="/team/registration" element={<TeamRegistrationPage />} />
         <Route path="/team/join" element={<TeamJoinPage />} />
+        {/* The policy's versions: platform admins only (others get the catch-all). */}
+        {user?.admin && <Route path="/admin/policy" element={<AdminPolicyPage />} />}
       </CustomRoutes>
     </AdminUI>
   );

@@ -1,14 +1,15 @@
 import { type AuthProvider, HttpError, type UserIdentity } from 'react-admin';
 import { type HttpClient, tokenStore } from './httpClient';
-import type { User } from './types';
+import type { PolicyInForce, User } from './types';
 import { gravatarUrl } from './utils/gravatar';
 
 /** Onboarding steps: 0 = email not verified, 1 = policy not accepted, 2 = fully set up. */
 export type OnboardingStep = 0 | 1 | 2;
 
-export const onboardingStep = (user: Pick<User, 'email_verified_at' | 'aup_accepted_at'>): OnboardingStep => {
+export const onboardingStep = (user: Pick<User, 'email_verified_at' | 'aup_accepted_at' | 'aup_required'>): OnboardingStep => {
   if (!user.email_verified_at) return 0;
-  if (!user.aup_accepted_at) return 1;
+  // A new version of the policy, or an acceptance grown too old, sends people back to the step.
+  if (!user.aup_accepted_at || user.aup_required) return 1;
   return 2;
 };
 
@@ -90,6 +91,8 @@ export interface TestbedAuthProvider extends AuthProvider {
   requestPasswordReset(email: string): Promise<MessageAnswer>;
   resetPassword(id: string, signature: string, data: { password: string; password_confirmation: string }): Promise<MessageAnswer>;
   acceptPolicy(): Promise<User>;
+  /** GET /api/policy: the policy in force, which the onboarding step shows. */
+  currentPolicy(): Promise<PolicyInForce>;
   /** PATCH /user: the names (profile form), the language (locale), or both. */
   updateProfile(data: { firstname?: string; lastname?: string; locale?: 'en' | 'fr' }): Promise<User>;
 
@@ -324,6 +327,10 @@ export const createAuthProvider = (http: HttpClient): TestbedAuthProvider => {
       if (json && typeof json === 'object' && 'id' in json) provider.setUser(json);
       else await refreshUser();
       return user as User;
+    },
+
+    async currentPolicy() {
+      return (await http<PolicyInForce>('/api/policy')).json;
     },
 
     async updateProfile(data) {

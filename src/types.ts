@@ -52,6 +52,12 @@ export interface User {
   email: string;
   email_verified_at: string | null;
   aup_accepted_at: string | null;
+  /** The policy version accepted last (null: the built-in text, or never accepted). */
+  aup_version_id?: number | null;
+  /** True while the person must accept the policy in force (a new version, or grown too old). */
+  aup_required?: boolean;
+  /** Why an earlier acceptance no longer holds, with the new version's "what changed" line. */
+  aup_renewal?: { reason: 'new_version' | 'expired'; summary: string | null } | null;
   admin: boolean;
   enabled: boolean;
   authority?: unknown;
@@ -93,4 +99,23 @@ export interface LinkedIdentity {
 export interface DownloadedFile {
   blob: Blob;
   filename: string | null;
+}
+
+/** GET /api/policy: the acceptable use policy in force ("initial": the console's built-in text). */
+export interface PolicyInForce {
+  version: string;
+  id: number | null;
+  summary: string | null;
+  published_at: string | null;
+  text: { en: string; fr: string } | null;
+  validity_days: number;
+}
+
+/** GET /api/admin/policy: a published version. */
+export interface PolicyVersion {
+  id: number;
+  summary: string;
+  text: { en: string; fr: string };
+  published_at: string;
+  published_by: { id: number; name: string; email: string } | null;
 }

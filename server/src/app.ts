@@ -48,6 +48,8 @@ import { teamRoutes } from './teamPages/routes.js';
 import { tokenRoutes } from './tokens/routes.js';
 import { authenticateToken } from './tokens/tokens.js';
 import { userRoutes } from './profile/routes.js';
+import { policyStandingNow } from './policy/inForce.js';
+import { policyRoutes } from './policy/routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 
 declare module 'fastify' {
@@ -108,6 +110,7 @@ const domains = [
   adminWorkspaceRoutes,
   adminUserRoutes,
   adminSettingsRoutes,
+  policyRoutes,
   realtimeRoutes,
   clusterRoutes,
   nodeRoutes,
@@ -170,7 +173,11 @@ export async function buildApp({
   await installSecurityHeaders(app);
   await installOpenApi(app);
   await installRateLimiting(app, config.rateLimits ? new Throttle(db) : null);
-  installAuthentication(app, (bearer) => authenticateToken(db, bearer));
+  installAuthentication(
+    app,
+    (bearer) => authenticateToken(db, bearer),
+    async (user) => (await policyStandingNow(db, config.lifecycleDefaults, user, clock.now())).required,
+  );
   installOnboardingGate(app);
 
   // Every answer's duration, labelled by route pattern (bounded), not by the URL asked for.

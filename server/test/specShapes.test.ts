@@ -104,8 +104,8 @@ describe('Team (tenant)', () => {
     expect(team.subnamespaces).toEqual(team.workspaces);
     expect(team.users).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ id: owner.user.id, enabled: true, pivot: { role: 'owner' } }),
-        expect.objectContaining({ id: member.user.id, enabled: true, pivot: { role: 'member' } }),
+        expect.objectContaining({ id: owner.user.id, enabled: true, pivot: { role: 'owner', expires_at: null } }),
+        expect.objectContaining({ id: member.user.id, enabled: true, pivot: { role: 'member', expires_at: null } }),
       ]),
     );
   });

@@ -87,7 +87,7 @@ describe('GET /api/tenants/{id-or-name}', () => {
         lastname: 'Owner',
         email: world.people.owner.user.email,
         enabled: true,
-        pivot: { role: 'owner' },
+        pivot: { role: 'owner', expires_at: null },
       });
       const disabled = team.users.find((user: { id: number }) => user.id === world.people.disabledManager.user.id);
       expect(disabled.enabled).toBe(false);

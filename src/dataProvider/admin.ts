@@ -3,7 +3,7 @@ import type { HttpClient } from '../httpClient';
 import type { BulkTeamsAnswer, BulkTeamsRequest, TeamDeletion } from '../resources/admin/teams/types';
 import type { BulkUsersAnswer, BulkUsersRequest } from '../resources/admin/users/types';
 import type { BulkWorkspacesAnswer } from '../resources/admin/workspaces/types';
-import type { DownloadedFile, LinkedIdentity } from '../types';
+import type { DownloadedFile, LinkedIdentity, PolicyInForce, PolicyVersion } from '../types';
 import { type ApiObject, type ResourceEndpoint, paginatorQuery, unwrap } from './crud';
 import { fetchFile, segment } from './files';
 
@@ -13,6 +13,12 @@ import { fetchFile, segment } from './files';
 // themselves are CRUD (resources 'admin/teams', 'admin/users'…).
 
 export interface AdminMethods {
+  /** GET /api/admin/policy: the policy's published versions, newest first. */
+  getPolicyVersions(): Promise<PolicyVersion[]>;
+  /** GET /api/policy: the version in force ("initial" before any is published). */
+  getPolicyInForce(): Promise<PolicyInForce>;
+  /** POST /api/admin/policy: publishes a version everybody must accept at their next visit. */
+  publishPolicyVersion(data: { text: { en: string; fr: string }; summary: string }): Promise<PolicyVersion>;
   /** DELETE /api/admin/teams/{id}?cascade=1[&dry_run=1]: what is (or would be) deleted. */
   deleteTeamCascade(teamId: number, options: { dryRun: boolean }): Promise<TeamDeletion>;
   /** POST /api/admin/teams/bulk: suspend or enable by ids or filter; with dry_run, what would happen. */
@@ -35,6 +41,15 @@ export interface AdminMethods {
 }
 
 export const adminMethods = (http: HttpClient, map: Record<string, ResourceEndpoint>): AdminMethods => ({
+  async getPolicyVersions() {
+    return (await http<PolicyVersion[]>('/api/admin/policy')).json;
+  },
+  async getPolicyInForce() {
+    return (await http<PolicyInForce>('/api/policy')).json;
+  },
+  async publishPolicyVersion(data) {
+    return (await http<PolicyVersion>('/api/admin/policy', { method: 'POST', body: data })).json;
+  },
   async deleteTeamCascade(teamId, options) {
     const query = options.dryRun ? { cascade: 1, dry_run: 1 } : { cascade: 1 };
     return (await http<TeamDeletion>(`/api/admin/teams/${segment(teamId)}`, { method: 'DELETE', query })).json;

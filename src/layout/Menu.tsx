@@ -3,6 +3,7 @@ import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
 import AssignmentOutlinedIcon from '@mui/icons-material/AssignmentOutlined';
 import GroupsOutlinedIcon from '@mui/icons-material/GroupsOutlined';
 import HistoryOutlinedIcon from '@mui/icons-material/HistoryOutlined';
+import GavelOutlinedIcon from '@mui/icons-material/GavelOutlined';
 import HomeOutlinedIcon from '@mui/icons-material/HomeOutlined';
 import PeopleOutlineIcon from '@mui/icons-material/PeopleOutline';
 import WorkspacesOutlinedIcon from '@mui/icons-material/WorkspacesOutlined';
@@ -31,6 +32,7 @@ const ADMIN_ENTRIES = [
   { to: '/admin/users', label: 'app.menu.admin_users', icon: <PeopleOutlineIcon /> },
   { to: '/admin/nodes', label: 'app.menu.admin_nodes', icon: <DnsOutlinedIcon /> },
   { to: '/admin/activity', label: 'app.menu.admin_activity', icon: <HistoryOutlinedIcon /> },
+  { to: '/admin/policy', label: 'app.menu.admin_policy', icon: <GavelOutlinedIcon /> },
 ];
 
 /**

@@ -1,4 +1,4 @@
-import type { Token, User } from '../../src/types';
+import type { PolicyInForce, PolicyVersion, Token, User } from '../../src/types';
 import { makeUser, PASSWORD, SESSION_TOKEN } from './fixtures';
 
 /**
@@ -31,6 +31,13 @@ export interface MockDb {
 
 export const db: MockDb = {} as MockDb;
 
+/** The policy in force (GET /api/policy) and the published versions (GET/POST /api/admin/policy). */
+export const policyDb: { inForce: PolicyInForce; versions: PolicyVersion[] } = { inForce: initialPolicy(), versions: [] };
+
+function initialPolicy(): PolicyInForce {
+  return { version: 'initial', id: null, summary: null, published_at: null, text: null, validity_days: 365 };
+}
+
 export const resetDb = () => {
   db.user = makeUser();
   db.password = PASSWORD;
@@ -45,6 +52,8 @@ export const resetDb = () => {
   db.nextRequestId = 500;
   db.pods = {};
   db.cluster = 'up';
+  policyDb.inForce = initialPolicy();
+  policyDb.versions = [];
 };
 
 resetDb();

@@ -1,5 +1,5 @@
 import { http, HttpResponse, type JsonBodyType } from 'msw';
-import { db } from './db';
+import { db, policyDb } from './db';
 import { NOW, SESSION_TOKEN } from './fixtures';
 import { authorized, record } from './http';
 
@@ -207,8 +207,28 @@ export const handlers = [
   http.post('/aup/accept', async ({ request }) => {
     await record(request);
     if (!authorized(request)) return unauthenticated();
-    db.user = { ...db.user, aup_accepted_at: NOW };
+    db.user = { ...db.user, aup_accepted_at: NOW, aup_version_id: policyDb.inForce.id, aup_required: false, aup_renewal: null };
     return HttpResponse.json(db.user as unknown as JsonBodyType);
+  }),
+
+  http.get('/api/policy', async ({ request }) => {
+    await record(request);
+    return HttpResponse.json(policyDb.inForce as unknown as JsonBodyType);
+  }),
+
+  http.get('/api/admin/policy', async ({ request }) => {
+    await record(request);
+    if (!authorized(request)) return unauthenticated();
+    return HttpResponse.json(policyDb.versions as unknown as JsonBodyType);
+  }),
+
+  http.post('/api/admin/policy', async ({ request }) => {
+    const body = (await record(request)) as { text: { en: string; fr: string }; summary: string };
+    if (!authorized(request)) return unauthenticated();
+    const version = { id: policyDb.versions.length + 1, summary: body.summary, text: body.text, published_at: NOW, published_by: { id: db.user.id, name: 'Ada Admin', email: db.user.email } };
+    policyDb.versions = [version, ...policyDb.versions];
+    policyDb.inForce = { version: String(version.id), id: version.id, summary: version.summary, published_at: NOW, text: version.text, validity_days: 365 };
+    return HttpResponse.json(version as unknown as JsonBodyType, { status: 201 });
   }),
 
   http.get('/api/tokens', async ({ request }) => {

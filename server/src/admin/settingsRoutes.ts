@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { currentUser, requireAdmin } from '../http/authenticate.js';
 import { bearerAuth } from '../http/schemas.js';
 import { lifecycleSettings, lifecycleSettingsPatch, updateLifecycleSettings } from '../lifecycle/settings.js';
+import { forgetPolicyInForce } from '../policy/inForce.js';
 
 // The platform's settings for platform admins (docs/lifecycle.md): how long workspaces and teams
 // last, when people are warned, how long expired workspaces are kept, how long an acceptance of
@@ -47,7 +48,12 @@ export function adminSettingsRoutes(context: AppContext): FastifyPluginAsyncZod 
         },
         onRequest: requireAdmin,
       },
-      async (request) => answer(await updateLifecycleSettings(db, config.lifecycleDefaults, request.body, currentUser(request).id, clock.now())),
+      async (request) => {
+        const settings = await updateLifecycleSettings(db, config.lifecycleDefaults, request.body, currentUser(request).id, clock.now());
+        // The policy's validity may have changed: the onboarding gate reads it afresh.
+        forgetPolicyInForce(db);
+        return answer(settings);
+      },
     );
   };
 }

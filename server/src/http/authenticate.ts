@@ -8,6 +8,11 @@ declare module 'fastify' {
     user: User | null;
     /** The token the request came with (session or personal), or null. */
     accessToken: AccessToken | null;
+    /**
+     * Whether the signed-in person must accept the acceptable use policy again (a newer version,
+     * or their acceptance grew too old); null without a user or without a policy check.
+     */
+    mustAcceptPolicy: (() => Promise<boolean>) | null;
   }
 }
 
@@ -17,14 +22,21 @@ const NOT_FOR_PEOPLE = new Set(['/livez', '/readyz', '/metrics']);
 export type TokenResolver = (bearer: string) => Promise<{ user: User; token: AccessToken } | null>;
 
 /**
+ * Whether a person who accepted the policy once must accept it again now. What the policy in
+ * force is belongs to the policy domain, which app.ts hands in.
+ */
+export type PolicyCheck = (user: User) => Promise<boolean>;
+
+/**
  * Resolves `Authorization: Bearer ID|SECRET` on every request into `request.user`. An absent
  * or invalid token leaves it null; routes that need a user say so with `requireUser`, so a
  * stale token does not get in the way of public routes such as /login. What a valid token is
  * belongs to the tokens domain, which app.ts hands in as `resolveToken`.
  */
-export function installAuthentication(app: FastifyInstance, resolveToken: TokenResolver): void {
+export function installAuthentication(app: FastifyInstance, resolveToken: TokenResolver, policyCheck?: PolicyCheck): void {
   app.decorateRequest('user', null);
   app.decorateRequest('accessToken', null);
+  app.decorateRequest('mustAcceptPolicy', null);
   app.addHook('onRequest', async (request) => {
     // The probes and /metrics never act for a person (/metrics has a token of its own), and
     // must answer in their own shape while the database is down.
@@ -36,6 +48,8 @@ export function installAuthentication(app: FastifyInstance, resolveToken: TokenR
     if (authenticated) {
       request.user = authenticated.user;
       request.accessToken = authenticated.token;
+      // Asked only by the onboarding gate, so that ungated routes read nothing more.
+      if (policyCheck) request.mustAcceptPolicy = () => policyCheck(authenticated.user);
     }
   });
 }
@@ -65,10 +79,15 @@ const onboardingMessages: Record<OnboardingStep, string> = {
   'accept-aup': 'You must accept the acceptable use policy.',
 };
 
-/** Route hook: 401 without a user, 403 (with `onboarding`) until the user is fully set up. */
+/**
+ * Route hook: 401 without a user, 403 (with `onboarding`) until the user is fully set up: email
+ * verified and the policy in force accepted (a newer version or an acceptance grown too old
+ * sends them back to that step).
+ */
 export async function requireOnboarded(request: FastifyRequest): Promise<void> {
   const user = currentUser(request);
-  const step = pendingOnboardingStep(user);
+  let step = pendingOnboardingStep(user);
+  if (!step && request.mustAcceptPolicy && (await request.mustAcceptPolicy())) step = 'accept-aup';
   if (step) throw new HttpError(403, onboardingMessages[step], { body: { onboarding: step } });
 }
 

@@ -11,6 +11,8 @@ export const ONBOARDING_EXEMPT_ROUTES: ReadonlySet<string> = new Set([
   '/api/tokens/:name',
   '/api/settings',
   '/api/docs',
+  // The policy in force: the policy step of onboarding shows it to those who must accept it.
+  '/api/policy',
   // Invitation links (invitations/routes.ts): following one proves the address, so a person
   // registering through it accepts before verifying; the preview is public.
   '/api/invitations/:id/:token',

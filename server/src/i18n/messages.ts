@@ -62,6 +62,12 @@ const frenchFields: Record<string, string> = {
   workspace: 'espace de travail',
   workspace_ids: 'espaces de travail',
   q: 'recherche',
+  summary: 'résumé',
+  text: 'texte',
+  'text.en': 'texte anglais',
+  'text.fr': 'texte français',
+  expires_at: 'date de fin',
+  membership_expires_at: 'date de fin de l’adhésion',
   limit: 'limite',
 };
 

@@ -11,6 +11,7 @@ import { enqueueMail } from '../mail/outbox.js';
 import { RealtimeEvent } from '../broadcasting/broadcaster.js';
 import { type Access, TEAM_ROLE_RANK } from '../access/access.js';
 import { managesTeamMembers } from '../memberships/members.js';
+import { checkEndDate } from '../teams/membershipEnd.js';
 import { addTeamMember, findTeam } from '../teams/teams.js';
 import { markEmailVerified } from '../users/users.js';
 import { addWorkspaceMember } from '../workspaces/workspaces.js';
@@ -42,6 +43,7 @@ export const ALREADY_MEMBER = 'This person is already a member of this team.';
 export const ALREADY_INVITED = 'An invitation to this address is already pending: resend it instead.';
 export const NOT_PENDING = 'This invitation is no longer pending.';
 export const MAX_INVITED_WORKSPACES = 50;
+export const MEMBERSHIP_ALREADY_ENDED = 'The membership this invitation offers has already ended.';
 
 export const wrongEmailMessage = (invited: string, current: string) =>
   `This invitation was sent to ${invited}, but you are signed in as ${current}. Sign out, then sign in or register with ${invited} to accept it.`;
@@ -55,6 +57,8 @@ export interface InvitationInput {
   workspace_ids: number[];
   /** The mail's language, when the inviter chose it. */
   locale?: Locale;
+  /** When the membership ends (checked against the clock: in the future); null/absent: no end. */
+  membership_expires_at?: string | null;
 }
 
 /**
@@ -113,11 +117,12 @@ export async function createInvitation(
   context: AppContext,
   limits: InvitationLimits | null,
   input: { access: Access; inviter: User; teamId: number; invitation: InvitationInput; requestLocale?: Locale },
-  now = new Date(),
+  now = context.clock.now(),
 ): Promise<Invitation> {
   const { db } = context;
   const { access, inviter } = input;
   const team = await teamToInviteTo(db, access, input.teamId);
+  const membershipEnd = checkEndDate('membership_expires_at', input.invitation.membership_expires_at, now);
   const { email, role } = input.invitation;
   if (!access.admin && TEAM_ROLE_RANK[role] > TEAM_ROLE_RANK[access.teamRoles.get(team.id) ?? 'member']) {
     throw new HttpError(403, ABOVE_OWN_ROLE);
@@ -165,6 +170,7 @@ export async function createInvitation(
         email,
         role,
         workspace_ids: JSON.stringify(workspaceIds),
+        membership_expires_at: membershipEnd,
         invited_by: inviter.id,
         token_hash: sha256(token),
         status: 'pending',
@@ -182,7 +188,7 @@ export async function createInvitation(
       causerId: inviter.id,
       description: 'invitation sent',
       subject: { type: 'team', id: team.id },
-      properties: { invitation_id: created.id, email, role, workspace_ids: workspaceIds },
+      properties: { invitation_id: created.id, email, role, workspace_ids: workspaceIds, membership_expires_at: membershipEnd },
     });
     await queueInvitationMail(trx, context, { invitation: created, token, team, inviter, locale });
     return created;
@@ -322,12 +328,15 @@ export async function acceptInvitation(
   context: AppContext,
   user: User,
   link: { id: string; token: string },
-  now = new Date(),
+  now = context.clock.now(),
 ): Promise<{ invitation: Invitation; workspaceIds: number[] }> {
   const { db } = context;
   const invitation = await invitationOfLink(db, link);
   const refusal = invitationRefusal(invitation, now);
   if (refusal) throw refusal;
+  // A membership that would end before it begins is refused (the invitation stays pending,
+  // for its team to revoke or resend with another date).
+  if (invitation.membership_expires_at !== null && invitation.membership_expires_at <= timestamp(now)) throw new HttpError(403, MEMBERSHIP_ALREADY_ENDED);
   if (invitation.email !== user.email) throw new HttpError(403, wrongEmailMessage(invitation.email, user.email));
 
   const result = await db.transaction().execute(async (trx) => {
@@ -346,7 +355,7 @@ export async function acceptInvitation(
     const grantRefused = await invitationGrantRefusal(trx, claimed);
     if (grantRefused) throw new HttpError(403, grantRefused);
     if (!user.email_verified_at) await markEmailVerified(trx, user);
-    await addTeamMember(trx, { teamId: claimed.team_id, userId: user.id, role: claimed.role, causerId: user.id });
+    await addTeamMember(trx, { teamId: claimed.team_id, userId: user.id, role: claimed.role, causerId: user.id, expiresAt: claimed.membership_expires_at });
     // Workspaces deleted since the invitation are left out.
     const wanted = workspaceIdsOf(claimed);
     const workspaces =

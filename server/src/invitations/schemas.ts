@@ -4,6 +4,7 @@ import type { Database, Invitation } from '../db/schema.js';
 import { emailField, idField, idParam } from '../http/schemas.js';
 import { isExpired, MAX_INVITED_WORKSPACES, workspaceIdsOf } from './invitations.js';
 import { grantStates, inviterCanGrant } from './rights.js';
+import { endDateField } from '../teams/membershipEnd.js';
 
 const teamRole = z.enum(['owner', 'manager', 'member']);
 
@@ -19,6 +20,8 @@ export const invitationBody = z.object({
     .transform((value) => value ?? []),
   /** The mail's language (else the invitee's saved one, else the inviter's request language). */
   locale: z.enum(['en', 'fr'], { error: 'The selected locale is invalid.' }).optional(),
+  /** When the membership it gives ends (a class until the end of term); null or absent: no end. */
+  membership_expires_at: endDateField('membership_expires_at').optional(),
 });
 
 export const teamParams = z.object({ team: idParam() });
@@ -44,6 +47,8 @@ export const invitationSchema = z.object({
    * the account deleted), so it cannot be accepted until someone who may resends it.
    */
   inviter_can_grant: z.boolean(),
+  /** When the membership it gives ends; null: no end. */
+  membership_expires_at: z.string().nullable(),
   expires_at: z.string(),
   sent_at: z.string(),
   created_at: z.string(),
@@ -57,6 +62,7 @@ export const invitationPreviewSchema = z.object({
   team: z.object({ id: z.number(), name: z.string(), fullname: z.string() }),
   workspaces: z.array(workspaceSummary),
   invited_by: z.string().nullable(),
+  membership_expires_at: z.string().nullable(),
   expires_at: z.string(),
 });
 
@@ -94,6 +100,7 @@ export async function presentInvitations(db: Kysely<Database>, invitations: Invi
     expired: invitation.status === 'pending' && isExpired(invitation, now),
     invited_by: invitation.invited_by === null ? null : (users.get(invitation.invited_by) ?? null),
     inviter_can_grant: inviterCanGrant(invitation.role, grants.get(invitation.id)!),
+    membership_expires_at: invitation.membership_expires_at,
     expires_at: invitation.expires_at,
     sent_at: invitation.sent_at,
     created_at: invitation.created_at,
@@ -110,6 +117,7 @@ export async function presentPreview(db: Kysely<Database>, invitation: Invitatio
     team,
     workspaces: workspaceIdsOf(invitation).flatMap((id) => workspaces.get(id) ?? []),
     invited_by: invitation.invited_by === null ? null : (users.get(invitation.invited_by)?.name ?? null),
+    membership_expires_at: invitation.membership_expires_at,
     expires_at: invitation.expires_at,
   };
 }

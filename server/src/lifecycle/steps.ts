@@ -1,7 +1,11 @@
 import type { LifecycleStep } from './runner.js';
+import { membershipSteps } from '../memberships/endingStep.js';
 
 /**
  * The lifecycle pass's steps, in the order they run. Warnings come before the ends they warn
  * of, so that a pass after a long downtime still sends the last warning before it suspends.
  */
-export const lifecycleSteps: LifecycleStep[] = [];
+export const lifecycleSteps: LifecycleStep[] = [
+  // Memberships that end: the warning, then the removal (memberships/endingStep.ts).
+  ...membershipSteps,
+];

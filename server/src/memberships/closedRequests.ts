@@ -23,7 +23,7 @@ export const NO_LONGER_MEMBER_MESSAGE = 'You are no longer a member of this team
  */
 export async function closeRequestsOfFormerMember(
   trx: Kysely<Database>,
-  input: { teamId: number; userId: number; causerId: number },
+  input: { teamId: number; userId: number; causerId: number | null },
 ): Promise<Request[]> {
   const now = timestamp();
   const closed = await trx

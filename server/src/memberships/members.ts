@@ -20,7 +20,7 @@ export type MemberOutcome =
 
 export const LAST_OWNER_MESSAGE = 'A team keeps at least one owner: make someone else an owner first.';
 export const NOT_A_MEMBER_MESSAGE = 'This person is not a member of this team.';
-const ABOVE_OWN_ROLE_MESSAGE = 'Only an owner can change or remove an owner, or make someone an owner.';
+export const ABOVE_OWN_ROLE_MESSAGE = 'Only an owner can change or remove an owner, or make someone an owner.';
 
 /** May manage the team's members at all: its enabled owners and managers, platform admins. */
 export const managesTeamMembers = (access: Access, teamId: number) => access.admin || managesTeam(access, teamId);
@@ -47,7 +47,7 @@ async function otherEnabledOwners(trx: Kysely<Database>, teamId: number, userId:
 }
 
 /** Whether the actor outranks, or equals, what they act on (platform admins always do). */
-const withinOwnRole = (access: Access, teamId: number, role: TeamRole) =>
+export const withinOwnRole = (access: Access, teamId: number, role: TeamRole) =>
   access.admin || TEAM_ROLE_RANK[role] <= TEAM_ROLE_RANK[access.teamRoles.get(teamId) ?? 'member'];
 
 export async function changeTeamMemberRole(
@@ -85,15 +85,32 @@ export async function changeTeamMemberRole(
  */
 export async function removeTeamMember(
   db: Kysely<Database>,
-  input: { teamId: number; userId: number; access: Access },
+  input: {
+    teamId: number;
+    userId: number;
+    access: Access;
+    /**
+     * The membership reached its end date (the lifecycle pass, memberships/endingStep.ts):
+     * removed only if its end date is still at or before `now` (not moved meanwhile), by
+     * nobody, and recorded as "team membership ended".
+     */
+    ended?: { now: string };
+  },
 ): Promise<MemberOutcome> {
-  const { teamId, userId, access } = input;
-  const leaving = userId === access.userId && access.teamRoles.has(teamId);
+  const { teamId, userId, access, ended } = input;
+  const leaving = !ended && userId === access.userId && access.teamRoles.has(teamId);
+  const causerId = ended ? null : access.userId;
   if (!leaving && !managesTeamMembers(access, teamId)) return { status: 'forbidden', message: "Only the team's owners and managers can remove members." };
   return db.transaction().execute(async (trx): Promise<MemberOutcome> => {
     await lockTeam(trx, teamId);
-    const member = await trx.selectFrom('team_members').select(['id', 'role']).where('team_id', '=', teamId).where('user_id', '=', userId).executeTakeFirst();
+    const member = await trx
+      .selectFrom('team_members')
+      .select(['id', 'role', 'expires_at'])
+      .where('team_id', '=', teamId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
     if (!member) return { status: 'not_found', message: NOT_A_MEMBER_MESSAGE };
+    if (ended && (member.expires_at === null || member.expires_at > ended.now)) return { status: 'not_found', message: NOT_A_MEMBER_MESSAGE };
     if (!leaving && !withinOwnRole(access, teamId, member.role)) return { status: 'forbidden', message: ABOVE_OWN_ROLE_MESSAGE };
     if (member.role === 'owner' && (await otherEnabledOwners(trx, teamId, userId)) === 0) return { status: 'conflict', message: LAST_OWNER_MESSAGE };
 
@@ -112,21 +129,22 @@ export async function removeTeamMember(
         .values({ workspace_id: membership.workspace_id, namespace: membership.namespace, user_id: userId, created_at: now })
         .execute();
       await recordActivity(trx, {
-        causerId: access.userId,
+        causerId,
         description: leaving ? 'workspace left' : 'workspace member removed',
         subject: { type: 'workspace', id: membership.workspace_id },
-        properties: { user_id: userId, role: membership.role, reason: 'team membership ended' },
+        properties: { user_id: userId, role: membership.role, reason: 'team membership ended', ...(ended ? { cause: 'membership ended' } : {}) },
       });
     }
     await trx.deleteFrom('team_members').where('id', '=', member.id).execute();
-    const closed = await closeRequestsOfFormerMember(trx, { teamId, userId, causerId: access.userId });
+    const closed = await closeRequestsOfFormerMember(trx, { teamId, userId, causerId });
     await recordActivity(trx, {
-      causerId: access.userId,
-      description: leaving ? 'team left' : 'team member removed',
+      causerId,
+      description: ended ? 'team membership ended' : leaving ? 'team left' : 'team member removed',
       subject: { type: 'team', id: teamId },
       properties: {
         user_id: userId,
         role: member.role,
+        ...(ended ? { cause: 'membership ended', expires_at: member.expires_at } : {}),
         workspaces: memberships.map((membership) => membership.workspace_id),
         closed_requests: closed.map((request) => request.id),
       },

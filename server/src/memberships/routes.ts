@@ -7,8 +7,11 @@ import { bearerAuth, idParam } from '../http/schemas.js';
 import { loadAccess } from '../access/access.js';
 import { bulkMembersAnswer, bulkMembersBody, memberRoleAnswer, roleBody } from './schemas.js';
 import { applyAfterCommit } from '../effects/afterCommit.js';
+import { setMembershipEnd } from './ends.js';
+import { checkEndDate } from '../teams/membershipEnd.js';
 import { changeTeamMemberRole, managesTeamMembers, type MemberOutcome, removalEffects, removeTeamMember, removeTeamMembers } from './members.js';
 import { findTeam } from '../teams/teams.js';
+import type { TeamRole } from '../db/schema.js';
 
 const tags = ['teams'];
 const security = bearerAuth;
@@ -32,7 +35,8 @@ export function teamMemberRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          summary: "Change a member's team role (the team's owners and managers, platform admins); a team keeps at least one owner",
+          summary:
+            "Change a member's team role and/or the membership's end date (expires_at, null: no end) (the team's owners and managers, platform admins); a team keeps at least one owner",
           security,
           params: memberParams,
           body: roleBody,
@@ -43,9 +47,23 @@ export function teamMemberRoutes(context: AppContext): FastifyPluginAsyncZod {
         const team = await findTeam(db, request.params.team);
         if (!team) throw notFound();
         const access = await loadAccess(db, currentUser(request));
-        const outcome = await changeTeamMemberRole(db, { teamId: team.id, userId: request.params.userId, role: request.body.role, access });
-        if (outcome.status !== 'done' || outcome.role === null) refused(outcome);
-        return { id: request.params.userId, team_id: team.id, role: outcome.role, previous: outcome.previous };
+        const { role, expires_at } = request.body;
+        const teamId = team.id;
+        const userId = request.params.userId;
+        // The date is checked before anything changes: a bad one leaves the role as it was too.
+        const expiresAt = expires_at === undefined ? undefined : checkEndDate('expires_at', expires_at, context.clock.now());
+        let previous: TeamRole | undefined;
+        if (role !== undefined) {
+          const outcome = await changeTeamMemberRole(db, { teamId, userId, role, access });
+          if (outcome.status !== 'done') refused(outcome);
+          previous = outcome.previous;
+        }
+        if (expiresAt !== undefined) {
+          const outcome = await setMembershipEnd(db, { teamId, userId, expiresAt, access });
+          if (outcome.status !== 'done') refused(outcome);
+        }
+        const member = await db.selectFrom('team_members').select(['role', 'expires_at']).where('team_id', '=', teamId).where('user_id', '=', userId).executeTakeFirstOrThrow();
+        return { id: userId, team_id: teamId, role: member.role, previous: previous ?? member.role, expires_at: member.expires_at };
       },
     );
 

@@ -1,11 +1,19 @@
 import { z } from 'zod';
 import { idField } from '../http/schemas.js';
 import { teamRoleField } from '../teams/roles.js';
+import { endDateField } from '../teams/membershipEnd.js';
 
 // Bodies and answers of the team member routes (memberRoutes.ts): a role change, bulk removal.
 
-/** `role`: ours or the Laravel-era name (teams/roles.ts), as ours from here on. */
-export const roleBody = z.object({ role: teamRoleField() });
+/**
+ * A member's role (ours or the Laravel-era name, teams/roles.ts) and/or the membership's end
+ * (`expires_at`: an ISO date-time in the future, or null for no end); at least one of them.
+ */
+export const roleBody = z
+  .object({ role: teamRoleField().optional(), expires_at: endDateField('expires_at').optional() })
+  .superRefine((body, context) => {
+    if (body.role === undefined && body.expires_at === undefined) context.addIssue({ code: 'custom', path: ['role'], message: 'The role field is required.' });
+  });
 
 /** At most this many people in one bulk call (each is its own transaction). */
 export const MAX_BULK_IDS = 1000;
@@ -23,7 +31,14 @@ export const bulkMembersBody = z.object({
 
 const teamRole = z.enum(['owner', 'manager', 'member']);
 
-export const memberRoleAnswer = z.object({ id: z.number(), team_id: z.number(), role: teamRole, previous: teamRole });
+export const memberRoleAnswer = z.object({
+  id: z.number(),
+  team_id: z.number(),
+  role: teamRole,
+  previous: teamRole,
+  /** The membership's end date (null: none). */
+  expires_at: z.string().nullable(),
+});
 
 export const bulkMembersAnswer = z.object({
   results: z.array(z.object({ id: z.number(), status: z.enum(['done', 'forbidden', 'not_found', 'conflict']), message: z.string().nullable() })),

@@ -65,6 +65,12 @@ export const userSchema = z.object({
   email: z.string(),
   email_verified_at: z.string().nullable(),
   aup_accepted_at: z.string().nullable(),
+  /** The policy version accepted last; null: the built-in text ("initial"), or never accepted. */
+  aup_version_id: z.number().nullable(),
+  /** True while the person must accept the policy in force (the onboarding gate refuses the API). */
+  aup_required: z.boolean(),
+  /** Why an earlier acceptance no longer holds, with the new version's "what changed" line. */
+  aup_renewal: z.object({ reason: z.enum(['new_version', 'expired']), summary: z.string().nullable() }).nullable(),
   admin: z.boolean(),
   enabled: z.boolean(),
   authority: z.string().nullable(),
@@ -288,11 +294,14 @@ export async function loadUserRelations(db: Kysely<Database>, user: User): Promi
 }
 
 /** The user with their teams, workspaces and requests (GET /user and the account answers). */
-export async function presentUserWithRelations(db: Kysely<Database>, user: User): Promise<PresentedUser> {
-  return presentUser(user, await loadUserRelations(db, user));
+export async function presentUserWithRelations(db: Kysely<Database>, user: User, policy?: PolicyFields): Promise<PresentedUser> {
+  return presentUser(user, await loadUserRelations(db, user), policy);
 }
 
-export function presentUser(user: User, relations: UserRelations = noRelations): PresentedUser {
+/** The user's standing against the policy in force (policy/inForce.ts userPolicyFields). */
+export type PolicyFields = Pick<PresentedUser, 'aup_version_id' | 'aup_required' | 'aup_renewal'>;
+
+export function presentUser(user: User, relations: UserRelations = noRelations, policy?: PolicyFields): PresentedUser {
   return {
     id: user.id,
     firstname: user.firstname,
@@ -301,6 +310,8 @@ export function presentUser(user: User, relations: UserRelations = noRelations):
     email: user.email,
     email_verified_at: user.email_verified_at,
     aup_accepted_at: user.aup_accepted_at,
+    // Without the policy in force at hand (a fresh registration): only "never accepted" is known.
+    ...(policy ?? { aup_version_id: user.aup_version_id, aup_required: !user.aup_accepted_at, aup_renewal: null }),
     admin: user.admin === 1,
     enabled: user.enabled === 1,
     authority: user.authority,

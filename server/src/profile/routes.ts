@@ -5,18 +5,23 @@ import { currentUser, requireUser } from '../http/authenticate.js';
 import { bearerAuth, requiredText } from '../http/schemas.js';
 import { LOCALES } from '../i18n/messages.js';
 import { presentUserWithRelations, userSchema } from './presenter.js';
-import { acceptPolicy, updateProfile } from '../users/users.js';
+import { updateProfile } from '../users/users.js';
+import type { User } from '../db/schema.js';
+import { policyInForce, userPolicyFields } from '../policy/inForce.js';
+import { recordPolicyAcceptance } from '../policy/versions.js';
 
 const tags = ['accounts'];
 const security = bearerAuth;
 
 /** The signed-in user's own account: read it, edit the names or the language, accept the policy. */
-export function userRoutes({ db }: AppContext): FastifyPluginAsyncZod {
+export function userRoutes({ db, config, clock }: AppContext): FastifyPluginAsyncZod {
+  const present = async (user: User) =>
+    presentUserWithRelations(db, user, await userPolicyFields(db, config.lifecycleDefaults, user, clock.now()));
   return async (app) => {
     app.get(
       '/user',
       { schema: { tags, summary: 'The current user', security, response: { 200: userSchema } }, onRequest: requireUser },
-      async (request) => presentUserWithRelations(db, currentUser(request)),
+      async (request) => present(currentUser(request)),
     );
 
     app.patch(
@@ -44,16 +49,19 @@ export function userRoutes({ db }: AppContext): FastifyPluginAsyncZod {
         },
         onRequest: requireUser,
       },
-      async (request) => presentUserWithRelations(db, await updateProfile(db, currentUser(request), request.body)),
+      async (request) => present(await updateProfile(db, currentUser(request), request.body)),
     );
 
     app.post(
       '/aup/accept',
       {
-        schema: { tags, summary: 'Accept the acceptable use policy', security, response: { 200: userSchema } },
+        schema: { tags, summary: 'Accept the acceptable use policy in force (GET /api/policy)', security, response: { 200: userSchema } },
         onRequest: requireUser,
       },
-      async (request) => presentUserWithRelations(db, await acceptPolicy(db, currentUser(request))),
+      async (request) => {
+        const { version, validityDays } = await policyInForce(db, config.lifecycleDefaults);
+        return present(await recordPolicyAcceptance(db, currentUser(request), version, validityDays, clock.now()));
+      },
     );
   };
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.js';
+import { checkEndDate } from '../teams/membershipEnd.js';
 import { currentUser } from '../http/authenticate.js';
 import { listSchema, paginated } from '../http/pagination.js';
 import { bearerAuth } from '../http/schemas.js';
@@ -168,7 +169,15 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
         // The requester's mail is written in the decision's transaction, and sent once it committed.
         const decided = await decideRequest(
           db,
-          { requestId: request.params.id, access, action: request.body.action, message: request.body.message },
+          {
+            requestId: request.params.id,
+            access,
+            action: request.body.action,
+            message: request.body.message,
+            // Checked against the clock before anything is decided; ignored on a denial.
+            membershipExpiresAt:
+              request.body.action === 'approve' ? checkEndDate('membership_expires_at', request.body.membership_expires_at, context.clock.now()) : null,
+          },
           (trx, result) => notifyRequester(trx, context.config, result),
         );
         applyAfterCommit(context, decisionEffects(context, decided));

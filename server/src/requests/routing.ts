@@ -2,11 +2,13 @@ import type { Kysely } from 'kysely';
 import { recordActivity, type Severity } from '../activity/log.js';
 import { timestamp } from '../db/database.js';
 import type { Database, Request, RequestStatus } from '../db/schema.js';
-import { HttpError, notFound } from '../http/errors.js';
+import { fieldError, HttpError, notFound } from '../http/errors.js';
 import type { Access } from '../access/access.js';
 import { mayDecide, maySee } from '../access/requests.js';
 import { addTeamMember, findTeam, findTeamByName, insertTeam, type NewTeam } from '../teams/teams.js';
 import { addWorkspaceMember, findWorkspaceByName, insertWorkspace } from '../workspaces/workspaces.js';
+
+export const MEMBERSHIP_END_ONLY_FOR_JOIN = 'An end date applies only to approving a request to join a team.';
 
 // Who decides which request, and the decision itself (docs/api-contract.md, "Who decides").
 //   CreateTeam      → platform admins
@@ -99,15 +101,22 @@ export function decisionRefusal(
  */
 export async function decideRequest(
   db: Kysely<Database>,
-  input: { requestId: number; access: Access; action: Decision; message: string | null },
+  input: { requestId: number; access: Access; action: Decision; message: string | null; membershipExpiresAt?: string | null },
   /** Runs in the decision's transaction after it (the requester's mail is written there). */
   inTransaction?: (trx: Kysely<Database>, decided: Request) => Promise<void>,
 ): Promise<Request> {
   const request = await db.selectFrom('requests').selectAll().where('id', '=', input.requestId).executeTakeFirst();
   const refusal = decisionRefusal(input.access, request);
   if (refusal || !request) throw refusal ?? notFound();
+  if (input.membershipExpiresAt && request.type !== 'JoinTeam') throw fieldError('membership_expires_at', MEMBERSHIP_END_ONLY_FOR_JOIN);
   return db.transaction().execute(async (trx) => {
-    const decided = await applyDecision(trx, request, { deciderId: input.access.userId, action: input.action, message: input.message, automatic: false });
+    const decided = await applyDecision(trx, request, {
+      deciderId: input.access.userId,
+      action: input.action,
+      message: input.message,
+      automatic: false,
+      membershipExpiresAt: input.membershipExpiresAt ?? null,
+    });
     await inTransaction?.(trx, decided);
     return decided;
   });
@@ -121,7 +130,7 @@ export async function decideRequest(
 export async function applyDecision(
   trx: Kysely<Database>,
   request: Request,
-  decision: { deciderId: number; action: Decision; message: string | null; automatic: boolean },
+  decision: { deciderId: number; action: Decision; message: string | null; automatic: boolean; membershipExpiresAt?: string | null },
 ): Promise<Request> {
   const now = timestamp();
   const status: RequestStatus = decision.action === 'approve' ? 'Approved' : 'Denied';
@@ -135,7 +144,7 @@ export async function applyDecision(
   if (!decided) throw new HttpError(409, ALREADY_DECIDED);
 
   if (status === 'Approved') {
-    const created = await applyApproval(trx, decided, decision.deciderId);
+    const created = await applyApproval(trx, decided, decision.deciderId, decision.membershipExpiresAt ?? null);
     if (created) {
       decided = await trx.updateTable('requests').set(created).where('id', '=', decided.id).returningAll().executeTakeFirstOrThrow();
     }
@@ -149,6 +158,8 @@ async function applyApproval(
   trx: Kysely<Database>,
   request: Request,
   deciderId: number,
+  /** A JoinTeam approved with an end date (memberships that end). */
+  membershipExpiresAt: string | null = null,
 ): Promise<{ team_id: number } | { workspace_id: number } | null> {
   const data = JSON.parse(request.data) as Record<string, unknown>;
   switch (request.type) {
@@ -160,7 +171,7 @@ async function applyApproval(
     }
     case 'JoinTeam':
       if (request.team_id === null) throw new HttpError(409, 'The team no longer exists.');
-      await addTeamMember(trx, { teamId: request.team_id, userId: request.user_id, role: 'member', causerId: deciderId });
+      await addTeamMember(trx, { teamId: request.team_id, userId: request.user_id, role: 'member', causerId: deciderId, expiresAt: membershipExpiresAt });
       return null;
     case 'CreateWorkspace': {
       const team = request.team_id === null ? undefined : await findTeam(trx, request.team_id);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endDateField } from '../teams/membershipEnd.js';
 import { paginationQuery } from '../http/pagination.js';
 import { idField, idParam, MAX_ID, optionalLineText, optionalText, requiredMultilineText, requiredText } from '../http/schemas.js';
 import { MAX_WORKSPACE_NAME_LENGTH, WORKSPACE_NAME_PATTERN } from '../workspaces/naming.js';
@@ -58,6 +59,8 @@ export const decisionBody = z.object({
       issue.input === undefined || issue.input === null ? 'The action field is required.' : 'The selected action is invalid.',
   }),
   message: optionalText('message'),
+  /** Approving a JoinTeam: when the membership it gives ends (null or absent: no end). */
+  membership_expires_at: endDateField('membership_expires_at').optional(),
 });
 
 export const requestIdParams = z.object({ id: idParam() });

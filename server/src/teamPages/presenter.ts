@@ -41,7 +41,8 @@ export const teamSchema = z.object({
         lastname: z.string(),
         email: z.string(),
         enabled: z.boolean(),
-        pivot: z.object({ role: z.enum(['owner', 'manager', 'member']) }),
+        /** The membership: its role, and its end date (null: none; memberships/ends.ts). */
+        pivot: z.object({ role: z.enum(['owner', 'manager', 'member']), expires_at: z.string().nullable() }),
       }),
     ),
 });
@@ -80,7 +81,7 @@ export async function presentTeams(
       ? db
           .selectFrom('team_members as tm')
           .innerJoin('users as u', 'u.id', 'tm.user_id')
-          .select(['tm.team_id', 'tm.role', 'tm.enabled as membership_enabled', 'u.id', 'u.firstname', 'u.lastname', 'u.email', 'u.enabled'])
+          .select(['tm.team_id', 'tm.role', 'tm.enabled as membership_enabled', 'tm.expires_at', 'u.id', 'u.firstname', 'u.lastname', 'u.email', 'u.enabled'])
           .where('tm.team_id', 'in', memberTeamIds)
           .orderBy('tm.id')
           .execute()
@@ -123,7 +124,7 @@ export async function presentTeams(
               lastname: member.lastname,
               email: member.email,
               enabled: member.enabled === 1 && member.membership_enabled === 1,
-              pivot: { role: member.role },
+              pivot: { role: member.role, expires_at: member.expires_at },
             }))
         : [],
       ...(full ? { joining_reason: team.joining_reason } : {}),

@@ -43,7 +43,7 @@ export async function insertTeam(trx: Kysely<Database>, team: NewTeam, causerId:
  */
 export async function addTeamMember(
   trx: Kysely<Database>,
-  input: { teamId: number; userId: number; role: TeamRole; causerId: number },
+  input: { teamId: number; userId: number; role: TeamRole; causerId: number; expiresAt?: string | null },
 ): Promise<boolean> {
   const existing = await trx
     .selectFrom('team_members')
@@ -54,13 +54,13 @@ export async function addTeamMember(
   if (existing) return false;
   await trx
     .insertInto('team_members')
-    .values({ team_id: input.teamId, user_id: input.userId, role: input.role, enabled: 1, created_at: timestamp() })
+    .values({ team_id: input.teamId, user_id: input.userId, role: input.role, enabled: 1, expires_at: input.expiresAt ?? null, created_at: timestamp() })
     .execute();
   await recordActivity(trx, {
     causerId: input.causerId,
     description: 'team member added',
     subject: { type: 'team', id: input.teamId },
-    properties: { user_id: input.userId, role: input.role },
+    properties: { user_id: input.userId, role: input.role, ...(input.expiresAt ? { expires_at: input.expiresAt } : {}) },
   });
   return true;
 }

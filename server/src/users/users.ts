@@ -35,6 +35,8 @@ export async function createUser(db: Kysely<Database>, account: NewAccount): Pro
         password_hash: await hashPassword(account.password),
         email_verified_at: account.verified ? now : null,
         aup_accepted_at: account.verified ? now : null,
+        // An operator's account accepts the policy in force (the last version published, if any).
+        aup_version_id: account.verified ? (eb) => eb.selectFrom('policy_versions').select((inner) => inner.fn.max('id').as('id')) : null,
         admin: account.admin ? 1 : 0,
         enabled: 1,
         authority: null,
@@ -78,14 +80,6 @@ export async function updateProfile(
     description: 'profile updated',
     subject: { type: 'user', id: user.id },
   });
-  return updated;
-}
-
-/** Records acceptance of the acceptable use policy; the first acceptance time is kept. */
-export async function acceptPolicy(db: Kysely<Database>, user: User): Promise<User> {
-  if (user.aup_accepted_at) return user;
-  const updated = await updateUser(db, user.id, { aup_accepted_at: timestamp() });
-  await recordActivity(db, { causerId: user.id, description: 'policy accepted', subject: { type: 'user', id: user.id } });
   return updated;
 }
 

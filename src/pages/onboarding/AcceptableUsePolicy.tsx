@@ -4,7 +4,7 @@ import { useTranslate } from 'react-admin';
 import { aupSectionKeys } from './aupMessages';
 
 /** Renders a section body: blank lines separate paragraphs, "- " lines are list items. */
-const Body = ({ text }: { text: string }) => (
+export const PolicyBody = ({ text }: { text: string }) => (
   <>
     {text.split(/\n\s*\n/).map((block, index) => {
       const lines = block.split('\n');
@@ -49,7 +49,7 @@ export const AcceptableUsePolicy = () => {
           <Typography variant="subtitle1" component="h4" sx={{ fontWeight: 600, mb: 1 }}>
             {translate(`onboarding.aup.sections.${key}.title`)}
           </Typography>
-          <Body text={translate(`onboarding.aup.sections.${key}.body`)} />
+          <PolicyBody text={translate(`onboarding.aup.sections.${key}.body`)} />
         </Box>
       ))}
     </Box>

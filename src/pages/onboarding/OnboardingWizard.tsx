@@ -69,7 +69,7 @@ export const OnboardingWizard = ({ user }: { user: User }) => {
                 </Step>
               ))}
             </Stepper>
-            <Stack>{step === 0 ? <VerificationStep user={user} /> : <TermsStep />}</Stack>
+            <Stack>{step === 0 ? <VerificationStep user={user} /> : <TermsStep user={user} />}</Stack>
           </CardContent>
         </Card>
       </Container>

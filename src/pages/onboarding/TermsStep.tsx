@@ -1,17 +1,53 @@
 import GavelOutlinedIcon from '@mui/icons-material/GavelOutlined';
-import { Box, Checkbox, FormControlLabel, Stack, Typography } from '@mui/material';
-import { useState } from 'react';
-import { useTranslate } from 'react-admin';
+import { Alert, Box, Checkbox, FormControlLabel, Stack, Typography } from '@mui/material';
+import { useEffect, useState } from 'react';
+import { useLocaleState, useTranslate } from 'react-admin';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useTestbedAuth } from '../../hooks';
 import { errorMessage } from '../../httpClient';
 import { FormError } from '../auth/FormError';
-import { AcceptableUsePolicy } from './AcceptableUsePolicy';
+import type { PolicyInForce, User } from '../../types';
+import { AcceptableUsePolicy, PolicyBody } from './AcceptableUsePolicy';
 
-/** Step 2 'Terms of service': the policy in a scroll area of half the window height. */
-export const TermsStep = () => {
+/**
+ * The policy in force in the user's language: a published version's text, or the text built
+ * into the console while none is published (version "initial", or the policy not loaded).
+ */
+const PolicyInForceText = ({ policy }: { policy: PolicyInForce | null }) => {
+  const [locale] = useLocaleState();
+  const translate = useTranslate();
+  if (!policy?.text) return <AcceptableUsePolicy />;
+  return (
+    <Box component="article">
+      <Typography variant="h6" component="h3" gutterBottom>
+        {translate('onboarding.aup.title')}
+      </Typography>
+      <Typography variant="caption" color="text.secondary" component="p" sx={{ mb: 2 }}>
+        {translate('onboarding.terms.version', { version: policy.version, date: policy.published_at?.slice(0, 10) ?? '' })}
+      </Typography>
+      <PolicyBody text={locale === 'fr' ? policy.text.fr : policy.text.en} />
+    </Box>
+  );
+};
+
+/**
+ * Step 2 'Terms of service': the policy in force in a scroll area of half the window height.
+ * Someone sent back here (a new version, or their acceptance grew too old) is told why, with
+ * the new version's "what changed" line.
+ */
+export const TermsStep = ({ user }: { user?: User }) => {
   const translate = useTranslate();
   const auth = useTestbedAuth();
+  const [policy, setPolicy] = useState<PolicyInForce | null>(null);
+  useEffect(() => {
+    let current = true;
+    // Without it (the server unreachable), the built-in text shows; accepting still works.
+    auth.currentPolicy().then((loaded) => current && setPolicy(loaded), () => undefined);
+    return () => {
+      current = false;
+    };
+  }, [auth]);
+  const renewal = user?.aup_renewal ?? null;
   const [agreed, setAgreed] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -37,6 +73,16 @@ export const TermsStep = () => {
           {translate('onboarding.terms.heading')}
         </Typography>
       </Stack>
+      {renewal && (
+        <Alert severity="info" data-testid="aup-renewal">
+          {translate(renewal.reason === 'new_version' ? 'onboarding.terms.renewal_new_version' : 'onboarding.terms.renewal_expired')}
+          {renewal.summary && (
+            <Box component="span" sx={{ display: 'block', mt: 1 }}>
+              {translate('onboarding.terms.what_changed', { summary: renewal.summary })}
+            </Box>
+          )}
+        </Alert>
+      )}
       <Typography>{translate('onboarding.terms.intro')}</Typography>
       <Box
         role="region"
@@ -54,7 +100,7 @@ export const TermsStep = () => {
           '&:focus-visible': { outline: '2px solid', outlineColor: 'primary.main' },
         }}
       >
-        <AcceptableUsePolicy />
+        <PolicyInForceText policy={policy} />
       </Box>
       <FormControlLabel
         control={<Checkbox checked={agreed} onChange={(event) => setAgreed(event.target.checked)} />}
