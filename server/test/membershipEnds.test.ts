@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS, movableClock } from '../src/clock.js';
 import { createLifecycleRunner } from '../src/lifecycle/runner.js';
 import { lifecycleSteps } from '../src/lifecycle/steps.js';
-import { createTestContext, type TestContext } from './helpers.js';
-import { addTeamMember, addWorkspaceMember, insertTeam, insertWorkspace, submit, unique } from './teamFixtures.js';
+import { createTestContext, type TestContext, unique } from './helpers.js';
+import { addTeamMember, addWorkspaceMember, insertTeam, insertWorkspace, submit } from './teamFixtures.js';
 
 // Memberships that end (docs/lifecycle.md): the end date set by managers, on an invitation and on
 // the approval of a join; the warning membership_warning_days before (one digest mail per
