@@ -1,7 +1,10 @@
+import { retentionStep } from './retention.js';
 import type { LifecycleStep } from './runner.js';
+import { suspensionStep } from './suspension.js';
+import { warningStep } from './warnings.js';
 
 /**
  * The lifecycle pass's steps, in the order they run. Warnings come before the ends they warn
  * of, so that a pass after a long downtime still sends the last warning before it suspends.
  */
-export const lifecycleSteps: LifecycleStep[] = [];
+export const lifecycleSteps: LifecycleStep[] = [warningStep, suspensionStep, retentionStep];

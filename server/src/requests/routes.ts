@@ -16,7 +16,7 @@ import {
   requestWorkspaceCreation,
   requestWorkspaceMembership,
 } from './requests.js';
-import { decideRequest } from './routing.js';
+import { approvalTerms, decideRequest } from './routing.js';
 import {
   bulkDecisionBody,
   bulkDecisionSchema,
@@ -27,7 +27,10 @@ import {
   joinWorkspaceBody,
   requestIdParams,
   requestListQuery,
+  teamRenewalBody,
+  workspaceRenewalBody,
 } from './schemas.js';
+import { requestTeamRenewal, requestWorkspaceRenewal } from './renewals.js';
 
 const tags = ['requests'];
 const security = bearerAuth;
@@ -103,6 +106,48 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
       );
     }
 
+    app.post(
+      '/api/requests/workspaces/:id/renewal',
+      {
+        schema: {
+          tags,
+          summary:
+            'Ask to renew a workspace, before or after its end: days more (or until a date); the team managers decide up to the default lifetime, platform admins beyond',
+          security,
+          params: requestIdParams,
+          body: workspaceRenewalBody,
+          response: { 201: requestSchema },
+        },
+      },
+      async (request, reply) => {
+        const user = currentUser(request);
+        const access = await loadAccess(db, user);
+        const { days, until, reason } = request.body;
+        const created = await requestWorkspaceRenewal(context, user, access, { workspaceId: request.params.id, days, until, reason });
+        return reply.code(201).send((await presentRequests(db, [created], access))[0]);
+      },
+    );
+
+    app.post(
+      '/api/requests/teams/:id/renewal',
+      {
+        schema: {
+          tags,
+          summary: 'Ask to renew a team (a new review date); platform admins decide',
+          security,
+          params: requestIdParams,
+          body: teamRenewalBody,
+          response: { 201: requestSchema },
+        },
+      },
+      async (request, reply) => {
+        const user = currentUser(request);
+        const access = await loadAccess(db, user);
+        const created = await requestTeamRenewal(context, user, access, { teamId: request.params.id, reason: request.body.reason });
+        return reply.code(201).send((await presentRequests(db, [created], access))[0]);
+      },
+    );
+
     app.get(
       '/api/requests',
       {
@@ -168,7 +213,7 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
         // The requester's mail is written in the decision's transaction, and sent once it committed.
         const decided = await decideRequest(
           db,
-          { requestId: request.params.id, access, action: request.body.action, message: request.body.message },
+          { requestId: request.params.id, access, action: request.body.action, message: request.body.message, terms: await approvalTerms(context) },
           (trx, result) => notifyRequester(trx, context.config, result),
         );
         applyAfterCommit(context, decisionEffects(context, decided));
