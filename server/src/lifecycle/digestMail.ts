@@ -21,7 +21,7 @@ export interface DigestItem {
 /** "2025-03-04 12:00 UTC": unambiguous in both languages. */
 export const mailDate = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
-function line(item: DigestItem, locale: Locale): string {
+function digestLine(item: DigestItem, locale: Locale): string {
   const date = mailDate(item.date);
   const fr = locale === 'fr';
   switch (item.kind) {
@@ -46,7 +46,7 @@ export function lifecycleDigestMail(options: { firstname: string; items: DigestI
   const { items, locale } = options;
   const fr = locale === 'fr';
   const greeting = greetingFor(options.firstname, locale);
-  const lines = [...items].sort((a, b) => a.date.localeCompare(b.date)).map((item) => line(item, locale));
+  const lines = [...items].sort((a, b) => a.date.localeCompare(b.date)).map((item) => digestLine(item, locale));
   const deletion = items.some((item) => item.kind === 'workspace_deletion');
   const subject = fr
     ? deletion
