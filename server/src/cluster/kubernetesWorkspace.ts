@@ -89,7 +89,14 @@ export function workspaceCalls(core: CoreV1Api, networking: NetworkingV1Api): Pi
       });
 
       // … and those running go. Volumes, config, services and the rest stay for a renewal.
-      if (suspended) await call(() => core.deleteCollectionNamespacedPod({ namespace }));
+      // One by one rather than a delete-collection, which not every API server in use allows.
+      if (suspended) {
+        const pods = await call(() => core.listNamespacedPod({ namespace }));
+        for (const pod of pods.items) {
+          const name = pod.metadata?.name;
+          if (name) await call(() => core.deleteNamespacedPod({ name, namespace })).catch(ignoreNotFound);
+        }
+      }
     },
 
     async deleteWorkspaceNamespace(namespace: string) {
