@@ -195,4 +195,29 @@ describe('a workspace over time', () => {
     const id = await workspace(await team());
     expect((await ctx.inject('POST', `/api/requests/workspaces/${id}/renewal`, { token: outsider.token, body: { days: 30, reason: 'x' } })).statusCode).toBe(403);
   });
+
+  it('lets platform admins set or clear the end date, and preview what ends next', async () => {
+    clock.set(start);
+    const id = await workspace(await team());
+    const soon = new Date(start.getTime() + 5 * DAY_MS).toISOString();
+    expect((await ctx.inject('PATCH', `/api/admin/workspaces/${id}`, { token: owner.token, body: { expires_at: soon } })).statusCode).toBe(403);
+    for (const body of [{}, { expires_at: 'tomorrow' }, { expires_at: 5 }]) {
+      expect((await ctx.inject('PATCH', `/api/admin/workspaces/${id}`, { token: admin.token, body })).statusCode, JSON.stringify(body)).toBe(422);
+    }
+    const set = await ctx.inject('PATCH', `/api/admin/workspaces/${id}`, { token: admin.token, body: { expires_at: soon } });
+    expect(set.statusCode).toBe(200);
+    expect(set.json()).toMatchObject({ expires_at: soon, suspended_at: null });
+    expect(await show(id)).toMatchObject({ status: 'expiring', expires_at: soon });
+
+    const preview = await ctx.inject('GET', `/api/admin/lifecycle/preview?until=${encodeURIComponent(new Date(start.getTime() + 6 * DAY_MS).toISOString())}`, { token: admin.token });
+    expect(preview.statusCode).toBe(200);
+    expect(preview.json().suspensions).toContainEqual(expect.objectContaining({ workspace_id: id, date: soon }));
+    expect(preview.json().warnings).toContainEqual(expect.objectContaining({ subject_id: id, kind: 'workspace_last_warning' }));
+    expect((await ctx.inject('GET', '/api/admin/lifecycle/preview?until=2001-01-01T00:00:00Z', { token: admin.token })).statusCode).toBe(422);
+    expect((await ctx.inject('GET', '/api/admin/lifecycle/preview', { token: owner.token })).statusCode).toBe(403);
+
+    const cleared = await ctx.inject('PATCH', `/api/admin/workspaces/${id}`, { token: admin.token, body: { expires_at: null } });
+    expect(cleared.json()).toMatchObject({ expires_at: null });
+    expect(await show(id)).toMatchObject({ expires_at: null });
+  });
 });

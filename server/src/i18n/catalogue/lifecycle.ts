@@ -19,4 +19,7 @@ export const lifecycle: Record<string, string> = {
   'Only the owners and managers of this team may ask to renew it.': 'Seuls les propriétaires et responsables de cette équipe peuvent demander son renouvellement.',
   'The workspace no longer exists.': 'L’espace de travail n’existe plus.',
   'The team no longer exists.': 'L’équipe n’existe plus.',
+  'The expires_at field must be an ISO 8601 date-time or null.': 'Le champ expires_at doit être une date et heure ISO 8601, ou null.',
+  'Give the quota, expires_at or both.': 'Donnez quota, expires_at ou les deux.',
+  'The until date must be within ten years.': 'La date until doit être dans les dix ans.',
 };
