@@ -51,7 +51,7 @@ async function workspace(teamId: number, name = `ws${++counter}`): Promise<numbe
 }
 
 const show = async (id: number, token = member.token) => (await ctx.inject('GET', `/api/subnamespaces/${id}`, { token })).json();
-const outboxTo = (email: string) => ctx.db.selectFrom('mail_outbox').select(['subject', 'text']).where('recipient', '=', email).execute();
+const outboxTo = (email: string) => ctx.db.selectFrom('mail_outbox').select(['subject', 'text']).where('recipient', '=', email).orderBy('id').execute();
 const noticesOf = (id: number) => ctx.db.selectFrom('lifecycle_notices').selectAll().where('subject_type', '=', 'workspace').where('subject_id', '=', id).execute();
 
 describe('a workspace over time', () => {
