@@ -30,7 +30,7 @@ export interface SuspendedTeam {
   workspaces: { id: number; name: string; label?: string | null; namespace?: string | null }[];
 }
 
-export type RequestType = 'CreateTeam' | 'CreateWorkspace' | 'JoinTeam' | 'JoinWorkspace';
+export type RequestType = 'CreateTeam' | 'CreateWorkspace' | 'JoinTeam' | 'JoinWorkspace' | 'RenewWorkspace' | 'RenewTeam';
 export type RequestStatus = 'Pending' | 'Approved' | 'Denied' | 'Error';
 
 export interface UserRequest {

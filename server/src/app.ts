@@ -20,6 +20,7 @@ import { agentRoutes } from './nodes/agentRoutes.js';
 import { nodeRoutes } from './nodes/routes.js';
 import { adminNodeRoutes } from './admin/nodeRoutes.js';
 import { adminSettingsRoutes } from './admin/settingsRoutes.js';
+import { adminLifecycleRoutes } from './admin/lifecycleRoutes.js';
 import type { Config } from './config/config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/schema.js';
@@ -111,6 +112,7 @@ const domains = [
   adminUserRoutes,
   adminSettingsRoutes,
   policyRoutes,
+  adminLifecycleRoutes,
   realtimeRoutes,
   clusterRoutes,
   nodeRoutes,

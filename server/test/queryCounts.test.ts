@@ -64,7 +64,8 @@ const endpoints = (): [string, string, () => string, number][] => [
   // The token; the viewer's roles; the requests with who and what they name joined (and the count).
   ['GET /api/requests (a team manager)', '/api/requests', () => world.people.manager.token, 3],
   ['GET /api/requests, paged and filtered', '/api/requests?page=1&per_page=25&filter%5Bstatus%5D=Pending', () => world.people.manager.token, 4],
-  ['GET /api/subnamespaces/{id} (the workspace page)', `/api/subnamespaces/${world.workspace.id}`, () => world.people.wsMember.token, 6],
+  // One more than the rest of the page: the lifecycle settings its status is measured with (docs/lifecycle.md).
+  ['GET /api/subnamespaces/{id} (the workspace page)', `/api/subnamespaces/${world.workspace.id}`, () => world.people.wsMember.token, 7],
   ['GET /api/tenants/{id} (the team page)', `/api/tenants/${world.team.id}`, () => world.people.member.token, 6],
   ['GET /api/admin/users, first page', '/api/admin/users?page=1&per_page=25', () => world.people.admin.token, 3],
   ['GET /api/admin/teams, first page', '/api/admin/teams?page=1&per_page=25', () => world.people.admin.token, 5],

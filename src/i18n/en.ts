@@ -521,6 +521,9 @@ export const appMessages = {
     not_member: 'You are not a member of this workspace. Ask to join it to use it.',
     team_suspended:
       'The team %{team} is suspended by the platform admins: you cannot use its workspaces (no kubeconfig, no pods, no cluster access) until they enable it again. Kubeconfigs downloaded before stay refused: download a new one then.',
+    expiry_expiring: 'This workspace ends on %{date}. Unless it is renewed, it will then be suspended: no cluster access, no pods.',
+    expiry_suspending: 'This workspace ended on %{date} and is being suspended on the cluster.',
+    expiry_suspended: 'This workspace ended on %{date} and is suspended: no cluster access, no pods. Its managers may ask to renew it.',
     no_description: 'No description.',
     users: 'Users',
     no_users: 'No users yet.',

@@ -517,6 +517,9 @@ export const frenchAppMessages: typeof appMessages = {
     not_member: 'Vous n’êtes pas membre de cet espace de travail. Demandez à le rejoindre pour l’utiliser.',
     team_suspended:
       'L’équipe %{team} est suspendue par les administrateurs de la plateforme : vous ne pouvez pas utiliser ses espaces de travail (ni kubeconfig, ni pods, ni accès au cluster) tant qu’ils ne l’ont pas réactivée. Les kubeconfigs téléchargés avant restent refusés : téléchargez-en un nouveau alors.',
+    expiry_expiring: 'Cet espace de travail prend fin le %{date}. Sans renouvellement, il sera alors suspendu : ni accès au cluster, ni pods.',
+    expiry_suspending: 'Cet espace de travail a pris fin le %{date} et est en cours de suspension sur le cluster.',
+    expiry_suspended: 'Cet espace de travail a pris fin le %{date} et est suspendu : ni accès au cluster, ni pods. Ses gestionnaires peuvent demander son renouvellement.',
     no_description: 'Aucune description.',
     users: 'Utilisateurs',
     no_users: 'Aucun utilisateur pour le moment.',

@@ -4,14 +4,24 @@ import { type Access, managesTeam } from './access.js';
 // Who may decide and see which request (docs/api-contract.md, "Who decides"); the decision
 // itself is requests/routing.ts.
 
-type Routed = Pick<Request, 'type' | 'team_id' | 'workspace_id'>;
+type Routed = Pick<Request, 'type' | 'team_id' | 'workspace_id'> & { data?: string };
+
+/**
+ * A renewal longer than the default lifetime goes to platform admins only: the request says so
+ * in its data when it is made (requests/renewals.ts).
+ */
+export const ADMINS_DECIDE = '"admins_decide":true';
+const adminsDecide = (request: Routed) => request.data?.includes(ADMINS_DECIDE) ?? false;
 
 /** Whether the user is among the request's deciders, leaving aside who made it. */
 export function isDecider(access: Access, request: Routed): boolean {
   if (access.admin) return true;
   switch (request.type) {
     case 'CreateTeam':
+    case 'RenewTeam':
       return false;
+    case 'RenewWorkspace':
+      return !adminsDecide(request) && managesTeam(access, request.team_id);
     case 'JoinTeam':
     case 'CreateWorkspace':
       return managesTeam(access, request.team_id);

@@ -25,6 +25,9 @@ export const adminWorkspaceDetailSchema = z.object({
   namespace: z.string(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** Its own end date (null: none) and when the leader's pass suspended it (null: it is not). */
+  expires_at: z.string().nullable(),
+  suspended_at: z.string().nullable(),
   team: z.object({ id: z.number(), name: z.string(), fullname: z.string() }),
   users: z.array(
     z.object({
@@ -127,6 +130,8 @@ export async function adminWorkspaceDetail(db: Kysely<Database>, cluster: Cluste
     quota: { values: effectiveQuota(own), own, defaults: { ...QUOTA_DEFAULTS }, cluster: quotaInCluster },
     pod_security: { ...POD_SECURITY },
     cluster: { state: workspace.cluster_state, error: workspace.cluster_error, synced_at: workspace.cluster_synced_at },
+    expires_at: workspace.expires_at,
+    suspended_at: workspace.suspended_at,
     activity: await presentActivity(db, entries),
   };
 }

@@ -6,6 +6,7 @@ import { currentUser, requireAdmin } from '../http/authenticate.js';
 import { notFound } from '../http/errors.js';
 import { bearerAuth, idParam } from '../http/schemas.js';
 import { setWorkspaceQuota, workspaceQuotaBody } from '../workspaces/quota.js';
+import { setWorkspaceEnd } from '../workspaces/renewal.js';
 import { findWorkspace } from '../workspaces/workspaces.js';
 import { bulkDeleteWorkspaces, bulkWorkspacesAnswer, bulkWorkspacesBody, deleteWorkspaceAsAdmin } from './workspaceBulk.js';
 import { adminWorkspaceDetail, adminWorkspaceDetailSchema } from './workspaceDetail.js';
@@ -16,6 +17,14 @@ import { adminWorkspaceDetail, adminWorkspaceDetailSchema } from './workspaceDet
 const tags = ['admin'];
 const security = bearerAuth;
 const params = z.object({ id: idParam() });
+
+/** PATCH /api/admin/workspaces/{id}: the quota, the end date, or both (at least one). */
+const adminWorkspacePatchBody = z
+  .object({
+    quota: workspaceQuotaBody.shape.quota.optional(),
+    expires_at: z.iso.datetime({ offset: true, error: 'The expires_at field must be an ISO 8601 date-time or null.' }).nullable().optional(),
+  })
+  .refine((body) => body.quota !== undefined || body.expires_at !== undefined, { message: 'Give the quota, expires_at or both.', path: ['quota'] });
 
 export function adminWorkspaceRoutes(context: AppContext): FastifyPluginAsyncZod {
   const { db, cluster } = context;
@@ -44,18 +53,29 @@ export function adminWorkspaceRoutes(context: AppContext): FastifyPluginAsyncZod
       {
         schema: {
           tags,
-          summary: "Set the workspace's quota (cpu, memory, pods, storage; null = the default); the reconciler applies it to the namespace's ResourceQuota",
+          summary:
+            "Set the workspace's quota (cpu, memory, pods, storage; null = the default), which the reconciler applies to the namespace's ResourceQuota, and/or its end date (expires_at, ISO 8601 or null: no end); a date ahead lifts a suspension",
           security,
           params,
-          body: workspaceQuotaBody,
+          body: adminWorkspacePatchBody,
           response: { 200: adminWorkspaceDetailSchema },
         },
         onRequest: requireAdmin,
       },
       async (request) => {
-        const updated = await setWorkspaceQuota(db, { workspaceId: request.params.id, change: request.body.quota, causerId: currentUser(request).id });
-        if (!updated) throw notFound();
+        const causerId = currentUser(request).id;
+        const { quota, expires_at: expiresAt } = request.body;
+        if (!(await findWorkspace(db, request.params.id))) throw notFound();
+        if (quota !== undefined) await setWorkspaceQuota(db, { workspaceId: request.params.id, change: quota, causerId });
+        if (expiresAt !== undefined) {
+          const when = expiresAt === null ? null : new Date(expiresAt).toISOString();
+          await db.transaction().execute((trx) =>
+            setWorkspaceEnd(trx, { workspaceId: request.params.id, expiresAt: when, now: context.clock.now(), causerId, cause: 'set by a platform admin' }),
+          );
+        }
         applyAfterCommit(context, { clusterSync: true });
+        const updated = await findWorkspace(db, request.params.id);
+        if (!updated) throw notFound();
         return adminWorkspaceDetail(db, cluster, updated);
       },
     );

@@ -7,7 +7,7 @@ import type { Database, WorkspaceRole } from '../db/schema.js';
 // service accounts and role bindings that no membership justifies.
 //
 // Every way a right ends (removal from the workspace or the team, a disabled account, a
-// suspended team, a deleted workspace) commits in the database first and only then has the
+// suspended team, a suspended or deleted workspace) commits in the database first and only then has the
 // reconciler revoke the service account. So whoever touches the cluster on a member's behalf
 // and then finds the right still there in the database knows that a revocation will come
 // after what it did; whoever finds it gone undoes what it did itself.
@@ -17,14 +17,18 @@ export interface EntitlementRow {
   team_enabled: number | null;
   user_enabled: number;
   team_active: number;
+  /** When the workspace was suspended (its end, or its team's, passed); null: it is not. */
+  workspace_suspended: string | null;
 }
 
 /**
  * A membership gives cluster access while its user is enabled, the team is not suspended and
  * the person's team membership is not disabled (none at all counts as not disabled, as in
- * access/access.ts).
+ * access/access.ts), and the workspace is not suspended (docs/lifecycle.md): a suspended
+ * workspace entitles nobody until it is renewed.
  */
-export const isEntitled = (row: EntitlementRow): boolean => row.team_enabled !== 0 && row.user_enabled === 1 && row.team_active === 1;
+export const isEntitled = (row: EntitlementRow): boolean =>
+  row.team_enabled !== 0 && row.user_enabled === 1 && row.team_active === 1 && row.workspace_suspended === null;
 
 /** Workspace memberships with what their entitlement depends on. */
 export function membershipRows(db: Kysely<Database>) {
@@ -34,7 +38,7 @@ export function membershipRows(db: Kysely<Database>) {
     .leftJoin('team_members as tm', (join) => join.onRef('tm.team_id', '=', 'w.team_id').onRef('tm.user_id', '=', 'wm.user_id'))
     .innerJoin('users as u', 'u.id', 'wm.user_id')
     .innerJoin('teams as t', 't.id', 'w.team_id')
-    .select(['wm.id', 'wm.user_id', 'wm.role', 'wm.workspace_id', 'w.namespace', 'tm.enabled as team_enabled', 'u.enabled as user_enabled', 't.enabled as team_active']);
+    .select(['wm.id', 'wm.user_id', 'wm.role', 'wm.workspace_id', 'w.namespace', 'tm.enabled as team_enabled', 'u.enabled as user_enabled', 't.enabled as team_active', 'w.suspended_at as workspace_suspended']);
 }
 
 /** The role that entitles the user to cluster access in the workspace now, or null. */

@@ -121,6 +121,11 @@ export interface WorkspaceTarget {
   workspaceName: string;
   /** The workspace's own quota values (quota.ts); absent or null values: the defaults. */
   quota?: WorkspaceQuota;
+  /**
+   * The workspace ended (docs/lifecycle.md): its ResourceQuota allows no pods and its running
+   * pods are deleted; everything else in the namespace is kept for a renewal.
+   */
+  suspended?: boolean;
 }
 
 /** A namespace's ResourceQuota as the cluster has it: limits and, where the cluster counts it, usage. */
@@ -192,7 +197,10 @@ export interface IssuedToken {
 
 export interface ClusterGateway {
   readonly mode: ClusterMode;
-  /** Namespace (labelled, with POD_SECURITY_LABELS), ResourceQuota, LimitRange and a same-namespace-only NetworkPolicy. */
+  /**
+   * Namespace (labelled, with POD_SECURITY_LABELS), ResourceQuota, LimitRange and a same-namespace-only NetworkPolicy;
+   * for a suspended workspace, a quota of no pods and its pods deleted.
+   */
   ensureWorkspace(target: WorkspaceTarget): Promise<void>;
   /** The console's ClusterRoles (WORKSPACE_CLUSTER_ROLES), created or brought back in line. */
   ensureClusterRoles(): Promise<void>;

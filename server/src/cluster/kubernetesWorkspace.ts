@@ -11,6 +11,7 @@ import {
 } from './gateway.js';
 import { call, ensureObject, ignoreNotFound, labelledAsManaged, sameJson, sameQuantities } from './kubernetesCalls.js';
 import { ensureWorkspaceQuota, readWorkspaceQuota } from './kubernetesQuota.js';
+import { NO_QUOTA } from './quota.js';
 
 // A workspace in the cluster: its namespace (labelled, with Pod Security), ResourceQuota
 // (kubernetesQuota.ts), LimitRange and NetworkPolicy; and deleting it. Each object is read
@@ -41,13 +42,14 @@ export function sameLimitRangeSpec(a: V1LimitRangeSpec | undefined, b: V1LimitRa
 
 export function workspaceCalls(core: CoreV1Api, networking: NetworkingV1Api): Pick<ClusterGateway, 'ensureWorkspace' | 'deleteWorkspaceNamespace' | 'readWorkspaceQuota'> {
   return {
-    async ensureWorkspace({ namespace, teamName, workspaceName, quota }: WorkspaceTarget) {
+    async ensureWorkspace({ namespace, teamName, workspaceName, quota, suspended = false }: WorkspaceTarget) {
       // ensureNamespace writes only labels that differ, so the resync puts the Pod Security
       // labels on namespaces made before them, and leaves labelled ones alone.
       const labels = { [TEAM_LABEL]: teamName, [WORKSPACE_LABEL]: workspaceName, ...MANAGED_BY, ...POD_SECURITY_LABELS };
       await ensureNamespace(core, namespace, labels);
 
-      await ensureWorkspaceQuota(core, namespace, quota);
+      // Suspended: no pod may be admitted (a Deployment cannot bring its pods back) …
+      await ensureWorkspaceQuota(core, namespace, suspended ? { ...(quota ?? NO_QUOTA), pods: 0 } : quota);
 
       const limits = WORKSPACE_DEFAULTS.limitRange;
       // client-node names `default` `_default` (serialized as `default`).
@@ -85,6 +87,16 @@ export function workspaceCalls(core: CoreV1Api, networking: NetworkingV1Api): Pi
             body: { ...policy, metadata: { ...policy.metadata, resourceVersion: existing.metadata?.resourceVersion } },
           }),
       });
+
+      // … and those running go. Volumes, config, services and the rest stay for a renewal.
+      // One by one rather than a delete-collection, which not every API server in use allows.
+      if (suspended) {
+        const pods = await call(() => core.listNamespacedPod({ namespace }));
+        for (const pod of pods.items) {
+          const name = pod.metadata?.name;
+          if (name) await call(() => core.deleteNamespacedPod({ name, namespace })).catch(ignoreNotFound);
+        }
+      }
     },
 
     async deleteWorkspaceNamespace(namespace: string) {

@@ -82,18 +82,22 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     let query = db
       .selectFrom('workspaces as w')
       .innerJoin('teams as t', 't.id', 'w.team_id')
-      .select(['w.id', 'w.name', 'w.namespace', 'w.cluster_state', 't.name as team_name'])
+      .select(['w.id', 'w.name', 'w.namespace', 'w.cluster_state', 'w.suspended_at', 't.name as team_name'])
       .select(['w.quota_cpu', 'w.quota_memory', 'w.quota_pods', 'w.quota_storage']);
     query = all ? query.where('w.cluster_state', '!=', 'error') : query.where('w.cluster_state', '=', 'pending');
     for (const workspace of await query.orderBy('w.id').execute()) {
       try {
         // The quota an admin set (null values: the defaults) goes with every ensure.
         const quota = { cpu: workspace.quota_cpu, memory: workspace.quota_memory, pods: workspace.quota_pods, storage: workspace.quota_storage };
-        await gateway.ensureWorkspace({ namespace: workspace.namespace, teamName: workspace.team_name, workspaceName: workspace.name, quota });
+        // A suspended workspace (docs/lifecycle.md) keeps its namespace but runs no pod.
+        const suspended = workspace.suspended_at !== null;
+        await gateway.ensureWorkspace({ namespace: workspace.namespace, teamName: workspace.team_name, workspaceName: workspace.name, quota, suspended });
         await db
           .updateTable('workspaces')
           .set({ cluster_state: 'ready', cluster_error: null, cluster_synced_at: timestamp() })
           .where('id', '=', workspace.id)
+          // Suspended or renewed meanwhile: left pending, for the next pass to apply.
+          .where((eb) => (suspended ? eb('suspended_at', '=', workspace.suspended_at) : eb('suspended_at', 'is', null)))
           .execute();
         result.applied++;
       } catch (error) {
@@ -127,8 +131,8 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     }
     const applied: AppliedAccess[] = [];
     for (const member of members) {
-      // The access rules of access/access.ts: a disabled team membership (or user), or a
-      // suspended team, voids the role.
+      // The access rules of access/access.ts: a disabled team membership (or user), a
+      // suspended team or a suspended (ended) workspace voids the role.
       const entitled = isEntitled(member);
       try {
         const target = { namespace: member.namespace, workspaceId: member.workspace_id, userId: member.user_id };

@@ -163,7 +163,7 @@ export interface ClusterRevocationsTable {
   last_error: string | null;
 }
 
-export type RequestType = 'CreateTeam' | 'JoinTeam' | 'CreateWorkspace' | 'JoinWorkspace';
+export type RequestType = 'CreateTeam' | 'JoinTeam' | 'CreateWorkspace' | 'JoinWorkspace' | 'RenewWorkspace' | 'RenewTeam';
 export type RequestStatus = 'Pending' | 'Approved' | 'Denied' | 'Error';
 
 export interface RequestsTable {

@@ -1,11 +1,18 @@
+import { retentionStep } from './retention.js';
 import type { LifecycleStep } from './runner.js';
 import { membershipSteps } from '../memberships/endingStep.js';
+import { suspensionStep } from './suspension.js';
+import { warningStep } from './warnings.js';
 
 /**
  * The lifecycle pass's steps, in the order they run. Warnings come before the ends they warn
  * of, so that a pass after a long downtime still sends the last warning before it suspends.
  */
 export const lifecycleSteps: LifecycleStep[] = [
+  // Workspaces and teams that end: warnings, then suspensions, then deletions after retention.
+  warningStep,
+  suspensionStep,
+  retentionStep,
   // Memberships that end: the warning, then the removal (memberships/endingStep.ts).
   ...membershipSteps,
 ];

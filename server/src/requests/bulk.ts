@@ -9,6 +9,7 @@ import { applyAfterCommit } from '../effects/afterCommit.js';
 import { matchingRequests } from './list.js';
 import { notifyRequester } from './notifications.js';
 import { type Decision, decideRequest, decisionRefusal } from './routing.js';
+import { approvalTerms } from './routing.js';
 
 export type BulkOutcome = 'decided' | 'forbidden' | 'not_found' | 'conflict';
 
@@ -107,9 +108,10 @@ export async function decideRequests(context: AppContext, access: Access, input:
     results = await previewDecisions(context.db, access, ids, input.action);
   } else {
     results = [];
+    const terms = await approvalTerms(context);
     for (const id of ids) {
       try {
-        const decided = await decideRequest(context.db, { requestId: id, access, action: input.action, message: input.message }, (trx, result) =>
+        const decided = await decideRequest(context.db, { requestId: id, access, action: input.action, message: input.message, terms }, (trx, result) =>
           notifyRequester(trx, context.config, result),
         );
         applyAfterCommit(context, decisionEffects(context, decided));

@@ -47,9 +47,11 @@ export function requestDecidedNotices(context: Readers, request: Request): After
   };
 }
 
-/** An approval that grants workspace access (a new workspace, a join): the reconciler binds it. */
+/** An approval that grants workspace access (a new workspace, a join, a renewal lifting a suspension): the reconciler applies it. */
 const grantsAccess = (request: Request) =>
-  request.status === 'Approved' && request.workspace_id !== null && (request.type === 'CreateWorkspace' || request.type === 'JoinWorkspace');
+  request.status === 'Approved' &&
+  ((request.workspace_id !== null && (request.type === 'CreateWorkspace' || request.type === 'JoinWorkspace' || request.type === 'RenewWorkspace')) ||
+    request.type === 'RenewTeam');
 
 /**
  * A new request: a pending one mails and tells its deciders. One approved at once (its requester

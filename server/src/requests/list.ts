@@ -1,6 +1,7 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Database, Request, RequestStatus, RequestType } from '../db/schema.js';
 import { type Access, managesTeam } from '../access/access.js';
+import { ADMINS_DECIDE } from '../access/requests.js';
 import { type RequestRelations, splitJoinedRequests } from './presenter.js';
 
 export interface RequestListOptions {
@@ -42,7 +43,10 @@ export function matchingRequests(db: Kysely<Database>, access: Access, filters: 
     query = query.where((eb) =>
       eb.or([
         ...(managedTeams.length
-          ? [eb.and([eb('r.type', 'in', ['JoinTeam', 'CreateWorkspace', 'JoinWorkspace']), eb('r.team_id', 'in', managedTeams)])]
+          ? [
+              eb.and([eb('r.type', 'in', ['JoinTeam', 'CreateWorkspace', 'JoinWorkspace']), eb('r.team_id', 'in', managedTeams)]),
+              eb.and([eb('r.type', '=', 'RenewWorkspace'), eb('r.team_id', 'in', managedTeams), eb('r.data', 'not like', `%${ADMINS_DECIDE}%`)]),
+            ]
           : []),
         ...(managedWorkspaces.length ? [eb.and([eb('r.type', '=', 'JoinWorkspace'), eb('r.workspace_id', 'in', managedWorkspaces)])] : []),
       ]),

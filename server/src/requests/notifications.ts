@@ -26,6 +26,10 @@ export function describeRequest(request: PresentedRequest, locale: Locale = 'en'
         return `créer l’espace de travail « ${object.label ?? object.name} » (${object.name})${team}`;
       case 'JoinWorkspace':
         return `rejoindre l’espace de travail « ${object.label ?? object.name} »${team}`;
+      case 'RenewWorkspace':
+        return `renouveler l’espace de travail « ${object.label ?? object.name} »${team}${renewalLength(request, 'fr')}`;
+      case 'RenewTeam':
+        return `renouveler l’équipe « ${object.fullname ?? object.name} »`;
     }
   }
   const team = request.team ? ` in the team “${request.team.fullname}”` : '';
@@ -38,13 +42,24 @@ export function describeRequest(request: PresentedRequest, locale: Locale = 'en'
       return `create the workspace “${object.label ?? object.name}” (${object.name})${team}`;
     case 'JoinWorkspace':
       return `join the workspace “${object.label ?? object.name}”${team}`;
+    case 'RenewWorkspace':
+      return `renew the workspace “${object.label ?? object.name}”${team}${renewalLength(request, 'en')}`;
+    case 'RenewTeam':
+      return `renew the team “${object.fullname ?? object.name}”`;
   }
+}
+
+/** " for 90 days" / " pour 90 jours" (a renewal's length, from its data). */
+function renewalLength(request: PresentedRequest, locale: Locale): string {
+  const days = (request.data as { days?: unknown }).days;
+  if (typeof days !== 'number') return '';
+  return locale === 'fr' ? ` pour ${days} jours` : ` for ${days} days`;
 }
 
 /** Where the requester goes after a decision: the team or workspace when approved, else the profile. */
 export function decisionLink(appUrl: string, request: Request): string {
   if (request.status === 'Approved') {
-    if ((request.type === 'CreateTeam' || request.type === 'JoinTeam') && request.team_id !== null) return `${appUrl}/teams/${request.team_id}`;
+    if ((request.type === 'CreateTeam' || request.type === 'JoinTeam' || request.type === 'RenewTeam') && request.team_id !== null) return `${appUrl}/teams/${request.team_id}`;
     if (request.workspace_id !== null) return `${appUrl}/workspaces/${request.workspace_id}`;
   }
   return `${appUrl}/profile`;

@@ -7,7 +7,7 @@ import { mayDecide } from '../access/requests.js';
 /** A request as the console sees it (docs/api-contract.md, "Request"). */
 export const requestSchema = z.object({
   id: z.number(),
-  type: z.enum(['CreateTeam', 'JoinTeam', 'CreateWorkspace', 'JoinWorkspace']),
+  type: z.enum(['CreateTeam', 'JoinTeam', 'CreateWorkspace', 'JoinWorkspace', 'RenewWorkspace', 'RenewTeam']),
   status: z.enum(['Pending', 'Approved', 'Denied', 'Error']),
   message: z.string().nullable(),
   data: z.record(z.string(), z.unknown()),
@@ -135,12 +135,14 @@ export function presentRequestsWith(requests: Request[], relations: RequestRelat
     switch (request.type) {
       case 'CreateTeam':
       case 'JoinTeam':
+      case 'RenewTeam':
         object = team
           ? { id: team.id, name: team.name, fullname: team.fullname, shortname: team.shortname }
           : { name: request.object_name, fullname: text('fullname'), shortname: text('shortname') };
         break;
       case 'CreateWorkspace':
       case 'JoinWorkspace':
+      case 'RenewWorkspace':
         object = workspace
           ? { id: workspace.id, name: workspace.name, label: workspace.label }
           : { name: request.object_name, label: text('label') };

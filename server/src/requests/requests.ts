@@ -13,14 +13,14 @@ import { creationEffects } from './effects.js';
 import { applyAfterCommit } from '../effects/afterCommit.js';
 import { notifyDeciders } from './notifications.js';
 import { isDecider } from '../access/requests.js';
-import { applyDecision } from './routing.js';
+import { applyDecision, approvalTerms } from './routing.js';
 
 export const TEAM_NAME_TAKEN = 'A team with this short name already exists.';
 export const WORKSPACE_NAME_TAKEN = 'A workspace with this name already exists in this team.';
 export const DUPLICATE_PENDING = 'A request for this is already pending.';
 export const NOT_A_TEAM_MEMBER = 'You are not a member of this team.';
 
-interface Draft {
+export interface Draft {
   type: RequestType;
   team_id: number | null;
   workspace_id: number | null;
@@ -36,7 +36,7 @@ interface Draft {
  * decide is approved at once, in the same transaction, and recorded as decided by them;
  * otherwise its deciders' mails are written in the same transaction and sent once it commits.
  */
-async function submitRequest(context: AppContext, requester: User, access: Access, draft: Draft): Promise<Request> {
+export async function submitRequest(context: AppContext, requester: User, access: Access, draft: Draft): Promise<Request> {
   const { db } = context;
   const duplicate = await db
     .selectFrom('requests')
@@ -46,6 +46,7 @@ async function submitRequest(context: AppContext, requester: User, access: Acces
     .executeTakeFirst();
   if (duplicate) throw new HttpError(409, DUPLICATE_PENDING);
 
+  const terms = await approvalTerms(context);
   let request: Request;
   try {
     request = await db.transaction().execute(async (trx) => {
@@ -76,7 +77,7 @@ async function submitRequest(context: AppContext, requester: User, access: Acces
         await notifyDeciders(trx, context.config, stored);
         return stored;
       }
-      return applyDecision(trx, stored, { deciderId: requester.id, action: 'approve', message: null, automatic: true });
+      return applyDecision(trx, stored, { deciderId: requester.id, action: 'approve', message: null, automatic: true, terms });
     });
   } catch (error) {
     // An identical request (or the same team) came in between the check and the insert.

@@ -17,7 +17,7 @@ import {
   requestWorkspaceCreation,
   requestWorkspaceMembership,
 } from './requests.js';
-import { decideRequest } from './routing.js';
+import { approvalTerms, decideRequest } from './routing.js';
 import {
   bulkDecisionBody,
   bulkDecisionSchema,
@@ -28,7 +28,10 @@ import {
   joinWorkspaceBody,
   requestIdParams,
   requestListQuery,
+  teamRenewalBody,
+  workspaceRenewalBody,
 } from './schemas.js';
+import { requestTeamRenewal, requestWorkspaceRenewal } from './renewals.js';
 
 const tags = ['requests'];
 const security = bearerAuth;
@@ -104,6 +107,48 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
       );
     }
 
+    app.post(
+      '/api/requests/workspaces/:id/renewal',
+      {
+        schema: {
+          tags,
+          summary:
+            'Ask to renew a workspace, before or after its end: days more (or until a date); the team managers decide up to the default lifetime, platform admins beyond',
+          security,
+          params: requestIdParams,
+          body: workspaceRenewalBody,
+          response: { 201: requestSchema },
+        },
+      },
+      async (request, reply) => {
+        const user = currentUser(request);
+        const access = await loadAccess(db, user);
+        const { days, until, reason } = request.body;
+        const created = await requestWorkspaceRenewal(context, user, access, { workspaceId: request.params.id, days, until, reason });
+        return reply.code(201).send((await presentRequests(db, [created], access))[0]);
+      },
+    );
+
+    app.post(
+      '/api/requests/teams/:id/renewal',
+      {
+        schema: {
+          tags,
+          summary: 'Ask to renew a team (a new review date); platform admins decide',
+          security,
+          params: requestIdParams,
+          body: teamRenewalBody,
+          response: { 201: requestSchema },
+        },
+      },
+      async (request, reply) => {
+        const user = currentUser(request);
+        const access = await loadAccess(db, user);
+        const created = await requestTeamRenewal(context, user, access, { teamId: request.params.id, reason: request.body.reason });
+        return reply.code(201).send((await presentRequests(db, [created], access))[0]);
+      },
+    );
+
     app.get(
       '/api/requests',
       {
@@ -174,6 +219,7 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
             access,
             action: request.body.action,
             message: request.body.message,
+            terms: await approvalTerms(context),
             // Checked against the clock before anything is decided; ignored on a denial.
             membershipExpiresAt:
               request.body.action === 'approve' ? checkEndDate('membership_expires_at', request.body.membership_expires_at, context.clock.now()) : null,

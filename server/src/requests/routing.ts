@@ -4,7 +4,13 @@ import { timestamp } from '../db/database.js';
 import type { Database, Request, RequestStatus } from '../db/schema.js';
 import { fieldError, HttpError, notFound } from '../http/errors.js';
 import type { Access } from '../access/access.js';
-import { mayDecide, maySee } from '../access/requests.js';
+import { ADMINS_DECIDE, mayDecide, maySee } from '../access/requests.js';
+import type { LifecycleSettings } from '../config/config.js';
+import { lifecycleSettings } from '../config/lifecycleSettings.js';
+import type { AppContext } from '../context.js';
+import { newWorkspaceEnd } from '../workspaces/expiry.js';
+import { renewedEnd, setTeamEnd, setWorkspaceEnd } from '../workspaces/renewal.js';
+import { DAY_MS } from '../clock.js';
 import { addTeamMember, findTeam, findTeamByName, insertTeam, type NewTeam } from '../teams/teams.js';
 import { addWorkspaceMember, findWorkspaceByName, insertWorkspace } from '../workspaces/workspaces.js';
 
@@ -15,6 +21,8 @@ export const MEMBERSHIP_END_ONLY_FOR_JOIN = 'An end date applies only to approvi
 //   JoinTeam        → the team's owner/managers
 //   CreateWorkspace → the team's owner/managers
 //   JoinWorkspace   → the workspace's managers and the team's owner/managers
+//   RenewWorkspace  → the team's owner/managers up to the default lifetime; longer: platform admins
+//   RenewTeam       → platform admins
 // Platform admins may decide anything. Nobody decides their own request: a request its
 // requester could decide is approved at once when it is made (see requests.ts).
 
@@ -38,9 +46,10 @@ export interface Decider {
  * owner/managers for the others, plus the workspace's managers for JoinWorkspace. Only
  * enabled users and enabled team memberships; never the requester.
  */
-export async function whoMayDecide(db: Kysely<Database>, request: Routed & Pick<Request, 'user_id'>): Promise<Decider[]> {
+export async function whoMayDecide(db: Kysely<Database>, request: Routed & Pick<Request, 'user_id' | 'data'>): Promise<Decider[]> {
   const found: Decider[] = [];
-  if (request.type === 'CreateTeam') {
+  const adminsOnly = request.type === 'RenewTeam' || (request.type === 'RenewWorkspace' && request.data.includes(ADMINS_DECIDE));
+  if (request.type === 'CreateTeam' || adminsOnly) {
     found.push(
       ...(await db.selectFrom('users').select(['id', 'email', 'firstname', 'locale']).where('admin', '=', 1).where('enabled', '=', 1).execute()),
     );
@@ -101,7 +110,7 @@ export function decisionRefusal(
  */
 export async function decideRequest(
   db: Kysely<Database>,
-  input: { requestId: number; access: Access; action: Decision; message: string | null; membershipExpiresAt?: string | null },
+  input: { requestId: number; access: Access; action: Decision; message: string | null; terms: ApprovalTerms; membershipExpiresAt?: string | null },
   /** Runs in the decision's transaction after it (the requester's mail is written there). */
   inTransaction?: (trx: Kysely<Database>, decided: Request) => Promise<void>,
 ): Promise<Request> {
@@ -115,6 +124,7 @@ export async function decideRequest(
       action: input.action,
       message: input.message,
       automatic: false,
+      terms: input.terms,
       membershipExpiresAt: input.membershipExpiresAt ?? null,
     });
     await inTransaction?.(trx, decided);
@@ -130,7 +140,7 @@ export async function decideRequest(
 export async function applyDecision(
   trx: Kysely<Database>,
   request: Request,
-  decision: { deciderId: number; action: Decision; message: string | null; automatic: boolean; membershipExpiresAt?: string | null },
+  decision: { deciderId: number; action: Decision; message: string | null; automatic: boolean; terms: ApprovalTerms; membershipExpiresAt?: string | null },
 ): Promise<Request> {
   const now = timestamp();
   const status: RequestStatus = decision.action === 'approve' ? 'Approved' : 'Denied';
@@ -144,7 +154,7 @@ export async function applyDecision(
   if (!decided) throw new HttpError(409, ALREADY_DECIDED);
 
   if (status === 'Approved') {
-    const created = await applyApproval(trx, decided, decision.deciderId, decision.membershipExpiresAt ?? null);
+    const created = await applyApproval(trx, decided, decision.deciderId, decision.terms, decision.membershipExpiresAt ?? null);
     if (created) {
       decided = await trx.updateTable('requests').set(created).where('id', '=', decided.id).returningAll().executeTakeFirstOrThrow();
     }
@@ -153,11 +163,26 @@ export async function applyDecision(
   return decided;
 }
 
+/**
+ * What an approval's end dates are measured from: the clock's now and the lifecycle settings
+ * (a new team's review date, a new workspace's lifetime; docs/lifecycle.md).
+ */
+export interface ApprovalTerms {
+  now: Date;
+  settings: LifecycleSettings;
+}
+
+/** The terms as they hold now. */
+export async function approvalTerms(context: Pick<AppContext, 'db' | 'clock' | 'config'>): Promise<ApprovalTerms> {
+  return { now: context.clock.now(), settings: await lifecycleSettings(context.db, context.config.lifecycleDefaults) };
+}
+
 /** The membership effects of an approval; answers the ids of a team or workspace it created. */
 async function applyApproval(
   trx: Kysely<Database>,
   request: Request,
   deciderId: number,
+  terms: ApprovalTerms,
   /** A JoinTeam approved with an end date (memberships that end). */
   membershipExpiresAt: string | null = null,
 ): Promise<{ team_id: number } | { workspace_id: number } | null> {
@@ -166,6 +191,8 @@ async function applyApproval(
     case 'CreateTeam': {
       if (await findTeamByName(trx, request.object_name)) throw new HttpError(409, 'A team with this name already exists.');
       const team = await insertTeam(trx, teamFromData(request.object_name, data), deciderId);
+      const review = new Date(terms.now.getTime() + terms.settings.team_review_days * DAY_MS).toISOString();
+      await trx.updateTable('teams').set({ expires_at: review }).where('id', '=', team.id).execute();
       await addTeamMember(trx, { teamId: team.id, userId: request.user_id, role: 'owner', causerId: deciderId });
       return { team_id: team.id };
     }
@@ -187,12 +214,28 @@ async function applyApproval(
         causerId: deciderId,
       });
       await addWorkspaceMember(trx, { workspaceId: workspace.id, userId: request.user_id, role: 'manager', causerId: deciderId });
+      const end = newWorkspaceEnd(terms.now, terms.settings.workspace_lifetime_days, team.expires_at);
+      await trx.updateTable('workspaces').set({ expires_at: end }).where('id', '=', workspace.id).execute();
       return { workspace_id: workspace.id };
     }
     case 'JoinWorkspace':
       if (request.workspace_id === null) throw new HttpError(409, 'The workspace no longer exists.');
       await addWorkspaceMember(trx, { workspaceId: request.workspace_id, userId: request.user_id, role: 'member', causerId: deciderId });
       return null;
+    case 'RenewWorkspace': {
+      const workspace = request.workspace_id === null ? undefined : await trx.selectFrom('workspaces').select(['id', 'expires_at']).where('id', '=', request.workspace_id).executeTakeFirst();
+      if (!workspace) throw new HttpError(409, 'The workspace no longer exists.');
+      const end = typeof data.until === 'string' ? data.until : renewedEnd(workspace.expires_at, terms.now, Number(data.days));
+      await setWorkspaceEnd(trx, { workspaceId: workspace.id, expiresAt: end, now: terms.now, causerId: deciderId, cause: 'renewal approved', requestId: request.id });
+      return null;
+    }
+    case 'RenewTeam': {
+      const team = request.team_id === null ? undefined : await findTeam(trx, request.team_id);
+      if (!team) throw new HttpError(409, 'The team no longer exists.');
+      const end = renewedEnd(team.expires_at, terms.now, terms.settings.team_review_days);
+      await setTeamEnd(trx, { teamId: team.id, expiresAt: end, now: terms.now, causerId: deciderId, cause: 'renewal approved', requestId: request.id });
+      return null;
+    }
   }
 }
 

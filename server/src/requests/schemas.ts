@@ -65,8 +65,31 @@ export const decisionBody = z.object({
 
 export const requestIdParams = z.object({ id: idParam() });
 
+/** The longest renewal one request may ask for: ten years. */
+export const MAX_RENEWAL_DAYS = 3650;
+
+/** POST /api/requests/workspaces/{id}/renewal: `days` (1 to 3650) or `until` (a date-time ahead), and why. */
+export const workspaceRenewalBody = z
+  .object({
+    days: z
+      .number({ error: 'The days field must be a whole number of days.' })
+      .int('The days field must be a whole number of days.')
+      .min(1, 'The days field must be at least 1.')
+      .max(MAX_RENEWAL_DAYS, `The days field must not be greater than ${MAX_RENEWAL_DAYS}.`)
+      .optional(),
+    until: z.iso.datetime({ offset: true, error: 'The until field must be an ISO 8601 date-time.' }).optional(),
+    reason: requiredMultilineText('reason', 2000),
+  })
+  .superRefine((body, context) => {
+    if (body.days === undefined && body.until === undefined) context.addIssue({ code: 'custom', message: 'The days field is required.', path: ['days'] });
+    else if (body.days !== undefined && body.until !== undefined) context.addIssue({ code: 'custom', message: 'Give either days or until, not both.', path: ['days'] });
+  });
+
+/** POST /api/requests/teams/{id}/renewal. */
+export const teamRenewalBody = z.object({ reason: requiredMultilineText('reason', 2000) });
+
 const REQUEST_STATUSES = ['Pending', 'Approved', 'Denied', 'Error'] as const;
-const REQUEST_TYPES = ['CreateTeam', 'JoinTeam', 'CreateWorkspace', 'JoinWorkspace'] as const;
+export const REQUEST_TYPES = ['CreateTeam', 'JoinTeam', 'CreateWorkspace', 'JoinWorkspace', 'RenewWorkspace', 'RenewTeam'] as const;
 
 const statusFilter = (field: string) => z.enum(REQUEST_STATUSES, { error: `The selected ${field} is invalid.` }).optional();
 

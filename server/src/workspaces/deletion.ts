@@ -27,7 +27,8 @@ export interface DeletedWorkspace {
  * the reconciler. Pending requests about the workspace are closed (Denied) rather than left
  * pointing at nothing. The caller applies the result's `effects` after the commit.
  */
-export async function deleteWorkspaceInTransaction(trx: Kysely<Database>, workspace: Workspace, causerId: number): Promise<DeletedWorkspace> {
+/** `causerId` null: nobody asked (the end of a suspended workspace's retention period, lifecycle/retention.ts). */
+export async function deleteWorkspaceInTransaction(trx: Kysely<Database>, workspace: Workspace, causerId: number | null): Promise<DeletedWorkspace> {
   const now = timestamp();
   const members = await trx.selectFrom('workspace_members').select(['user_id', 'role']).where('workspace_id', '=', workspace.id).execute();
   if (members.length > 0) {

@@ -4,6 +4,7 @@ import { POD_SECURITY } from '../cluster/gateway.js';
 import type { Database, Workspace } from '../db/schema.js';
 import { isDecider } from '../access/requests.js';
 import { type Access, managesWorkspace, seesTeamMembers } from '../access/access.js';
+import { workspaceLifecycle } from './expiry.js';
 
 const teamRef = z.object({ id: z.number(), name: z.string(), fullname: z.string() });
 
@@ -37,6 +38,14 @@ export const workspaceSchema = z.object({
   ),
   requests: z.array(z.object({ id: z.number(), user_id: z.number(), type: z.string(), status: z.string(), created_at: z.string() })),
   /** The Pod Security Admission levels the console gives the namespace (cluster/gateway.ts POD_SECURITY). */
+  /** `expiring` from the warning time before its end, `expired` after it (docs/lifecycle.md). */
+  status: z.enum(['active', 'expiring', 'expired']),
+  /** Its own end date (null: none); platform admins set it. */
+  expires_at: z.string().nullable(),
+  /** When it ends: the earlier of its own date and its team's review date. */
+  ends_at: z.string().nullable(),
+  /** Expired: `suspending` until the cluster holds the suspension, `suspended` after. */
+  suspension: z.enum(['suspending', 'suspended']).nullable(),
   pod_security: z.object({
     enforce: z.enum(['privileged', 'baseline', 'restricted']),
     warn: z.enum(['privileged', 'baseline', 'restricted']),
@@ -45,9 +54,20 @@ export const workspaceSchema = z.object({
   }),
 });
 
-export async function presentWorkspace(db: Kysely<Database>, workspace: Workspace, access: Access): Promise<z.infer<typeof workspaceSchema>> {
+/** What a workspace's status is measured against: the clock's now and the warning time. */
+export interface StatusClock {
+  now: Date;
+  warningDays: number;
+}
+
+export async function presentWorkspace(
+  db: Kysely<Database>,
+  workspace: Workspace,
+  access: Access,
+  when: StatusClock,
+): Promise<z.infer<typeof workspaceSchema>> {
   const [team, members, pending] = await Promise.all([
-    db.selectFrom('teams').select(['id', 'name', 'fullname']).where('id', '=', workspace.team_id).executeTakeFirstOrThrow(),
+    db.selectFrom('teams').select(['id', 'name', 'fullname', 'expires_at']).where('id', '=', workspace.team_id).executeTakeFirstOrThrow(),
     db
       .selectFrom('workspace_members as wm')
       .innerJoin('users as u', 'u.id', 'wm.user_id')
@@ -92,6 +112,17 @@ export async function presentWorkspace(db: Kysely<Database>, workspace: Workspac
     requests: pending
       .filter((request) => request.user_id === access.userId || isDecider(access, request))
       .map(({ id, user_id, type, status, created_at }) => ({ id, user_id, type, status, created_at })),
+    ...presentEnd(workspace, team.expires_at, when),
     pod_security: { ...POD_SECURITY },
   };
+}
+
+/** The status fields of a workspace (with its team's review date) as the API answers them. */
+export function presentEnd(
+  workspace: Pick<Workspace, 'expires_at' | 'suspended_at' | 'cluster_state'>,
+  teamExpiresAt: string | null,
+  when: StatusClock,
+) {
+  const lifecycle = workspaceLifecycle({ ...workspace, team_expires_at: teamExpiresAt }, when.warningDays, when.now);
+  return { status: lifecycle.status, expires_at: workspace.expires_at, ends_at: lifecycle.ends_at, suspension: lifecycle.suspension };
 }

@@ -9,6 +9,7 @@ import { bearerAuth, idParam } from '../http/schemas.js';
 import { loadAccess, managesWorkspace } from '../access/access.js';
 import { entitledRole } from '../cluster/entitlement.js';
 import { presentWorkspace, workspaceSchema } from './presenter.js';
+import { lifecycleSettings } from '../config/lifecycleSettings.js';
 import { findWorkspace, removeWorkspaceMember } from './workspaces.js';
 
 /** How long a downloaded kubeconfig's token lasts (clusters may cap it lower). */
@@ -32,7 +33,9 @@ export function workspaceRoutes(context: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const workspace = await findWorkspace(db, request.params.id);
         if (!workspace) throw notFound();
-        return presentWorkspace(db, workspace, await loadAccess(db, currentUser(request)));
+        const settings = await lifecycleSettings(db, context.config.lifecycleDefaults);
+        const when = { now: context.clock.now(), warningDays: settings.warning_days };
+        return presentWorkspace(db, workspace, await loadAccess(db, currentUser(request)), when);
       },
     );
 

@@ -7,6 +7,7 @@ import { RoleChip } from '../../components/RoleChip';
 import { useCurrentUser, useJoinRequest } from '../../hooks';
 import { ResponsiveColumns } from '../../layout/ResponsiveColumns';
 import { NotFound } from '../../pages/NotFound';
+import { ExpiryBanner } from './ExpiryBanner';
 import { KubeconfigPanel } from './KubeconfigPanel';
 import { PodSecurityChip } from './PodSecurityChip';
 import { PodsSection } from './PodsSection';
@@ -73,6 +74,8 @@ export const WorkspaceShow = () => {
           {workspace.description || translate('workspaces.no_description')}
         </Typography>
       </Box>
+
+      <ExpiryBanner workspace={workspace} />
 
       {suspendedTeam && (
         <Alert severity="warning">

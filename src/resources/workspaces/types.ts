@@ -26,6 +26,11 @@ export interface WorkspaceRecord {
   requests?: { id: number; user_id: number; type: string; status: string; created_at?: string }[];
   /** The Pod Security Admission levels of the namespace. */
   pod_security?: PodSecurity | null;
+  /** docs/lifecycle.md: `expiring` from the warning time before `ends_at`, `expired` after it. */
+  status?: 'active' | 'expiring' | 'expired';
+  expires_at?: string | null;
+  ends_at?: string | null;
+  suspension?: 'suspending' | 'suspended' | null;
 }
 
 /** 201 answer of POST /api/subnamespaces/{id}/kubeconfig (docs/api-contract.md "Cluster"). */

@@ -13,6 +13,10 @@ import { createTableWithId } from './helpers.js';
 // - `lifecycle_notices`: every warning sent, one row per (kind, subject, end date), unique, so
 //   that no restart, leader change or second replica sends it twice, and a renewal (a new end
 //   date) starts afresh.
+// - Existing teams and workspaces get an end date counted from the migration: the default review
+//   time (365 days) and lifetime (180 days), so nothing lives forever by accident and nobody is
+//   surprised (the first warnings come 30 days before). The environment's defaults are not read
+//   here: a migration gives the same result wherever it runs; admins move the dates later.
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('workspaces').addColumn('expires_at', 'text').execute();
@@ -24,6 +28,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('workspaces_suspended_at_index').on('workspaces').column('suspended_at').execute();
   await db.schema.createIndex('teams_expires_at_index').on('teams').column('expires_at').execute();
   await db.schema.createIndex('team_members_expires_at_index').on('team_members').column('expires_at').execute();
+
+  const now = Date.now();
+  const day = 24 * 60 * 60 * 1000;
+  await db.updateTable('teams').set({ expires_at: new Date(now + 365 * day).toISOString() }).where('expires_at', 'is', null).execute();
+  await db.updateTable('workspaces').set({ expires_at: new Date(now + 180 * day).toISOString() }).where('expires_at', 'is', null).execute();
 
   await createTableWithId(db, 'policy_versions')
     .addColumn('text_en', 'text', (column) => column.notNull())

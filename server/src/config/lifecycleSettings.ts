@@ -1,0 +1,42 @@
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { Database } from '../db/schema.js';
+import type { LifecycleSettings } from './config.js';
+
+// The lifecycle settings as they hold now (docs/lifecycle.md): the environment's defaults
+// overlaid with what platform admins changed (`platform_settings`). Here, below the domains,
+// because a decision (a workspace's end date at approval) reads them as well as the leader's
+// pass; lifecycle/settings.ts stores a change.
+
+const days = (most: number) => z.number().int('Whole days.').min(1, 'At least 1 day.').max(most, `At most ${most} days.`);
+
+/** PATCH /api/admin/settings: any of the settings; `retention_days: null` means "never delete". */
+export const lifecycleSettingsPatch = z
+  .object({
+    workspace_lifetime_days: days(3650),
+    team_review_days: days(3650),
+    warning_days: days(365),
+    last_warning_hours: z.number().int('Whole hours.').min(1, 'At least 1 hour.').max(24 * 60, 'At most 1440 hours.'),
+    retention_days: days(3650).nullable(),
+    retention_notice_days: days(365),
+    membership_warning_days: days(365),
+    policy_validity_days: days(3650),
+  })
+  .partial()
+  .strict();
+
+export type LifecycleSettingsPatch = z.infer<typeof lifecycleSettingsPatch>;
+
+export const SETTING_KEYS = Object.keys(lifecycleSettingsPatch.shape) as (keyof LifecycleSettings)[];
+
+export async function lifecycleSettings(db: Kysely<Database>, defaults: LifecycleSettings): Promise<LifecycleSettings> {
+  const rows = await db.selectFrom('platform_settings').select(['key', 'value']).where('key', 'in', SETTING_KEYS).execute();
+  const settings: LifecycleSettings = { ...defaults };
+  for (const row of rows) {
+    const parsed = lifecycleSettingsPatch.safeParse({ [row.key]: JSON.parse(row.value) });
+    // A stored value that no longer passes (a bound tightened since) falls back to the default.
+    if (parsed.success) Object.assign(settings, parsed.data);
+  }
+  return settings;
+}
+

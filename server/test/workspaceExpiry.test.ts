@@ -1,0 +1,223 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DAY_MS, HOUR_MS, movableClock } from '../src/clock.js';
+import { createLifecycleRunner } from '../src/lifecycle/runner.js';
+import { lifecycleSteps } from '../src/lifecycle/steps.js';
+import { createTestContext, type SignedInUser, type TestContext } from './helpers.js';
+
+// Workspaces and teams over time (docs/lifecycle.md): the end date set at approval, the status
+// the API answers, the warnings (once, as one digest per person, after downtime), the
+// suspension, renewals and the retention's deletion, each moved along by a movable clock.
+
+let ctx: TestContext;
+let admin: SignedInUser;
+let owner: SignedInUser;
+let member: SignedInUser;
+let outsider: SignedInUser;
+const start = new Date('2030-01-01T10:00:00.000Z');
+const clock = movableClock(start);
+const quiet = { broadcaster: { toUser() {}, toWorkspace() {}, rightsChanged() {} } };
+const runner = () => createLifecycleRunner({ db: ctx.db, config: ctx.config, clock, steps: lifecycleSteps, services: quiet });
+
+beforeAll(async () => {
+  ctx = await createTestContext({ clock });
+  [admin, owner, member, outsider] = await Promise.all([ctx.signedInUser({ admin: true }), ctx.signedInUser(), ctx.signedInUser(), ctx.signedInUser()]);
+});
+afterAll(() => ctx.close());
+
+let counter = 0;
+async function team(): Promise<number> {
+  const shortname = `exp${process.pid % 1000}${++counter}${Date.now() % 10000}`;
+  const asked = await ctx.inject('POST', '/api/requests/teams', {
+    token: owner.token,
+    body: { fullname: `Team ${shortname}`, shortname, affiliation: 'Uni', country: 'FR', url: 'https://example.org', joining_reason: 'research', joining_category: 'Research' },
+  });
+  expect(asked.statusCode).toBe(201);
+  const decided = await ctx.inject('PATCH', `/api/requests/${asked.json().id}`, { token: admin.token, body: { action: 'approve' } });
+  expect(decided.statusCode).toBe(200);
+  const teamId = decided.json().team.id as number;
+  await ctx.db.insertInto('team_members').values({ team_id: teamId, user_id: member.user.id, role: 'member', enabled: 1, created_at: new Date().toISOString() }).execute();
+  return teamId;
+}
+
+async function workspace(teamId: number, name = `ws${++counter}`): Promise<number> {
+  const asked = await ctx.inject('POST', '/api/requests/workspaces', { token: owner.token, body: { label: `Space ${name}`, name, team_id: teamId } });
+  expect(asked.statusCode).toBe(201);
+  const id = asked.json().object.id as number;
+  await ctx.db.insertInto('workspace_members').values({ workspace_id: id, user_id: member.user.id, role: 'member', created_at: new Date().toISOString() }).execute();
+  // As the reconciler would leave them once applied.
+  await ctx.db.updateTable('workspaces').set({ cluster_state: 'ready' }).where('id', '=', id).execute();
+  await ctx.db.updateTable('workspace_members').set({ cluster_state: 'ready' }).where('workspace_id', '=', id).execute();
+  return id;
+}
+
+const show = async (id: number, token = member.token) => (await ctx.inject('GET', `/api/subnamespaces/${id}`, { token })).json();
+const outboxTo = (email: string) => ctx.db.selectFrom('mail_outbox').select(['subject', 'text']).where('recipient', '=', email).orderBy('id').execute();
+const noticesOf = (id: number) => ctx.db.selectFrom('lifecycle_notices').selectAll().where('subject_type', '=', 'workspace').where('subject_id', '=', id).execute();
+
+describe('a workspace over time', () => {
+  it('ends a lifetime after approval, never after its team, and says so; warns once, suspends, renews', async () => {
+    clock.set(start);
+    const teamId = await team();
+    const teamRow = await ctx.db.selectFrom('teams').select('expires_at').where('id', '=', teamId).executeTakeFirstOrThrow();
+    expect(teamRow.expires_at).toBe(new Date(start.getTime() + 365 * DAY_MS).toISOString());
+    const id = await workspace(teamId);
+    const shown = await show(id);
+    expect(shown).toMatchObject({ status: 'active', expires_at: new Date(start.getTime() + 180 * DAY_MS).toISOString(), suspension: null });
+
+    // 31 days before: nothing; 29 days before: the first warning, once, even from two runners.
+    const end = new Date(shown.expires_at).getTime();
+    clock.set(new Date(end - 31 * DAY_MS));
+    await runner().runOnce();
+    expect(await noticesOf(id)).toHaveLength(0);
+    clock.set(new Date(end - 29 * DAY_MS));
+    const mailsBefore = (await outboxTo(owner.user.email)).length;
+    await Promise.all([runner().runOnce(), runner().runOnce()]);
+    await runner().runOnce();
+    expect((await noticesOf(id)).map((notice) => notice.kind)).toEqual(['workspace_warning']);
+    const mails = await outboxTo(owner.user.email);
+    expect(mails.length - mailsBefore).toBe(1);
+    expect(mails.at(-1)!.text).toContain(`Space`);
+    expect(await show(id)).toMatchObject({ status: 'expiring' });
+    // A member (not a manager) is not mailed.
+    expect((await outboxTo(member.user.email)).length).toBe(0);
+
+    // 71 hours before: the last warning.
+    clock.set(new Date(end - 71 * HOUR_MS));
+    await runner().runOnce();
+    expect((await noticesOf(id)).map((notice) => notice.kind).sort()).toEqual(['workspace_last_warning', 'workspace_warning']);
+
+    // At the end: suspended, and "suspending" until the reconciler applied it.
+    clock.set(new Date(end + HOUR_MS));
+    await runner().runOnce();
+    const row = await ctx.db.selectFrom('workspaces').select(['suspended_at', 'cluster_state']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ suspended_at: clock.now().toISOString(), cluster_state: 'pending' });
+    expect(await show(id)).toMatchObject({ status: 'expired', suspension: 'suspending' });
+    const pending = await ctx.db.selectFrom('workspace_members').select('cluster_state').where('workspace_id', '=', id).execute();
+    expect(pending.every((membership) => membership.cluster_state === 'pending')).toBe(true);
+    await ctx.db.updateTable('workspaces').set({ cluster_state: 'ready' }).where('id', '=', id).execute();
+    expect(await show(id)).toMatchObject({ status: 'expired', suspension: 'suspended' });
+    const logged = await ctx.db.selectFrom('activity_log').select('properties').where('description', '=', 'workspace suspended').where('subject_id', '=', id).executeTakeFirstOrThrow();
+    expect(JSON.parse(logged.properties)).toMatchObject({ cause: 'workspace end date passed' });
+
+    // Renewing: bad input and strangers change nothing; the team owner's renewal is approved at once.
+    for (const body of [{ days: 0, reason: 'x' }, { days: -3, reason: 'x' }, { days: 100000, reason: 'x' }, { days: 30 }, { until: '2020-01-01T00:00:00Z', reason: 'x' }, { days: 'ten', reason: 'x' }]) {
+      const refused = await ctx.inject('POST', `/api/requests/workspaces/${id}/renewal`, { token: owner.token, body });
+      expect(refused.statusCode, JSON.stringify(body)).toBe(422);
+    }
+    expect((await ctx.inject('POST', `/api/requests/workspaces/${id}/renewal`, { token: member.token, body: { days: 30, reason: 'more' } })).statusCode).toBe(403);
+    expect((await ctx.inject('POST', `/api/requests/workspaces/999999/renewal`, { token: owner.token, body: { days: 30, reason: 'more' } })).statusCode).toBe(404);
+    const renewed = await ctx.inject('POST', `/api/requests/workspaces/${id}/renewal`, { token: owner.token, body: { days: 60, reason: 'Thesis' } });
+    expect(renewed.statusCode).toBe(201);
+    expect(renewed.json()).toMatchObject({ type: 'RenewWorkspace', status: 'Approved' });
+    const after = await ctx.db.selectFrom('workspaces').select(['suspended_at', 'cluster_state', 'expires_at']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(after).toMatchObject({ suspended_at: null, cluster_state: 'pending', expires_at: new Date(clock.now().getTime() + 60 * DAY_MS).toISOString() });
+    expect(await show(id)).toMatchObject({ status: 'active', suspension: null });
+  });
+
+  it('sends a longer renewal to platform admins, refuses a second one while it is pending', async () => {
+    clock.set(start);
+    const id = await workspace(await team());
+    const asked = await ctx.inject('POST', `/api/requests/workspaces/${id}/renewal`, { token: owner.token, body: { days: 400, reason: 'long project' } });
+    expect(asked.statusCode).toBe(201);
+    expect(asked.json()).toMatchObject({ type: 'RenewWorkspace', status: 'Pending' });
+    const again = await ctx.inject('POST', `/api/requests/workspaces/${id}/renewal`, { token: owner.token, body: { days: 10, reason: 'again' } });
+    expect(again.statusCode).toBe(409);
+    const before = await ctx.db.selectFrom('workspaces').select('expires_at').where('id', '=', id).executeTakeFirstOrThrow();
+    const approved = await ctx.inject('PATCH', `/api/requests/${asked.json().id}`, { token: admin.token, body: { action: 'approve' } });
+    expect(approved.statusCode).toBe(200);
+    const after = await ctx.db.selectFrom('workspaces').select('expires_at').where('id', '=', id).executeTakeFirstOrThrow();
+    expect(after.expires_at).toBe(new Date(new Date(before.expires_at!).getTime() + 400 * DAY_MS).toISOString());
+  });
+
+  it('mails one digest to a person with several ending workspaces, and after downtime only the last warning', async () => {
+    clock.set(start);
+    const teamId = await team();
+    const ids = [await workspace(teamId), await workspace(teamId), await workspace(teamId)];
+    const end = new Date((await show(ids[0])).expires_at).getTime();
+    const mailsBefore = (await outboxTo(owner.user.email)).length;
+    // Off from 40 days before the end until 2 days before it.
+    clock.set(new Date(end - 2 * DAY_MS));
+    await runner().runOnce();
+    const mails = await outboxTo(owner.user.email);
+    expect(mails.length - mailsBefore).toBe(1);
+    for (const id of ids) expect((await noticesOf(id)).map((notice) => notice.kind)).toEqual(['workspace_last_warning']);
+    expect(mails.at(-1)!.subject).toMatch(/3 ends coming up/);
+  });
+
+  it('suspends the workspaces of a team past its review date until the team is renewed', async () => {
+    clock.set(start);
+    const teamId = await team();
+    const id = await workspace(teamId);
+    const review = await ctx.db.selectFrom('teams').select('expires_at').where('id', '=', teamId).executeTakeFirstOrThrow();
+    // The team's review date before the workspace's end:
+    await ctx.db.updateTable('teams').set({ expires_at: new Date(start.getTime() + 10 * DAY_MS).toISOString() }).where('id', '=', teamId).execute();
+    expect(review.expires_at).not.toBeNull();
+    clock.set(new Date(start.getTime() + 11 * DAY_MS));
+    await runner().runOnce();
+    expect(await show(id)).toMatchObject({ status: 'expired' });
+    const notices = await ctx.db.selectFrom('lifecycle_notices').select('kind').where('subject_type', '=', 'team').where('subject_id', '=', teamId).execute();
+    expect(notices.map((notice) => notice.kind)).toEqual(['team_last_warning']);
+    const logged = await ctx.db.selectFrom('activity_log').select('properties').where('description', '=', 'workspace suspended').where('subject_id', '=', id).executeTakeFirstOrThrow();
+    expect(JSON.parse(logged.properties)).toMatchObject({ cause: 'team review date passed' });
+
+    expect((await ctx.inject('POST', `/api/requests/teams/${teamId}/renewal`, { token: member.token, body: { reason: 'x' } })).statusCode).toBe(403);
+    const asked = await ctx.inject('POST', `/api/requests/teams/${teamId}/renewal`, { token: owner.token, body: { reason: 'Another year' } });
+    expect(asked.statusCode).toBe(201);
+    expect(asked.json()).toMatchObject({ type: 'RenewTeam', status: 'Pending', can_decide: false });
+    expect((await ctx.inject('POST', `/api/requests/teams/${teamId}/renewal`, { token: owner.token, body: { reason: 'again' } })).statusCode).toBe(409);
+    expect((await ctx.inject('PATCH', `/api/requests/${asked.json().id}`, { token: admin.token, body: { action: 'approve' } })).statusCode).toBe(200);
+    expect(await show(id)).toMatchObject({ status: 'active', suspension: null });
+  });
+
+  it('deletes a suspended workspace after the retention period, with a notice before and its members told', async () => {
+    clock.set(start);
+    const id = await workspace(await team());
+    const end = new Date((await show(id)).expires_at).getTime();
+    clock.set(new Date(end + 1000));
+    await runner().runOnce();
+    // 30 days of retention, the notice 7 days before.
+    clock.set(new Date(end + 24 * DAY_MS));
+    await runner().runOnce();
+    expect((await noticesOf(id)).map((notice) => notice.kind)).toContain('workspace_deletion');
+    expect(await ctx.db.selectFrom('workspaces').select('id').where('id', '=', id).executeTakeFirst()).toBeDefined();
+    clock.set(new Date(end + 31 * DAY_MS));
+    await runner().runOnce();
+    expect(await ctx.db.selectFrom('workspaces').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
+    expect(await ctx.db.selectFrom('cluster_deletions').select('id').where('workspace_id', '=', id).executeTakeFirst()).toBeDefined();
+    const mails = await outboxTo(member.user.email);
+    expect(mails.some((mail) => /Workspace deleted/.test(mail.subject))).toBe(true);
+    const logged = await ctx.db.selectFrom('activity_log').select('properties').where('description', '=', 'suspended workspace deleted').where('subject_id', '=', id).executeTakeFirstOrThrow();
+    expect(JSON.parse(logged.properties)).toMatchObject({ cause: 'retention period ended' });
+  });
+
+  it('keeps a workspace that outsiders may not renew', async () => {
+    clock.set(start);
+    const id = await workspace(await team());
+    expect((await ctx.inject('POST', `/api/requests/workspaces/${id}/renewal`, { token: outsider.token, body: { days: 30, reason: 'x' } })).statusCode).toBe(403);
+  });
+
+  it('lets platform admins set or clear the end date, and preview what ends next', async () => {
+    clock.set(start);
+    const id = await workspace(await team());
+    const soon = new Date(start.getTime() + 5 * DAY_MS).toISOString();
+    expect((await ctx.inject('PATCH', `/api/admin/workspaces/${id}`, { token: owner.token, body: { expires_at: soon } })).statusCode).toBe(403);
+    for (const body of [{}, { expires_at: 'tomorrow' }, { expires_at: 5 }]) {
+      expect((await ctx.inject('PATCH', `/api/admin/workspaces/${id}`, { token: admin.token, body })).statusCode, JSON.stringify(body)).toBe(422);
+    }
+    const set = await ctx.inject('PATCH', `/api/admin/workspaces/${id}`, { token: admin.token, body: { expires_at: soon } });
+    expect(set.statusCode).toBe(200);
+    expect(set.json()).toMatchObject({ expires_at: soon, suspended_at: null });
+    expect(await show(id)).toMatchObject({ status: 'expiring', expires_at: soon });
+
+    const preview = await ctx.inject('GET', `/api/admin/lifecycle/preview?until=${encodeURIComponent(new Date(start.getTime() + 6 * DAY_MS).toISOString())}`, { token: admin.token });
+    expect(preview.statusCode).toBe(200);
+    expect(preview.json().suspensions).toContainEqual(expect.objectContaining({ workspace_id: id, date: soon }));
+    expect(preview.json().warnings).toContainEqual(expect.objectContaining({ subject_id: id, kind: 'workspace_last_warning' }));
+    expect((await ctx.inject('GET', '/api/admin/lifecycle/preview?until=2001-01-01T00:00:00Z', { token: admin.token })).statusCode).toBe(422);
+    expect((await ctx.inject('GET', '/api/admin/lifecycle/preview', { token: owner.token })).statusCode).toBe(403);
+
+    const cleared = await ctx.inject('PATCH', `/api/admin/workspaces/${id}`, { token: admin.token, body: { expires_at: null } });
+    expect(cleared.json()).toMatchObject({ expires_at: null });
+    expect(await show(id)).toMatchObject({ expires_at: null });
+  });
+});
