@@ -18,13 +18,15 @@ export interface NewAccount {
   admin?: boolean;
   /** Marks the email verified and the policy accepted (accounts made by an operator). */
   verified?: boolean;
+  /** When it happens (the app's clock); default: now. */
+  now?: Date;
 }
 
 /** Creates a user; an email already in use is a 422 on `email`. */
 export async function createUser(db: Kysely<Database>, account: NewAccount): Promise<User> {
   const email = normalizeEmail(account.email);
   if (await findUserByEmail(db, email)) throw fieldError('email', EMAIL_TAKEN);
-  const now = timestamp();
+  const now = timestamp(account.now);
   try {
     return await db
       .insertInto('users')

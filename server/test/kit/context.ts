@@ -284,6 +284,9 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
         password,
         admin: fields.admin ?? false,
         verified: fields.verified ?? true,
+        // Verified and accepted at the app's time, so that a test moving the clock years ahead
+        // does not find the acceptance too old.
+        now: options.clock?.now(),
       });
       if (fields.enabled === false) {
         user = await db.updateTable('users').set({ enabled: 0 }).where('id', '=', user.id).returningAll().executeTakeFirstOrThrow();
