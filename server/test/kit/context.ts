@@ -153,6 +153,7 @@ function writeFakeConsole(dir: string): void {
   writeFileSync(join(dir, 'assets', 'app.js'), 'console.log("console");\n');
 }
 
+/** An option given as `true` or as its settings: the settings; absent or `false`: undefined. */
 const optionsOf = <T extends object>(option: boolean | T | undefined): T | undefined => (option === true ? ({} as T) : option || undefined);
 
 /** The part asked for, or an error saying which option gives it. */
@@ -173,7 +174,8 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
   const staticDir = join(workDir, 'dist');
   writeFakeConsole(staticDir);
 
-  // Every part is stopped by close (or when a later one fails to start), in this order.
+  // Every part started is stopped by close, also when a later part fails to start: first what
+  // works on the app's database and cluster, then the apps, then mail, database and sandbox.
   let mailbox: Mailbox | null = null;
   let database: TestDatabase | null = null;
   let cluster: TestCluster | null = null;
