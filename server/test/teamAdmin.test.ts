@@ -223,7 +223,7 @@ describe('PATCH /api/tenants/{id}/users/{userId}', () => {
 
     const promoted = await patch(owner, member.user.id, 'manager');
     expect(promoted.statusCode).toBe(200);
-    expect(promoted.json()).toEqual({ id: member.user.id, team_id: team.id, role: 'manager', previous: 'member' });
+    expect(promoted.json()).toEqual({ id: member.user.id, team_id: team.id, role: 'manager', previous: 'member', expires_at: null });
     expect(await activity('team', team.id)).toContainEqual(expect.objectContaining({ description: 'team member role changed', causer_id: owner.user.id }));
 
     // A manager may not give a role above their own, nor touch an owner.

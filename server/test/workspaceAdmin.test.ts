@@ -152,7 +152,7 @@ describe('PATCH /api/admin/workspaces/{id} (quota)', () => {
     [{ quota: { pods: '20' } }, 'quota.pods', 'whole number'],
     [{ quota: { pods: 100_000 } }, 'quota.pods', 'not be greater than 10000'],
     [{ quota: 'big' }, 'quota', 'must be an object'],
-    [{}, 'quota', 'must be an object'],
+    [{}, 'quota', 'Give the quota, expires_at or both.'],
   ])('refuses %j with a 422 on %s', async (body, field, message) => {
     // One workspace serves every refusal: none of them may change it.
     validationWorld ??= world();
