@@ -461,21 +461,31 @@ describe('sandbox cluster: simulated kubelets', () => {
   it('keeps status out of Node updates and spec out of status updates', async () => {
     await admin('/api/v1/nodes', { method: 'POST', body: joiningNode('edge-6', '192.168.1.70') });
     cluster.setNodeCondition('edge-6', 'Ready', 'False'); // stays NotReady: the kubelet reports so from now on
-    const current = (await admin('/api/v1/nodes/edge-6')).body;
-    const replaced = await admin('/api/v1/nodes/edge-6', {
-      method: 'PUT',
-      body: { ...current, spec: { ...current.spec, unschedulable: true }, status: { ...current.status, capacity: { cpu: '64' } } },
-    });
+    // The simulated kubelet's heartbeat may write the Node between a read and a replace, which
+    // the API refuses as a conflict (409), as Kubernetes does: read it again and replace again.
+    const replaceFresh = async (path: string, change: (node: any) => unknown) => {
+      for (let attempt = 0; ; attempt += 1) {
+        const node = (await admin('/api/v1/nodes/edge-6')).body;
+        const answer = await admin(path, { method: 'PUT', body: change(node) });
+        if (answer.status !== 409 || attempt === 5) return { node, answer };
+      }
+    };
+    const { node: current, answer: replaced } = await replaceFresh('/api/v1/nodes/edge-6', (node) => ({
+      ...node,
+      spec: { ...node.spec, unschedulable: true },
+      status: { ...node.status, capacity: { cpu: '64' } },
+    }));
     expect(replaced.status).toBe(200);
     expect(replaced.body.spec.unschedulable).toBe(true);
     expect(replaced.body.status.capacity.cpu).toBe(current.status.capacity.cpu);
     const table = await admin('/api/v1/nodes/edge-6', { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' });
     expect(table.body.columnDefinitions[1].name).toBe('Status');
     expect(table.body.rows[0].cells[1]).toBe('NotReady,SchedulingDisabled');
-    const status = await admin('/api/v1/nodes/edge-6/status', {
-      method: 'PUT',
-      body: { ...replaced.body, spec: { ...replaced.body.spec, unschedulable: false }, status: { ...replaced.body.status, capacity: { ...replaced.body.status.capacity, cpu: '8' } } },
-    });
+    const { answer: status } = await replaceFresh('/api/v1/nodes/edge-6/status', (node) => ({
+      ...node,
+      spec: { ...node.spec, unschedulable: false },
+      status: { ...node.status, capacity: { ...node.status.capacity, cpu: '8' } },
+    }));
     expect(status.status).toBe(200);
     expect(status.body.status.capacity.cpu).toBe('8');
     expect(status.body.spec.unschedulable).toBe(true);
