@@ -143,3 +143,21 @@ export async function dueDeletions(db: Kysely<Database>, settings: LifecycleSett
     .orderBy('w.id')
     .execute();
 }
+
+/**
+ * Team memberships whose end date is at or before `at`: the pass removes them then
+ * (memberships/endingStep.ts reads the same rows, `team_members.expires_at` indexed).
+ */
+export async function dueMembershipEnds(db: Kysely<Database>, at: Date) {
+  return db
+    .selectFrom('team_members as tm')
+    .innerJoin('teams as t', 't.id', 'tm.team_id')
+    .innerJoin('users as u', 'u.id', 'tm.user_id')
+    .select(['tm.team_id', 't.fullname as team', 'tm.user_id', 'u.firstname', 'u.lastname', 'tm.expires_at'])
+    .where('tm.expires_at', 'is not', null)
+    .where('tm.expires_at', '<=', timestamp(at))
+    .orderBy('tm.expires_at')
+    .orderBy('tm.id')
+    .$narrowType<{ expires_at: string }>()
+    .execute();
+}
