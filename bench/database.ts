@@ -42,23 +42,13 @@ export function cli(args: string[], url: string, storageDir: string, echo = fals
   });
 }
 
-export async function prepareDatabase(options: {
-  users: number;
-  activity: number;
-  storageDir: string;
-  keep: boolean;
-}): Promise<BenchDatabase> {
-  const reuse = process.env.BENCH_REUSE_DB;
+/**
+ * An empty database of the bench's own: a new PostgreSQL database beside DATABASE_URL's when
+ * that is postgres://, else an SQLite file in the temp directory; `cleanup` drops it.
+ */
+export async function createFreshDatabase(): Promise<{ url: string; dialect: 'sqlite' | 'postgres'; cleanup: () => Promise<void> }> {
   const base = process.env.DATABASE_URL ?? '';
-  if (reuse) {
-    const url = /^postgres(ql)?:\/\//.test(reuse) ? reuse : `sqlite:${resolve(reuse)}`;
-    if (url.startsWith('sqlite:') && !existsSync(resolve(reuse))) throw new Error(`BENCH_REUSE_DB: no such file ${reuse}`);
-    return { url, dialect: url.startsWith('sqlite:') ? 'sqlite' : 'postgres', fresh: false, cleanup: async () => {} };
-  }
-
   const name = `bench_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  let url: string;
-  let cleanup: () => Promise<void>;
   if (/^postgres(ql)?:\/\//.test(base)) {
     const admin = new pg.Client({ connectionString: base });
     await admin.connect();
@@ -66,20 +56,37 @@ export async function prepareDatabase(options: {
     await admin.end();
     const target = new URL(base);
     target.pathname = `/${name}`;
-    url = target.toString();
-    cleanup = async () => {
+    const cleanup = async () => {
       const client = new pg.Client({ connectionString: base });
       await client.connect();
       await client.query(`drop database if exists ${name} with (force)`);
       await client.end();
     };
-  } else {
-    const file = join(tmpdir(), `testbed-${name}.sqlite`);
-    url = `sqlite:${file}`;
-    cleanup = async () => {
-      for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
-    };
+    return { url: target.toString(), dialect: 'postgres', cleanup };
   }
+  const file = join(tmpdir(), `testbed-${name}.sqlite`);
+  const cleanup = async () => {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+  };
+  return { url: `sqlite:${file}`, dialect: 'sqlite', cleanup };
+}
+
+export async function prepareDatabase(options: {
+  users: number;
+  activity: number;
+  storageDir: string;
+  keep: boolean;
+}): Promise<BenchDatabase> {
+  const reuse = process.env.BENCH_REUSE_DB;
+  if (reuse) {
+    const url = /^postgres(ql)?:\/\//.test(reuse) ? reuse : `sqlite:${resolve(reuse)}`;
+    if (url.startsWith('sqlite:') && !existsSync(resolve(reuse))) throw new Error(`BENCH_REUSE_DB: no such file ${reuse}`);
+    return { url, dialect: url.startsWith('sqlite:') ? 'sqlite' : 'postgres', fresh: false, cleanup: async () => {} };
+  }
+
+  const fresh = await createFreshDatabase();
+  const { url } = fresh;
+  let { cleanup } = fresh;
   const seedArgs = ['seed', '--users', String(options.users), '--teams', String(Math.ceil(options.users / 10)), '--activity', String(options.activity)];
   console.log(`Seeding a fresh database: npm run cli -- ${seedArgs.join(' ')}`);
   const started = Date.now();

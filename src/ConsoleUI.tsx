@@ -17,6 +17,8 @@ const ProfilePage = lazyNamed(() => import('./pages/profile/ProfilePage'), 'Prof
 const TeamRegistrationPage = lazyNamed(() => import('./resources/teams/TeamRegistrationPage'), 'TeamRegistrationPage');
 const TeamJoinPage = lazyNamed(() => import('./resources/teams/TeamJoinPage'), 'TeamJoinPage');
 const AdminPolicyPage = lazyNamed(() => import('./resources/admin/policy/AdminPolicyPage'), 'AdminPolicyPage');
+const AdminSettingsPage = lazyNamed(() => import('./resources/admin/lifecycle/AdminSettingsPage'), 'AdminSettingsPage');
+const WhatEndsNextPage = lazyNamed(() => import('./resources/admin/lifecycle/WhatEndsNextPage'), 'WhatEndsNextPage');
 
 /**
  * The main console (react-admin's UI), for fully onboarded users. A chunk of its own (App.tsx
@@ -47,6 +49,9 @@ export const ConsoleUI = ({ title }: { title: string }) => {
         <Route path="/team/join" element={<TeamJoinPage />} />
         {/* The policy's versions: platform admins only (others get the catch-all). */}
         {user?.admin && <Route path="/admin/policy" element={<AdminPolicyPage />} />}
+        {/* The lifecycle settings and what ends next: platform admins only. */}
+        {user?.admin && <Route path="/admin/settings" element={<AdminSettingsPage />} />}
+        {user?.admin && <Route path="/admin/lifecycle" element={<WhatEndsNextPage />} />}
       </CustomRoutes>
     </AdminUI>
   );

@@ -289,7 +289,7 @@ describe('POST /api/admin/teams/bulk', () => {
     [{ ids: [], action: 'suspend' }, 'ids', 'The ids field must have at least 1 item.'],
     [{ ids: ['x'], action: 'suspend' }, 'ids.0', 'Each id must be an integer.'],
     [{ ids: [1] }, 'action', 'The action field is required.'],
-    [{ ids: [1], action: 'delete' }, 'action', 'The action field must be suspend or enable.'],
+    [{ ids: [1], action: 'delete' }, 'action', 'The action field must be suspend, enable or extend.'],
     [{ filter: { has_workspaces: 'yes' }, action: 'enable' }, 'filter.has_workspaces', 'The filter.has_workspaces field must be true or false.'],
     [{ filter: { from: 'yesterday' }, action: 'enable' }, 'filter.from', 'The from filter must be an ISO 8601 date (YYYY-MM-DD, or a date and time with a time zone).'],
     [{ ids: [1], action: 'enable', dry_run: 1 }, 'dry_run', 'The dry_run field must be true or false.'],
@@ -384,7 +384,7 @@ describe('POST /api/admin/workspaces/bulk', () => {
     [{ ids: [], action: 'delete' }, 'ids', 'The ids field must have at least 1 item.'],
     [{ ids: Array.from({ length: 1001 }, (_, n) => n + 1), action: 'delete' }, 'ids', 'The ids field must not have more than 1000 items.'],
     [{ ids: [0], action: 'delete' }, 'ids.0', 'Each id must be an integer.'],
-    [{ ids: [1], action: 'suspend' }, 'action', 'The action field must be delete.'],
+    [{ ids: [1], action: 'suspend' }, 'action', 'The action field must be delete or extend.'],
     [{ ids: [1] }, 'action', 'The action field is required.'],
     [{ ids: [1], action: 'delete', dry_run: 'no' }, 'dry_run', 'The dry_run field must be true or false.'],
   ])('%j is a 422 on %s', async (body, field, message) => {

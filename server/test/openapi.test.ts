@@ -67,3 +67,20 @@ describe('GET /api/docs', () => {
     expect(doc.paths['/register'].post.security).toBeUndefined();
   });
 });
+
+describe('GET /api/docs: end dates on the admin lists', () => {
+  it('documents the end filters, the sort and the bulk extension with its answer', async () => {
+    const doc = (await ctx.inject('GET', '/api/docs')).json();
+    const parameters = (doc.paths['/api/admin/workspaces'].get.parameters as { name: string }[]).map((parameter) => parameter.name);
+    expect(parameters).toEqual(expect.arrayContaining(['filter[expiring_within_days]', 'filter[expired]', 'sort']));
+    expect((doc.paths['/api/admin/teams'].get.parameters as { name: string }[]).map((parameter) => parameter.name)).toEqual(
+      expect.arrayContaining(['filter[expiring_within_days]', 'filter[expired]']),
+    );
+    for (const path of ['/api/admin/teams/bulk', '/api/admin/workspaces/bulk']) {
+      const body = doc.paths[path].post.requestBody.content['application/json'].schema;
+      expect(body.properties.action.enum, path).toContain('extend');
+      expect(body.properties.days, path).toMatchObject({ type: 'integer', minimum: 1, maximum: 3650 });
+      expect(JSON.stringify(doc.paths[path].post.responses['200']), path).toContain('resumed_workspaces');
+    }
+  });
+});

@@ -3,13 +3,15 @@ import type { HttpClient } from '../httpClient';
 import type { BulkTeamsAnswer, BulkTeamsRequest, TeamDeletion } from '../resources/admin/teams/types';
 import type { BulkUsersAnswer, BulkUsersRequest } from '../resources/admin/users/types';
 import type { BulkWorkspacesAnswer } from '../resources/admin/workspaces/types';
+import type { BulkExtendAnswer, BulkExtendRequest, LifecyclePreview, LifecycleSettings, LifecycleSettingsPatch } from '../resources/admin/lifecycle/types';
 import type { DownloadedFile, LinkedIdentity, PolicyInForce, PolicyVersion } from '../types';
 import { type ApiObject, type ResourceEndpoint, paginatorQuery, unwrap } from './crud';
 import { fetchFile, segment } from './files';
 
 // The platform admins' calls that are not CRUD (docs/api-contract.md "Admin: …"): bulk
 // actions with their dry runs, the team deletion with its cascade, node enabling, token
-// revocation, a user's identities and the lists' CSV exports. The admin lists and records
+// revocation, a user's identities, the lists' CSV exports, the lifecycle settings and the
+// preview of what ends next. The admin lists and records
 // themselves are CRUD (resources 'admin/teams', 'admin/users'…).
 
 export interface AdminMethods {
@@ -25,6 +27,14 @@ export interface AdminMethods {
   bulkTeams(data: BulkTeamsRequest): Promise<BulkTeamsAnswer>;
   /** POST /api/admin/workspaces/bulk {ids, action: 'delete', dry_run?}: what is (or would be) deleted, per id. */
   bulkDeleteWorkspaces(ids: Identifier[], options: { dryRun: boolean }): Promise<BulkWorkspacesAnswer>;
+  /** POST /api/admin/{teams,workspaces}/bulk {action: 'extend', days}: end dates moved by ids or the list's filter; with dry_run, what would happen. */
+  bulkExtend(list: 'teams' | 'workspaces', data: Omit<BulkExtendRequest, 'action'>): Promise<BulkExtendAnswer>;
+  /** GET /api/admin/settings: the lifecycle settings in force, with the environment's defaults. */
+  getLifecycleSettings(): Promise<LifecycleSettings>;
+  /** PATCH /api/admin/settings: changes some; the settings as they then hold (422 per field). */
+  updateLifecycleSettings(patch: LifecycleSettingsPatch): Promise<LifecycleSettings>;
+  /** GET /api/admin/lifecycle/preview?until=: what will be warned of, suspended, deleted and removed until then. */
+  getLifecyclePreview(until?: string): Promise<LifecyclePreview>;
   /** POST /api/admin/users/bulk: disable or enable by ids or by the list's filter. */
   bulkUsers(data: BulkUsersRequest): Promise<BulkUsersAnswer>;
   /** DELETE /api/admin/users/{id}/tokens[/{tokenId}]: how many personal tokens ended. */
@@ -60,6 +70,18 @@ export const adminMethods = (http: HttpClient, map: Record<string, ResourceEndpo
   async bulkDeleteWorkspaces(ids, options) {
     const body = { ids, action: 'delete', ...(options.dryRun ? { dry_run: true } : {}) };
     return (await http<BulkWorkspacesAnswer>('/api/admin/workspaces/bulk', { method: 'POST', body })).json;
+  },
+  async bulkExtend(list, data) {
+    return (await http<BulkExtendAnswer>(`/api/admin/${list}/bulk`, { method: 'POST', body: { ...data, action: 'extend' } })).json;
+  },
+  async getLifecycleSettings() {
+    return (await http<LifecycleSettings>('/api/admin/settings')).json;
+  },
+  async updateLifecycleSettings(patch) {
+    return (await http<LifecycleSettings>('/api/admin/settings', { method: 'PATCH', body: patch })).json;
+  },
+  async getLifecyclePreview(until) {
+    return (await http<LifecyclePreview>('/api/admin/lifecycle/preview', until ? { query: { until } } : {})).json;
   },
   async bulkUsers(data) {
     return (await http<BulkUsersAnswer>('/api/admin/users/bulk', { method: 'POST', body: data })).json;

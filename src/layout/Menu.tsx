@@ -1,11 +1,13 @@
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
 import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
+import EventBusyOutlinedIcon from '@mui/icons-material/EventBusyOutlined';
 import AssignmentOutlinedIcon from '@mui/icons-material/AssignmentOutlined';
 import GroupsOutlinedIcon from '@mui/icons-material/GroupsOutlined';
 import HistoryOutlinedIcon from '@mui/icons-material/HistoryOutlined';
 import GavelOutlinedIcon from '@mui/icons-material/GavelOutlined';
 import HomeOutlinedIcon from '@mui/icons-material/HomeOutlined';
 import PeopleOutlineIcon from '@mui/icons-material/PeopleOutline';
+import TuneOutlinedIcon from '@mui/icons-material/TuneOutlined';
 import WorkspacesOutlinedIcon from '@mui/icons-material/WorkspacesOutlined';
 import { Badge, Box, Divider, ListSubheader } from '@mui/material';
 import type { ReactElement, ReactNode } from 'react';
@@ -33,6 +35,8 @@ const ADMIN_ENTRIES = [
   { to: '/admin/nodes', label: 'app.menu.admin_nodes', icon: <DnsOutlinedIcon /> },
   { to: '/admin/activity', label: 'app.menu.admin_activity', icon: <HistoryOutlinedIcon /> },
   { to: '/admin/policy', label: 'app.menu.admin_policy', icon: <GavelOutlinedIcon /> },
+  { to: '/admin/lifecycle', label: 'app.menu.admin_lifecycle', icon: <EventBusyOutlinedIcon /> },
+  { to: '/admin/settings', label: 'app.menu.admin_settings', icon: <TuneOutlinedIcon /> },
 ];
 
 /**

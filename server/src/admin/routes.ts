@@ -8,6 +8,7 @@ import { csvResponse, sendCsv } from '../http/csvExport.js';
 import { exportActivity, exportTeams, exportUsers, exportWorkspaces } from './exports.js';
 import { listActivity, listTeams, listUsers, listWorkspaces } from './lists.js';
 import { withTeamAliases, withUserAliases, withWorkspaceAliases } from './lists/aliases.js';
+import { lifecycleSettings } from '../lifecycle/settings.js';
 import {
   adminActivityExportQuery,
   adminActivityQuery,
@@ -42,16 +43,25 @@ const userFilters = (query: z.infer<typeof adminUsersExportQuery>) => ({
   teamId: query['filter[team_id]'],
 });
 
-/** The teams, workspaces and activity lists' `filter[...]` (each list and its export share them). */
-const teamFilters = (query: z.infer<typeof adminTeamsExportQuery>) => ({
+/**
+ * The teams, workspaces and activity lists' `filter[...]` (each list and its export share them).
+ * The end filters are read at `now`, the app's clock.
+ */
+const teamFilters = (query: z.infer<typeof adminTeamsExportQuery>, now: Date) => ({
   from: query['filter[from]'],
   to: query['filter[to]'],
   hasWorkspaces: query['filter[has_workspaces]'],
+  expiringWithinDays: query['filter[expiring_within_days]'],
+  expired: query['filter[expired]'],
+  now,
 });
-const workspaceFilters = (query: z.infer<typeof adminWorkspacesExportQuery>) => ({
+const workspaceFilters = (query: z.infer<typeof adminWorkspacesExportQuery>, now: Date) => ({
   teamId: query['filter[team_id]'],
   from: query['filter[from]'],
   to: query['filter[to]'],
+  expiringWithinDays: query['filter[expiring_within_days]'],
+  expired: query['filter[expired]'],
+  now,
 });
 const activityFilters = (query: z.infer<typeof adminActivityExportQuery>) => ({
   severity: query['filter[severity]'],
@@ -63,7 +73,9 @@ const activityFilters = (query: z.infer<typeof adminActivityExportQuery>) => ({
 });
 
 /** The platform admins' lists and their CSV exports (403 for everyone else; behind the onboarding gate first). */
-export function adminRoutes({ db }: AppContext): FastifyPluginAsyncZod {
+export function adminRoutes({ db, clock, config }: AppContext): FastifyPluginAsyncZod {
+  /** When the teams' and workspaces' statuses are measured: now, with the warning time in force. */
+  const statusTime = async () => ({ now: clock.now(), warningDays: (await lifecycleSettings(db, config.lifecycleDefaults)).warning_days });
   return async (app) => {
     app.get(
       '/api/admin/teams',
@@ -73,7 +85,8 @@ export function adminRoutes({ db }: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { query } = request;
-        return answer(query, aliased(await listTeams(db, { ...query, perPage: query.per_page, ...teamFilters(query) }), withTeamAliases));
+        const at = await statusTime();
+        return answer(query, aliased(await listTeams(db, { ...query, perPage: query.per_page, ...teamFilters(query, at.now) }, at), withTeamAliases));
       },
     );
 
@@ -91,9 +104,10 @@ export function adminRoutes({ db }: AppContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { query } = request;
+        const at = await statusTime();
         return answer(
           query,
-          aliased(await listWorkspaces(db, { ...query, perPage: query.per_page, ...workspaceFilters(query) }), withWorkspaceAliases),
+          aliased(await listWorkspaces(db, { ...query, perPage: query.per_page, ...workspaceFilters(query, at.now) }, at), withWorkspaceAliases),
         );
       },
     );
@@ -153,7 +167,7 @@ export function adminRoutes({ db }: AppContext): FastifyPluginAsyncZod {
         },
         onRequest: requireAdmin,
       },
-      async (request, reply) => sendCsv(reply, 'teams', exportTeams(db, { ...request.query, ...teamFilters(request.query) })),
+      async (request, reply) => sendCsv(reply, 'teams', exportTeams(db, { ...request.query, ...teamFilters(request.query, clock.now()) })),
     );
 
     app.get(
@@ -170,7 +184,7 @@ export function adminRoutes({ db }: AppContext): FastifyPluginAsyncZod {
       },
       async (request, reply) => {
         const { query } = request;
-        return sendCsv(reply, 'workspaces', exportWorkspaces(db, { ...query, ...workspaceFilters(query) }));
+        return sendCsv(reply, 'workspaces', exportWorkspaces(db, { ...query, ...workspaceFilters(query, clock.now()) }));
       },
     );
 

@@ -59,8 +59,26 @@ const dateFilter = (field: 'from' | 'to') =>
 
 const dateFilters = { 'filter[from]': dateFilter('from'), 'filter[to]': dateFilter('to') };
 
-export const TEAM_SORTS = ['name', 'fullname', 'created_at'] as const;
-export const WORKSPACE_SORTS = ['name', 'label', 'namespace', 'created_at'] as const;
+/** The most days the end filters look ahead (ten years, as far as an end date may be set). */
+export const MAX_FILTER_DAYS = 3650;
+export const EXPIRING_MESSAGE = `The expiring_within_days filter must be a whole number of days from 1 to ${MAX_FILTER_DAYS}.`;
+
+/**
+ * `filter[expiring_within_days]=N`: ends from now to N days on (the app's clock); `filter[expired]`:
+ * ended (true) or not (false). Read by the route at the app's clock (lists/common.ts, EndFilters).
+ */
+const endFilters = {
+  'filter[expiring_within_days]': z
+    .string({ error: EXPIRING_MESSAGE })
+    .regex(/^\d{1,4}$/, EXPIRING_MESSAGE)
+    .transform(Number)
+    .refine((value) => value >= 1 && value <= MAX_FILTER_DAYS, EXPIRING_MESSAGE)
+    .optional(),
+  'filter[expired]': flagFilter('expired'),
+};
+
+export const TEAM_SORTS = ['name', 'fullname', 'created_at', 'expires_at'] as const;
+export const WORKSPACE_SORTS = ['name', 'label', 'namespace', 'created_at', 'expires_at'] as const;
 export const USER_SORTS = ['name', 'email', 'created_at'] as const;
 export const ACTIVITY_SORTS = ['created_at', 'description'] as const;
 
@@ -69,6 +87,7 @@ export const adminTeamsQuery = z.object({
   sort: sortField(TEAM_SORTS).default('name'),
   ...dateFilters,
   'filter[has_workspaces]': flagFilter('has_workspaces'),
+  ...endFilters,
 });
 
 export const adminWorkspacesQuery = z.object({
@@ -76,6 +95,7 @@ export const adminWorkspacesQuery = z.object({
   sort: sortField(WORKSPACE_SORTS).default('name'),
   'filter[team_id]': idFilter('team_id'),
   ...dateFilters,
+  ...endFilters,
 });
 
 export const adminUsersQuery = z.object({
@@ -113,6 +133,8 @@ export const adminActivityExportQuery = adminActivityQuery.omit(notExported).ext
 /** A membership in a list: `pivot.role` is the spec's name for `role` (lists/aliases.ts). */
 const member = z.object({ id: z.number(), name: z.string(), role: z.string(), pivot: z.object({ role: z.string() }) });
 const workspaceRefs = z.array(z.object({ id: z.number(), name: z.string() }));
+/** Where an end date stands (workspaces/expiry.ts): `expiring` from the warning time before it. */
+const endStatus = z.enum(['active', 'expiring', 'expired']);
 
 export const adminTeamSchema = z.object({
   id: z.number(),
@@ -124,6 +146,9 @@ export const adminTeamSchema = z.object({
   /** false: suspended by a platform admin. */
   enabled: z.boolean(),
   created_at: z.string(),
+  /** The review date (null: none). */
+  expires_at: z.string().nullable(),
+  status: endStatus,
   member_count: z.number(),
   workspace_count: z.number(),
   workspaces: workspaceRefs,
@@ -138,6 +163,13 @@ export const adminWorkspaceSchema = z.object({
   label: z.string(),
   namespace: z.string(),
   created_at: z.string(),
+  /** Its own end date (null: none), what an extension moves. */
+  expires_at: z.string().nullable(),
+  /** When it ends: the earlier of its own date and its team's review date. */
+  ends_at: z.string().nullable(),
+  status: endStatus,
+  /** While expired: `suspending` until the cluster holds the suspension, then `suspended`. */
+  suspension: z.enum(['suspending', 'suspended']).nullable(),
   team: z.object({ id: z.number(), name: z.string() }),
   /** The spec's name for `team`. */
   tenant: z.object({ id: z.number(), name: z.string() }),

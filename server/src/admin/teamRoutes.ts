@@ -7,6 +7,7 @@ import { notFound } from '../http/errors.js';
 import { bearerAuth, idParam } from '../http/schemas.js';
 import { deleteTeam, teamDeletionPlan, teamDetail, updateTeam } from './teams.js';
 import { bulkTeams } from './teamBulk.js';
+import { bulkExtend } from './extendBulk.js';
 import { adminTeamDetailSchema, bulkTeamsAnswer, bulkTeamsBody, deleteTeamQuery, teamDeletionSchema, updateTeamBody } from './teamSchemas.js';
 import { findTeam } from '../teams/teams.js';
 
@@ -59,7 +60,7 @@ export function adminTeamRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary:
-            'Suspend or enable many teams, each as PATCH {enabled} does: by ids, or every team the teams list filter matches; dry_run says whom it would reach',
+            'Suspend or enable many teams, each as PATCH {enabled} does, or extend their review dates by `days`: by ids, or every team the teams list filter matches; dry_run says what would happen',
           security,
           body: bulkTeamsBody,
           response: { 200: bulkTeamsAnswer },
@@ -67,9 +68,19 @@ export function adminTeamRoutes(context: AppContext): FastifyPluginAsyncZod {
         onRequest: requireAdmin,
       },
       async (request) => {
-        const { ids, filter, action, dry_run: dryRun = false } = request.body;
-        const filters = filter && { q: filter.q || undefined, from: filter.from, to: filter.to, hasWorkspaces: filter.has_workspaces };
-        return bulkTeams(context, currentUser(request).id, { ids, filter: filters, filterAsSent: filter, action, dryRun });
+        const { ids, filter, action, days, dry_run: dryRun = false } = request.body;
+        const filters = filter && {
+          q: filter.q || undefined,
+          from: filter.from,
+          to: filter.to,
+          hasWorkspaces: filter.has_workspaces,
+          expiringWithinDays: filter.expiring_within_days,
+          expired: filter.expired,
+          now: context.clock.now(),
+        };
+        const actorId = currentUser(request).id;
+        if (action === 'extend') return bulkExtend(context, actorId, { kind: 'team', ids, filter: filters, filterAsSent: filter, days: days!, dryRun });
+        return bulkTeams(context, actorId, { ids, filter: filters, filterAsSent: filter, action, dryRun });
       },
     );
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { adminTeamsQuery } from './schemas.js';
 import { lineText, MAX_ID, requiredText } from '../http/schemas.js';
+import { bulkEndFilters, bulkExtendAnswer, DAYS_REQUIRED, extendDays, extendHasDays } from './extendBulk.js';
 
 // Request and answer schemas of the team administration routes (adminRoutes.ts, memberRoutes.ts).
 
@@ -132,6 +133,7 @@ export const bulkTeamsFilter = z.object(
     from: adminTeamsQuery.shape['filter[from]'],
     to: adminTeamsQuery.shape['filter[to]'],
     has_workspaces: z.boolean({ error: 'The filter.has_workspaces field must be true or false.' }).optional(),
+    ...bulkEndFilters,
   },
   { error: 'The filter field must be an object.' },
 );
@@ -144,15 +146,19 @@ export const bulkTeamsBody = z
       .max(MAX_BULK_TEAM_IDS, `The ids field must not have more than ${MAX_BULK_TEAM_IDS} items.`)
       .optional(),
     filter: bulkTeamsFilter.optional(),
-    action: z.enum(['suspend', 'enable'], {
+    action: z.enum(['suspend', 'enable', 'extend'], {
       error: (issue) =>
-        issue.input === undefined || issue.input === null ? 'The action field is required.' : 'The action field must be suspend or enable.',
+        issue.input === undefined || issue.input === null ? 'The action field is required.' : 'The action field must be suspend, enable or extend.',
     }),
+    /** extend: by how many days (extendBulk.ts); ignored by the other actions. */
+    days: extendDays,
     dry_run: z.boolean({ error: 'The dry_run field must be true or false.' }).optional(),
   })
-  .refine((body) => (body.ids === undefined) !== (body.filter === undefined), { message: 'Give either ids or filter.', path: ['ids'] });
+  .refine((body) => (body.ids === undefined) !== (body.filter === undefined), { message: 'Give either ids or filter.', path: ['ids'] })
+  .refine(extendHasDays, { message: DAYS_REQUIRED, path: ['days'] });
 
-export const bulkTeamsAnswer = z.object({
+/** Suspending or enabling. */
+const bulkTeamsEnabledAnswer = z.object({
   action: z.enum(['suspend', 'enable']),
   dry_run: z.boolean(),
   /** How many teams the ids or the filter named. */
@@ -162,3 +168,5 @@ export const bulkTeamsAnswer = z.object({
   reach: z.object({ members: z.number(), workspaces: z.number(), workspace_memberships: z.number() }),
   results: z.array(z.object({ id: z.number(), status: z.enum(['done', 'unchanged', 'not_found']), message: z.string().optional() })),
 });
+
+export const bulkTeamsAnswer = z.discriminatedUnion('action', [bulkTeamsEnabledAnswer, bulkExtendAnswer]);

@@ -3,6 +3,8 @@ import { recordActivity } from '../activity/log.js';
 import type { AppContext } from '../context.js';
 import { type AfterCommitServices, applyAfterCommit } from '../effects/afterCommit.js';
 import { MAX_ID } from '../http/schemas.js';
+import { adminWorkspacesQuery } from './schemas.js';
+import { bulkEndFilters, bulkExtendAnswer, DAYS_REQUIRED, extendDays, extendHasDays } from './extendBulk.js';
 import { type DeletedWorkspace, deleteWorkspace } from '../workspaces/deletion.js';
 import { queueWorkspaceDeletedMails, workspaceDeletedNotices } from '../workspaces/deletionNotice.js';
 
@@ -125,26 +127,73 @@ export async function bulkDeleteWorkspaces(context: Services, actor: Actor, requ
 
 /** At most this many workspaces in one bulk deletion (each is its own transaction). */
 export const MAX_BULK_WORKSPACE_IDS = 1000;
+/** At most this many ids in one extension (batches of set-based work); a filter has no such limit. */
+export const MAX_EXTEND_WORKSPACE_IDS = 10_000;
 
-export const bulkWorkspacesBody = z.object({
-  ids: z
-    .array(
-      z
-        .number({ error: 'Each id must be an integer.' })
-        .int('Each id must be an integer.')
-        .min(1, 'Each id must be an integer.')
-        .max(MAX_ID, 'Each id must be an integer.'),
-      { error: (issue) => (issue.input === undefined || issue.input === null ? 'The ids field is required.' : 'The ids field must be a list of ids.') },
-    )
-    .min(1, 'The ids field must have at least 1 item.')
-    .max(MAX_BULK_WORKSPACE_IDS, `The ids field must not have more than ${MAX_BULK_WORKSPACE_IDS} items.`),
-  action: z.enum(['delete'], {
-    error: (issue) => (issue.input === undefined || issue.input === null ? 'The action field is required.' : 'The action field must be delete.'),
-  }),
-  dry_run: z.boolean({ error: 'The dry_run field must be true or false.' }).optional(),
-});
+/** The admin workspaces list's filters (GET /api/admin/workspaces `q` and `filter[...]`), as JSON: for an extension. */
+export const bulkWorkspacesFilter = z.object(
+  {
+    q: z
+      .string({ error: 'The filter.q field must be a string.' })
+      .trim()
+      .max(255, 'The filter.q field must not be greater than 255 characters.')
+      .refine((value) => !value.includes('\u0000'), 'The filter.q field contains an invalid character.')
+      .optional(),
+    team_id: z
+      .number({ error: 'The filter.team_id field must be an id.' })
+      .int('The filter.team_id field must be an id.')
+      .min(1, 'The filter.team_id field must be an id.')
+      .max(MAX_ID, 'The filter.team_id field must be an id.')
+      .optional(),
+    // The list's own date rules (ISO 8601 day or date-time with a zone; `to` takes in that day).
+    from: adminWorkspacesQuery.shape['filter[from]'],
+    to: adminWorkspacesQuery.shape['filter[to]'],
+    ...bulkEndFilters,
+  },
+  { error: 'The filter field must be an object.' },
+);
 
-export const bulkWorkspacesAnswer = z.object({
+/**
+ * Deleting takes ids (1 to 1,000; each its own transaction, its members told), as it always
+ * did; extending takes ids (up to 10,000) or the list's filter, and `days`.
+ */
+export const bulkWorkspacesBody = z
+  .object({
+    ids: z
+      .array(
+        z
+          .number({ error: 'Each id must be an integer.' })
+          .int('Each id must be an integer.')
+          .min(1, 'Each id must be an integer.')
+          .max(MAX_ID, 'Each id must be an integer.'),
+        { error: 'The ids field must be a list of ids.' },
+      )
+      .min(1, 'The ids field must have at least 1 item.')
+      .max(MAX_EXTEND_WORKSPACE_IDS, `The ids field must not have more than ${MAX_EXTEND_WORKSPACE_IDS} items.`)
+      .optional(),
+    filter: bulkWorkspacesFilter.optional(),
+    action: z.enum(['delete', 'extend'], {
+      error: (issue) => (issue.input === undefined || issue.input === null ? 'The action field is required.' : 'The action field must be delete or extend.'),
+    }),
+    /** extend: by how many days (extendBulk.ts). */
+    days: extendDays,
+    dry_run: z.boolean({ error: 'The dry_run field must be true or false.' }).optional(),
+  })
+  .superRefine((body, context) => {
+    if (body.action === 'delete') {
+      if (body.ids === undefined) context.addIssue({ code: 'custom', message: 'The ids field is required.', path: ['ids'] });
+      else if (body.ids.length > MAX_BULK_WORKSPACE_IDS) {
+        context.addIssue({ code: 'custom', message: `The ids field must not have more than ${MAX_BULK_WORKSPACE_IDS} items.`, path: ['ids'] });
+      }
+      if (body.filter !== undefined) context.addIssue({ code: 'custom', message: 'Workspaces are deleted by ids, not by a filter.', path: ['filter'] });
+      return;
+    }
+    if ((body.ids === undefined) === (body.filter === undefined)) context.addIssue({ code: 'custom', message: 'Give either ids or filter.', path: ['ids'] });
+    if (!extendHasDays(body)) context.addIssue({ code: 'custom', message: DAYS_REQUIRED, path: ['days'] });
+  });
+
+/** Deleting. */
+const bulkWorkspacesDeletedAnswer = z.object({
   action: z.literal('delete'),
   dry_run: z.boolean(),
   matched: z.number(),
@@ -162,3 +211,5 @@ export const bulkWorkspacesAnswer = z.object({
     }),
   ),
 });
+
+export const bulkWorkspacesAnswer = z.discriminatedUnion('action', [bulkWorkspacesDeletedAnswer, bulkExtendAnswer]);

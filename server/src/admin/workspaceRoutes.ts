@@ -9,6 +9,7 @@ import { setWorkspaceQuota, workspaceQuotaBody } from '../workspaces/quota.js';
 import { setWorkspaceEnd } from '../workspaces/renewal.js';
 import { findWorkspace } from '../workspaces/workspaces.js';
 import { bulkDeleteWorkspaces, bulkWorkspacesAnswer, bulkWorkspacesBody, deleteWorkspaceAsAdmin } from './workspaceBulk.js';
+import { bulkExtend } from './extendBulk.js';
 import { adminWorkspaceDetail, adminWorkspaceDetailSchema } from './workspaceDetail.js';
 
 // One workspace for platform admins (docs/api-contract.md, "Admin: workspaces"): its page, its
@@ -108,14 +109,27 @@ export function adminWorkspaceRoutes(context: AppContext): FastifyPluginAsyncZod
       {
         schema: {
           tags,
-          summary: 'Delete many workspaces, each as DELETE /api/admin/workspaces/{id} does, with a result per id; dry_run says what would go',
+          summary:
+            'Delete many workspaces by ids, each as DELETE /api/admin/workspaces/{id} does, or extend their end dates by `days` (by ids or the list filter; a suspension lifts), with a result per id; dry_run says what would happen',
           security,
           body: bulkWorkspacesBody,
           response: { 200: bulkWorkspacesAnswer },
         },
         onRequest: requireAdmin,
       },
-      async (request) => bulkDeleteWorkspaces(context, currentUser(request), { ids: request.body.ids, dryRun: request.body.dry_run ?? false }),
+      async (request) => {
+        const { ids, filter, action, days, dry_run: dryRun = false } = request.body;
+        if (action === 'delete') return bulkDeleteWorkspaces(context, currentUser(request), { ids: ids!, dryRun });
+        const filters = filter && {
+          q: filter.q || undefined,
+          teamId: filter.team_id,
+          from: filter.from,
+          to: filter.to,
+          expiringWithinDays: filter.expiring_within_days,
+          expired: filter.expired,
+        };
+        return bulkExtend(context, currentUser(request).id, { kind: 'workspace', ids, filter: filters, filterAsSent: filter, days: days!, dryRun });
+      },
     );
   };
 }

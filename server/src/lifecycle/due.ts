@@ -24,15 +24,22 @@ export interface DueNotice {
 
 const later = (now: Date, ms: number) => timestamp(new Date(now.getTime() + ms));
 
-/** Ids of a kind's notices already recorded for these subjects and dates, as "kind:id:due_at". */
-async function recorded(db: Kysely<Database>, subjectType: 'workspace' | 'team', ids: number[]): Promise<Set<string>> {
+/**
+ * The notices already recorded for these subjects at these dates (or later), as "kind:id:due_at".
+ * Only dates from the earliest asked about are read: every warning ever sent stays in the table,
+ * and a subject's earlier ends (before a renewal) are of no interest here. Served by the index
+ * on (subject_type, subject_id, due_at) (migration 0018).
+ */
+async function recorded(db: Kysely<Database>, subjectType: 'workspace' | 'team', subjects: { id: number; due_at: string }[]): Promise<Set<string>> {
   const found = new Set<string>();
-  for (let start = 0; start < ids.length; start += 500) {
+  for (let start = 0; start < subjects.length; start += 500) {
+    const chunk = subjects.slice(start, start + 500);
     const rows = await db
       .selectFrom('lifecycle_notices')
       .select(['kind', 'subject_id', 'due_at'])
       .where('subject_type', '=', subjectType)
-      .where('subject_id', 'in', ids.slice(start, start + 500))
+      .where('subject_id', 'in', chunk.map((subject) => subject.id))
+      .where('due_at', '>=', chunk.reduce((earliest, subject) => (subject.due_at < earliest ? subject.due_at : earliest), chunk[0]!.due_at))
       .execute();
     for (const row of rows) found.add(`${row.kind}:${row.subject_id}:${row.due_at}`);
   }
@@ -78,7 +85,7 @@ export async function dueNotices(db: Kysely<Database>, settings: LifecycleSettin
     .where('w.expires_at', '<=', horizon)
     .where('w.suspended_at', 'is', null)
     .execute();
-  const workspaceSent = await recorded(db, 'workspace', workspaces.map((row) => row.id));
+  const workspaceSent = await recorded(db, 'workspace', workspaces.map((row) => ({ id: row.id, due_at: row.expires_at! })));
   for (const { row, kind, due_at } of pickWarnings(workspaces, workspaceSent, settings, at, { first: 'workspace_warning', last: 'workspace_last_warning' })) {
     notices.push({ kind, subject_type: 'workspace', subject_id: row.id, due_at, label: row.label, team: row.team });
   }
@@ -90,7 +97,7 @@ export async function dueNotices(db: Kysely<Database>, settings: LifecycleSettin
     .where('expires_at', '<=', horizon)
     .where('expires_at', '>', later(at, -settings.warning_days * DAY_MS))
     .execute();
-  const teamSent = await recorded(db, 'team', teams.map((row) => row.id));
+  const teamSent = await recorded(db, 'team', teams.map((row) => ({ id: row.id, due_at: row.expires_at! })));
   for (const { row, kind, due_at } of pickWarnings(teams, teamSent, settings, at, { first: 'team_warning', last: 'team_last_warning' })) {
     notices.push({ kind, subject_type: 'team', subject_id: row.id, due_at, label: row.fullname, team: null });
   }
@@ -105,9 +112,10 @@ export async function dueNotices(db: Kysely<Database>, settings: LifecycleSettin
       .select(['w.id', 'w.label', 'w.suspended_at', 't.fullname as team'])
       .where('w.suspended_at', '<=', noticeFrom)
       .execute();
-    const sent = await recorded(db, 'workspace', suspended.map((row) => row.id));
+    const deletionOf = (row: { suspended_at: string | null }) => timestamp(new Date(new Date(row.suspended_at!).getTime() + retentionMs));
+    const sent = await recorded(db, 'workspace', suspended.map((row) => ({ id: row.id, due_at: deletionOf(row) })));
     for (const row of suspended) {
-      const deletionAt = timestamp(new Date(new Date(row.suspended_at!).getTime() + retentionMs));
+      const deletionAt = deletionOf(row);
       // Already due (after a downtime): the deletion's own mail says it.
       if (deletionAt <= timestamp(at) || sent.has(`workspace_deletion:${row.id}:${deletionAt}`)) continue;
       notices.push({ kind: 'workspace_deletion', subject_type: 'workspace', subject_id: row.id, due_at: deletionAt, label: row.label, team: row.team });
@@ -141,5 +149,23 @@ export async function dueDeletions(db: Kysely<Database>, settings: LifecycleSett
     .select(['w.id', 'w.label', 'w.suspended_at', 't.fullname as team'])
     .where('w.suspended_at', '<=', later(at, -settings.retention_days * DAY_MS))
     .orderBy('w.id')
+    .execute();
+}
+
+/**
+ * Team memberships whose end date is at or before `at`: the pass removes them then
+ * (memberships/endingStep.ts reads the same rows, `team_members.expires_at` indexed).
+ */
+export async function dueMembershipEnds(db: Kysely<Database>, at: Date) {
+  return db
+    .selectFrom('team_members as tm')
+    .innerJoin('teams as t', 't.id', 'tm.team_id')
+    .innerJoin('users as u', 'u.id', 'tm.user_id')
+    .select(['tm.team_id', 't.fullname as team', 'tm.user_id', 'u.firstname', 'u.lastname', 'tm.expires_at'])
+    .where('tm.expires_at', 'is not', null)
+    .where('tm.expires_at', '<=', timestamp(at))
+    .orderBy('tm.expires_at')
+    .orderBy('tm.id')
+    .$narrowType<{ expires_at: string }>()
     .execute();
 }

@@ -30,6 +30,16 @@ export function newWorkspaceEnd(now: Date, lifetimeDays: number, teamExpiresAt: 
   return earlierEnd(timestamp(new Date(now.getTime() + lifetimeDays * DAY_MS)), teamExpiresAt)!;
 }
 
+/**
+ * Where an end date stands at `now`: `expired` once it passed, `expiring` from `warningDays`
+ * before, `active` otherwise or without an end. A team's status is this of its review date.
+ */
+export function endStatus(end: string | null, warningDays: number, now: Date): WorkspaceStatus {
+  if (end === null) return 'active';
+  if (end <= timestamp(now)) return 'expired';
+  return end <= timestamp(new Date(now.getTime() + warningDays * DAY_MS)) ? 'expiring' : 'active';
+}
+
 export interface WorkspaceLifecycle {
   status: WorkspaceStatus;
   /** When it ends (or ended): the earlier of its own date and its team's; null: never. */

@@ -54,6 +54,18 @@ export const DateRangeFilter = ({ label = 'admin_filters.date' }: { label?: stri
   );
 };
 
+/**
+ * When it ends: within 7 or 30 days, or ended (`filter[expiring_within_days]`,
+ * `filter[expired]`; docs/api-contract.md, "Admin lists"). Choosing one clears the other.
+ */
+export const EndFilter = () => (
+  <FilterList label="admin_ends.filter" icon={null}>
+    <FilterListItem label="admin_ends.within_7" value={{ expiring_within_days: 7, expired: undefined }} />
+    <FilterListItem label="admin_ends.within_30" value={{ expiring_within_days: 30, expired: undefined }} />
+    <FilterListItem label="admin_ends.ended" value={{ expired: true, expiring_within_days: undefined }} />
+  </FilterList>
+);
+
 /** Autocompletes search the server (q) as one types: a menu of every team or user is unusable past a few hundred. */
 export const searchAtServer = (text: string) => (text.trim() ? { q: text.trim() } : {});
 

@@ -15,6 +15,34 @@ export interface ListResult<T> {
   total: number;
 }
 
+/**
+ * The end-date filters of the teams and workspaces lists (and of their exports and bulk actions):
+ * ending from now to `expiringWithinDays` days on, or ended (`expired: true`) / not ended
+ * (`false`). Read at `now`, the app's clock (context.clock), which the route gives.
+ */
+export interface EndFilters {
+  expiringWithinDays?: number;
+  expired?: boolean;
+  now?: Date;
+}
+
+/** The bounds of the end filters as stored timestamps: `now`, and `now` + the days (when asked). */
+export function endBounds(filters: EndFilters): { now: string; by: string | null } | null {
+  if (filters.expiringWithinDays === undefined && filters.expired === undefined) return null;
+  // A filter read by time without the app's clock would disagree with what the pass does.
+  if (!filters.now) throw new Error('The end filters need the time they are read at (the app clock).');
+  const now = filters.now.getTime();
+  const by = filters.expiringWithinDays === undefined ? null : new Date(now + filters.expiringWithinDays * 86_400_000).toISOString();
+  return { now: filters.now.toISOString(), by };
+}
+
+/**
+ * Sorting on an end date: undated rows (no end) last whichever the order, the same on SQLite
+ * (where NULL sorts first ascending) and PostgreSQL (where it sorts last ascending, first
+ * descending).
+ */
+export const undatedLast = (column: string) => sql<number>`case when ${sql.ref(column)} is null then 1 else 0 end`;
+
 export const CHUNK = 1000;
 
 export async function inChunks<T>(ids: number[], load: (chunk: number[]) => Promise<T[]>): Promise<T[]> {

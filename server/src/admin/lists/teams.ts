@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Database, Team } from '../../db/schema.js';
-import { type ListOptions, fullName, groupBy, inChunks, pageAndTotal } from './common.js';
+import { type EndFilters, endBounds, type ListOptions, fullName, groupBy, inChunks, pageAndTotal, undatedLast } from './common.js';
 import { matches } from '../../db/search.js';
+import { endStatus } from '../../workspaces/expiry.js';
 
-export interface TeamFilters {
+export interface TeamFilters extends EndFilters {
   q?: string;
   /** Created at or after / before (ISO 8601). */
   from?: string;
@@ -13,9 +14,14 @@ export interface TeamFilters {
 }
 
 /** The teams of the list's search, unsorted and unpaged. */
-export const filteredTeams = (db: Kysely<Database>, filters: TeamFilters) =>
-  db
+export const filteredTeams = (db: Kysely<Database>, filters: TeamFilters) => {
+  // The end filters read the review date (`expires_at`, indexed): ending from now to the bound, or passed.
+  const ends = endBounds(filters);
+  return db
     .selectFrom('teams')
+    .$if(ends !== null && ends.by !== null, (qb) => qb.where('expires_at', '>', ends!.now).where('expires_at', '<=', ends!.by!))
+    .$if(filters.expired === true, (qb) => qb.where('expires_at', '<=', ends!.now))
+    .$if(filters.expired === false, (qb) => qb.where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', ends!.now)])))
     .$if(filters.q !== undefined && filters.q !== '', (qb) => qb.where(matches(db, 'teams', 'teams', filters.q!)))
     .$if(filters.from !== undefined, (qb) => qb.where('created_at', '>=', filters.from!))
     .$if(filters.to !== undefined, (qb) => qb.where('created_at', '<', filters.to!))
@@ -25,8 +31,19 @@ export const filteredTeams = (db: Kysely<Database>, filters: TeamFilters) =>
         return filters.hasWorkspaces ? any : not(any);
       }),
     );
+};
 
-export async function listTeams(db: Kysely<Database>, options: ListOptions<'name' | 'fullname' | 'created_at'> & TeamFilters) {
+/** When the list's statuses are measured: the app's clock and the warning time (docs/lifecycle.md). */
+export interface StatusTime {
+  now: Date;
+  warningDays: number;
+}
+
+export async function listTeams(
+  db: Kysely<Database>,
+  options: ListOptions<'name' | 'fullname' | 'created_at' | 'expires_at'> & TeamFilters,
+  at: StatusTime,
+) {
   const order = options.order ?? 'asc';
   const filtered = filteredTeams(db, options);
   const { rows, total } = await pageAndTotal(
@@ -34,13 +51,14 @@ export async function listTeams(db: Kysely<Database>, options: ListOptions<'name
     (limit) =>
       filtered
         .selectAll()
+        .$if(options.sort === 'expires_at', (qb) => qb.orderBy(undatedLast('expires_at')))
         .orderBy(options.sort, order)
         .orderBy('id', order)
         .$if(limit !== undefined, (qb) => qb.limit(limit!.limit).offset(limit!.offset))
         .execute(),
     () => filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   );
-  return { total, rows: await presentTeamCounts(db, rows) };
+  return { total, rows: await presentTeamCounts(db, rows, at) };
 }
 
 /**
@@ -48,7 +66,7 @@ export async function listTeams(db: Kysely<Database>, options: ListOptions<'name
  * the members themselves (a team of 400 people made a row of a thousand pixels; the team's
  * page lists them).
  */
-export async function presentTeamCounts(db: Kysely<Database>, rows: Team[]) {
+export async function presentTeamCounts(db: Kysely<Database>, rows: Team[], at: StatusTime) {
   const ids = rows.map((team) => team.id);
   const [members, workspaces] = await Promise.all([
     inChunks(ids, (chunk) =>
@@ -76,6 +94,9 @@ export async function presentTeamCounts(db: Kysely<Database>, rows: Team[]) {
       affiliation: team.affiliation,
       enabled: Boolean(team.enabled),
       created_at: team.created_at,
+      /** The review date; `status` is where it stands (expiring from the warning time before). */
+      expires_at: team.expires_at,
+      status: endStatus(team.expires_at, at.warningDays, at.now),
       member_count: memberCounts.get(team.id) ?? 0,
       workspace_count: teamWorkspaces.length,
       workspaces: teamWorkspaces,

@@ -16,6 +16,7 @@ import * as identities from './0014_identities.js';
 import * as userLocale from './0015_user_locale.js';
 import * as identityOrigin from './0016_identity_origin.js';
 import * as lifecycle from './0017_lifecycle.js';
+import * as noticeSubjects from './0018_notice_subjects.js';
 
 /**
  * Every migration, by name; they run in name order. Add new ones at the end with the next
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '0015_user_locale': userLocale,
   '0016_identity_origin': identityOrigin,
   '0017_lifecycle': lifecycle,
+  '0018_notice_subjects': noticeSubjects,
 };

@@ -6,7 +6,10 @@ import { formatDateTime } from '../../../utils/dates';
 import { type BulkSelection, BulkFlowDialog, BulkToolbar, useBulkSelection, useFormatCount } from '../bulk';
 import { AdminSearchInput, adminTableSx, NamesWithRoles } from '../common';
 import { AdminListActions } from '../ExportCsvButton';
-import { asideListSx, ChoiceFilter, DateRangeFilter, FilterSidebar } from '../FilterSidebar';
+import { asideListSx, ChoiceFilter, DateRangeFilter, EndFilter, FilterSidebar } from '../FilterSidebar';
+import { BulkExtendButton } from '../lifecycle/BulkExtendButton';
+import { EndsCell } from '../lifecycle/EndsCell';
+import type { EndStatus } from '../lifecycle/types';
 import { CardLine, ListCards, usePhoneLayout } from '../ListCards';
 import type { BulkTeamsAnswer, BulkTeamsRequest } from './types';
 
@@ -22,6 +25,9 @@ interface AdminTeam {
   member_count?: number;
   workspace_count?: number;
   workspaces?: { id: number; name: string }[];
+  /** The review date (null: none) and where it stands. */
+  expires_at?: string | null;
+  status?: EndStatus;
 }
 
 /** Enabled, or Suspended (by a platform admin: its members have no rights in it for now). */
@@ -36,11 +42,12 @@ const TeamStatusChip = ({ enabled }: { enabled?: boolean }) => {
 
 const filters = [<AdminSearchInput key="q" source="q" alwaysOn />];
 
-/** Creation date and whether the team has workspaces (filter[from|to], filter[has_workspaces]). */
+/** When it ends, creation date and whether the team has workspaces (filter[expiring_within_days|expired], filter[from|to], filter[has_workspaces]). */
 const TeamFilters = () => {
   const translate = useTranslate();
   return (
     <FilterSidebar>
+      <EndFilter />
       <DateRangeFilter />
       <ChoiceFilter
         label="admin_filters.workspaces"
@@ -54,7 +61,7 @@ const TeamFilters = () => {
   );
 };
 
-/** The list's filter values as the bulk body's `filter` (the search, the dates, with or without workspaces). */
+/** The list's filter values as the bulk body's `filter` (the search, the dates, with or without workspaces, when it ends). */
 export const bulkTeamsFilter = (values: Record<string, unknown>): NonNullable<BulkTeamsRequest['filter']> => {
   const filter: NonNullable<BulkTeamsRequest['filter']> = {};
   if (typeof values.q === 'string' && values.q !== '') filter.q = values.q;
@@ -62,6 +69,9 @@ export const bulkTeamsFilter = (values: Record<string, unknown>): NonNullable<Bu
   if (typeof values.to === 'string' && values.to !== '') filter.to = values.to;
   if (values.has_workspaces === true || values.has_workspaces === 'true') filter.has_workspaces = true;
   if (values.has_workspaces === false || values.has_workspaces === 'false') filter.has_workspaces = false;
+  if (values.expiring_within_days !== undefined && values.expiring_within_days !== '') filter.expiring_within_days = Number(values.expiring_within_days);
+  if (values.expired === true || values.expired === 'true') filter.expired = true;
+  if (values.expired === false || values.expired === 'false') filter.expired = false;
   return filter;
 };
 
@@ -71,7 +81,7 @@ type TeamAction = 'suspend' | 'enable';
  * Bulk Suspend / Enable (POST /api/admin/teams/bulk) of the checked teams, or of every team
  * the filter matches after "Select all N matching". The dry run's counts say whom it reaches
  * ("Suspending 12 teams takes cluster access from 340 members in 25 workspaces"); the server
- * suspends each as the team page's Suspend does.
+ * suspends each as the team page's Suspend does. Extend… moves their review dates.
  */
 const BulkTeamButtons = () => {
   const translate = useTranslate();
@@ -86,6 +96,7 @@ const BulkTeamButtons = () => {
       <Button size="small" color="success" onClick={() => setRunning({ action: 'enable', selection })}>
         {translate('adminBulk.teams.enable')}
       </Button>
+      <BulkExtendButton list="teams" filterOf={bulkTeamsFilter} />
       {running && (
         <BulkTeamsDialog
           action={running.action}
@@ -177,6 +188,9 @@ const TeamCard = ({ record }: { record: AdminTeam }) => (
         <NamesWithRoles items={record.workspaces} to={(item) => `/workspaces/${item.id}`} />
       </CardLine>
     )}
+    <CardLine label="resources.admin/teams.fields.expires_at">
+      <EndsCell expiresAt={record.expires_at} status={record.status} />
+    </CardLine>
     <CardLine label="resources.admin/teams.fields.created_at">{formatDateTime(record.created_at)}</CardLine>
   </Stack>
 );
@@ -220,6 +234,7 @@ export const AdminTeamList = () => {
         disableSort
         render={(record) => <TeamStatusChip enabled={record.enabled} />}
       />
+      <DataTable.Col<AdminTeam> source="expires_at" render={(record) => <EndsCell expiresAt={record.expires_at} status={record.status} />} />
       <DataTable.Col<AdminTeam> source="created_at" render={(record) => formatDateTime(record.created_at)} />
     </DataTable>
     )}

@@ -43,7 +43,7 @@ export interface TeamDeletion {
 /** POST /api/admin/teams/bulk (docs/api-contract.md "Admin: teams and team members"): ids or the teams list's filter. */
 export interface BulkTeamsRequest {
   ids?: Identifier[];
-  filter?: { q?: string; from?: string; to?: string; has_workspaces?: boolean };
+  filter?: { q?: string; from?: string; to?: string; has_workspaces?: boolean; expiring_within_days?: number; expired?: boolean };
   action: 'suspend' | 'enable';
   dry_run?: boolean;
 }

@@ -4,7 +4,9 @@ import { formatDateTime } from '../../../utils/dates';
 import { BulkToolbar } from '../bulk';
 import { AdminSearchInput, adminTableSx, NamesWithRoles } from '../common';
 import { AdminListActions } from '../ExportCsvButton';
-import { asideListSx, DateRangeFilter, FilterSidebar, searchAtServer } from '../FilterSidebar';
+import { asideListSx, DateRangeFilter, EndFilter, FilterSidebar, searchAtServer } from '../FilterSidebar';
+import { EndsCell } from '../lifecycle/EndsCell';
+import type { EndStatus } from '../lifecycle/types';
 import { CardLine, ListCards, usePhoneLayout } from '../ListCards';
 import { BulkWorkspaceButtons } from './BulkWorkspaceButtons';
 
@@ -16,6 +18,10 @@ interface AdminWorkspace {
   created_at?: string;
   team?: { id: number; name: string } | null;
   users?: { id: number; name: string; role?: string | null }[];
+  /** Its own end date, when it ends (its team's review date may come first) and where that stands. */
+  expires_at?: string | null;
+  ends_at?: string | null;
+  status?: EndStatus;
 }
 
 /** filter[team_id], picked by an autocomplete searching GET /api/admin/teams?q= (10,000 teams). */
@@ -27,12 +33,13 @@ const filters = [
 ];
 
 /**
- * /admin/workspaces: every workspace, its team and users (role); GET /api/admin/workspaces. Names open
- * /admin/workspaces/{id}; checked rows can be deleted together.
+ * /admin/workspaces: every workspace, its team and users (role), when it ends; GET
+ * /api/admin/workspaces. Names open /admin/workspaces/{id}; checked rows can be deleted or
+ * extended together, and "Select all N matching" extends everything the filter matches
+ * (deletion goes by the rows checked only).
  */
-// Deletion goes by ids: the rows checked, no "select all matching".
 const workspacesToolbar = (
-  <BulkToolbar selectAll={false}>
+  <BulkToolbar>
     <BulkWorkspaceButtons />
   </BulkToolbar>
 );
@@ -54,6 +61,9 @@ const WorkspaceCard = ({ record }: { record: AdminWorkspace }) => (
         <NamesWithRoles items={record.users} />
       </CardLine>
     )}
+    <CardLine label="resources.admin/workspaces.fields.expires_at">
+      <EndsCell expiresAt={record.expires_at} endsAt={record.ends_at} status={record.status} />
+    </CardLine>
     <CardLine label="resources.admin/workspaces.fields.created_at">{formatDateTime(record.created_at)}</CardLine>
   </Stack>
 );
@@ -67,6 +77,7 @@ export const AdminWorkspaceList = () => {
     filters={filters}
     aside={
       <FilterSidebar>
+        <EndFilter />
         <DateRangeFilter />
       </FilterSidebar>
     }
@@ -93,6 +104,10 @@ export const AdminWorkspaceList = () => {
         render={(record) => <TeamLink record={record} />}
       />
       <DataTable.Col<AdminWorkspace> source="users" disableSort render={(record) => <NamesWithRoles items={record.users} />} />
+      <DataTable.Col<AdminWorkspace>
+        source="expires_at"
+        render={(record) => <EndsCell expiresAt={record.expires_at} endsAt={record.ends_at} status={record.status} />}
+      />
       <DataTable.Col<AdminWorkspace> source="created_at" render={(record) => formatDateTime(record.created_at)} />
     </DataTable>
     )}

@@ -1,28 +1,54 @@
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
-import { Box, Button } from '@mui/material';
+import { Box, Button, Tooltip } from '@mui/material';
 import { useState } from 'react';
 import { type Identifier, useDataProvider, useListContext, useRefresh, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider } from '../../../dataProvider';
-import { BulkFlowDialog, useFormatCount } from '../bulk';
+import { BulkFlowDialog, useBulkSelection, useFormatCount } from '../bulk';
+import { BulkExtendButton } from '../lifecycle/BulkExtendButton';
 import type { BulkWorkspacesAnswer } from './types';
 
 /** Namespaces named in the confirmation at most (the count says how many in all). */
 const LISTED = 10;
 
+/** The workspaces list's filter values as the bulk body's `filter` (an extension by filter). */
+export const bulkWorkspacesFilter = (values: Record<string, unknown>): Record<string, unknown> => {
+  const filter: Record<string, unknown> = {};
+  if (typeof values.q === 'string' && values.q !== '') filter.q = values.q;
+  if (values.team_id !== undefined && values.team_id !== null && values.team_id !== '') filter.team_id = Number(values.team_id);
+  if (typeof values.from === 'string' && values.from !== '') filter.from = values.from;
+  if (typeof values.to === 'string' && values.to !== '') filter.to = values.to;
+  if (values.expiring_within_days !== undefined && values.expiring_within_days !== '') filter.expiring_within_days = Number(values.expiring_within_days);
+  if (values.expired === true || values.expired === 'true') filter.expired = true;
+  if (values.expired === false || values.expired === 'false') filter.expired = false;
+  return filter;
+};
+
 /**
  * Bulk Delete of the checked workspaces (POST /api/admin/workspaces/bulk): the dry run first,
  * so the confirmation says how many workspaces and members it reaches and names their
- * namespaces; then each is deleted as the workspace page's Delete does.
+ * namespaces; then each is deleted as the workspace page's Delete does. Deletion goes by the
+ * rows checked: after "Select all N matching" only Extend… applies.
  */
 export const BulkWorkspaceButtons = () => {
   const translate = useTranslate();
   const { selectedIds = [], onUnselectItems } = useListContext();
+  const { allMatching } = useBulkSelection();
   const [ids, setIds] = useState<Identifier[] | null>(null);
+  const remove = (
+    <Button size="small" color="error" startIcon={<DeleteOutlineIcon />} disabled={allMatching} onClick={() => setIds([...selectedIds])}>
+      {translate('adminBulk.workspaces.delete')}
+    </Button>
+  );
   return (
     <>
-      <Button size="small" color="error" startIcon={<DeleteOutlineIcon />} onClick={() => setIds([...selectedIds])}>
-        {translate('adminBulk.workspaces.delete')}
-      </Button>
+      {allMatching ? (
+        <Tooltip title={translate('adminBulk.workspaces.delete_by_rows')}>
+          <span>{remove}</span>
+        </Tooltip>
+      ) : (
+        remove
+      )}
+      <BulkExtendButton list="workspaces" filterOf={bulkWorkspacesFilter} />
       {ids && (
         <BulkDeleteDialog
           ids={ids}
