@@ -248,6 +248,15 @@ for (const [size, viewport] of SIZES) {
     await open(page, `/admin/nodes/${encodeURIComponent(arranged.nodeName)}`);
     await expect(page.getByText('Conditions').first()).toBeVisible();
     await checkPage(page, at('node'));
+
+    // The pages of allocations over time: the settings, what ends next, the usage policy.
+    await open(page, '/admin/settings');
+    await expect(page.getByRole('button', { name: 'Save' })).toBeVisible();
+    await checkPage(page, at('settings'));
+    await open(page, '/admin/lifecycle');
+    await checkPage(page, at('lifecycle'));
+    await open(page, '/admin/policy');
+    await checkPage(page, at('policy'));
   });
 }
 
@@ -273,6 +282,9 @@ test('the admin pages in French at both sizes: nothing scrolls sideways, no tran
     ['node', `/admin/nodes/${encodeURIComponent(arranged.nodeName)}`],
     ['activity', '/admin/activity'],
     ['requests', '/requests'],
+    ['settings', '/admin/settings'],
+    ['lifecycle', '/admin/lifecycle'],
+    ['policy', '/admin/policy'],
   ] as const;
   for (const [size, viewport] of SIZES) {
     await page.setViewportSize(viewport);
