@@ -64,4 +64,27 @@ describe.runIf(haveKubectl)('a suspended workspace on the cluster', () => {
     expect(kept.ok, kept.output).toBe(true);
     expect(kept.output).toContain('configmap/kept');
   });
+
+  it('says "suspending" while the cluster is down at the end, and suspends once it is back', async () => {
+    const { workspace, people } = await teamWithWorkspace(ctx);
+    expect((await ctx.reconciler.reconcileOnce()).failed).toBe(0);
+    const show = async () => (await ctx.inject('GET', `/api/subnamespaces/${workspace.id}`, { token: people.owner.token })).json();
+
+    const now = new Date();
+    await ctx.db.updateTable('workspaces').set({ expires_at: new Date(now.getTime() - 1000).toISOString() }).where('id', '=', workspace.id).execute();
+    await ctx.cluster.stop();
+    try {
+      expect(await suspendDueWorkspaces(ctx.db, now)).toEqual([workspace.id]);
+      // The reconciler cannot reach the cluster: the suspension waits, and the page says so.
+      expect((await ctx.reconciler.reconcileOnce()).failed).toBeGreaterThan(0);
+      expect(await show()).toMatchObject({ status: 'expired', suspension: 'suspending' });
+    } finally {
+      await ctx.cluster.start();
+    }
+    // The next pass finds it still due on the cluster and holds it.
+    const pass = await ctx.reconciler.reconcileOnce();
+    expect(pass.failed, pass.lastError ?? '').toBe(0);
+    expect(await show()).toMatchObject({ status: 'expired', suspension: 'suspended' });
+    expect((await ctx.cluster.gateway.readWorkspaceQuota(workspace.namespace))?.hard.pods).toBe('0');
+  });
 });
