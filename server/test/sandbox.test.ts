@@ -210,7 +210,11 @@ describe('sandbox cluster: namespaces and Status errors', () => {
       token: cluster.adminToken, method: 'PATCH', contentType: 'application/merge-patch+json', body: { spec: { hard: { 'requests.cpu': null } } },
     });
     expect(merged.body.spec.hard).toEqual({ pods: '20' });
-    const replaced = await core.replaceNamespacedResourceQuota({ name: 'quota', namespace: 'tenancy', body: { ...merged.body, spec: { hard: { pods: '5' } } } });
+    // The quota controller writes status.hard after a spec change (a new resourceVersion), as a
+    // real one does: the replace starts from the quota as it is now.
+    const current = await core.readNamespacedResourceQuota({ name: 'quota', namespace: 'tenancy' });
+    expect(current.status).toEqual({ hard: { pods: '20' }, used: { pods: '0' } });
+    const replaced = await core.replaceNamespacedResourceQuota({ name: 'quota', namespace: 'tenancy', body: { ...current, spec: { hard: { pods: '5' } } } });
     expect(replaced.spec?.hard).toEqual({ pods: '5' });
     expect(await statusOf(core.replaceNamespacedResourceQuota({ name: 'quota', namespace: 'tenancy', body: patched }))).toMatchObject({ code: 409, reason: 'Conflict' });
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { isReady, NodeSimulation, targetOf, type NodeTarget, type NodeTimings } from './kubelets.js';
+import { parseQuantity } from './quantity.js';
 import type { KubeObject, ObjectStore } from './store.js';
 
 // What runs on the sandbox's nodes: the nodes themselves (kubelets.ts), a scheduler that binds
@@ -96,8 +97,16 @@ export class SandboxRuntime {
       c.terminationMessagePolicy ??= 'File';
       c.resources ??= {};
     }
-    const guaranteed = pod.spec.containers.every((c: KubeObject) => c.resources?.limits?.cpu && c.resources?.limits?.memory);
-    const any = pod.spec.containers.some((c: KubeObject) => c.resources?.requests || c.resources?.limits);
+    // Guaranteed: every container limits cpu and memory and requests what it limits (the
+    // LimitRange's defaults, 100m under a 500m limit, make Burstable pods).
+    const same = (a: unknown, b: unknown) => parseQuantity(a)?.nanos === parseQuantity(b)?.nanos;
+    const guaranteed = pod.spec.containers.every((c: KubeObject) => {
+      const limits = c.resources?.limits ?? {};
+      const requests = c.resources?.requests ?? {};
+      return limits.cpu && limits.memory && ['cpu', 'memory'].every((name) => requests[name] === undefined || same(requests[name], limits[name]));
+    });
+    const named = (list: unknown) => !!list && typeof list === 'object' && Object.keys(list).length > 0;
+    const any = pod.spec.containers.some((c: KubeObject) => named(c.resources?.requests) || named(c.resources?.limits));
     pod.status = { phase: 'Pending', qosClass: guaranteed ? 'Guaranteed' : any ? 'Burstable' : 'BestEffort' };
   }
 

@@ -8,10 +8,11 @@ import { cleanExpiredBootstrapTokens, clusterInfoConfigMap, signClusterInfo } fr
 import { loadOrCreateCertificates } from './certificates.js';
 import type { ApiContext } from './context.js';
 import { namespaceCreated, namespaceObject } from './namespaces.js';
-import { admitPodWrite, create, getObject, list, patch, remove, replace, requireNamespace, withKind } from './objects.js';
+import { admitPodWrite, admitQuota, create, defaultPodResources, getObject, list, patch, remove, replace, requireNamespace, withKind } from './objects.js';
 import { warningHeader } from './podSecurity.js';
 import { loadState, saveState } from './persistence.js';
 import { podLogs } from './pods.js';
+import { QuotaStatusKeeper } from './resourceQuota.js';
 import { qualifiedName } from './resources.js';
 import { discovery, route, verbOf } from './routing.js';
 import { DEFAULT_TIMINGS, SandboxRuntime, type RuntimeTimings } from './runtime.js';
@@ -121,6 +122,10 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
     });
   }
 
+  // The quota controller: status.hard and status.used of every ResourceQuota, kept as objects
+  // come and go (restored quotas are recounted at once).
+  const quotaStatus = new QuotaStatusKeeper(store);
+
   // Saved a moment after changes (a burst of writes is one save), and on close.
   let saveTimer: NodeJS.Timeout | undefined;
   const save = () => {
@@ -209,9 +214,11 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
         if (!r.type.verbs.includes('create')) throw methodNotAllowed(method);
         const object = await objectBody(req, r.type);
         if (query.get('dryRun') === 'All') {
+          if (r.type.resource === 'pods') defaultPodResources(context, r.namespace!, object);
           validate(r.type, object);
           // Admission runs on dry runs too: a refused pod is refused, not echoed.
           if (r.type.resource === 'pods') admitPodWrite(context, r.namespace!, object, warnings);
+          if (r.type.namespaced) admitQuota(context, r.type, r.namespace!, object);
           return sendWritten(201, withKind(r.type, object));
         }
         return sendWritten(201, create(context, r, object, identity, warnings));
@@ -311,6 +318,7 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
       clearInterval(signer);
       store.events.off('event', onTokenChange);
       store.events.off('event', saveSoon);
+      quotaStatus.stop();
       runtime.stop();
       save();
       for (const finish of closers) finish();
