@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { POD_SECURITY } from '../cluster/gateway.js';
+import { type ClusterGateway, POD_SECURITY } from '../cluster/gateway.js';
 import type { Database, Workspace } from '../db/schema.js';
 import { isDecider } from '../access/requests.js';
 import { type Access, managesWorkspace, seesTeamMembers } from '../access/access.js';
 import { workspaceLifecycle } from './expiry.js';
+import { workspaceUsage, workspaceUsageSchema } from './usage.js';
 
 const teamRef = z.object({ id: z.number(), name: z.string(), fullname: z.string() });
 
@@ -52,6 +53,8 @@ export const workspaceSchema = z.object({
     audit: z.enum(['privileged', 'baseline', 'restricted']),
     version: z.string(),
   }),
+  /** Each quota resource's limit and what the cluster counts against it (usage.ts); used null when not known now. */
+  quota: workspaceUsageSchema,
 });
 
 /** What a workspace's status is measured against: the clock's now and the warning time. */
@@ -62,11 +65,13 @@ export interface StatusClock {
 
 export async function presentWorkspace(
   db: Kysely<Database>,
+  cluster: ClusterGateway,
   workspace: Workspace,
   access: Access,
   when: StatusClock,
 ): Promise<z.infer<typeof workspaceSchema>> {
-  const [team, members, pending] = await Promise.all([
+  // The cluster is read alongside the database, so its round trip adds nothing when it is quick.
+  const [team, members, pending, quota] = await Promise.all([
     db.selectFrom('teams').select(['id', 'name', 'fullname', 'expires_at']).where('id', '=', workspace.team_id).executeTakeFirstOrThrow(),
     db
       .selectFrom('workspace_members as wm')
@@ -83,6 +88,7 @@ export async function presentWorkspace(
       .where('workspace_id', '=', workspace.id)
       .orderBy('created_at', 'desc')
       .execute(),
+    workspaceUsage(cluster, workspace),
   ]);
   const role = access.workspaceRoles.get(workspace.id) ?? null;
   const seesEmails = seesTeamMembers(access, workspace.team_id);
@@ -114,6 +120,7 @@ export async function presentWorkspace(
       .map(({ id, user_id, type, status, created_at }) => ({ id, user_id, type, status, created_at })),
     ...presentEnd(workspace, team.expires_at, when),
     pod_security: { ...POD_SECURITY },
+    quota,
   };
 }
 

@@ -35,7 +35,7 @@ export function workspaceRoutes(context: AppContext): FastifyPluginAsyncZod {
         if (!workspace) throw notFound();
         const settings = await lifecycleSettings(db, context.config.lifecycleDefaults);
         const when = { now: context.clock.now(), warningDays: settings.warning_days };
-        return presentWorkspace(db, workspace, await loadAccess(db, currentUser(request)), when);
+        return presentWorkspace(db, cluster, workspace, await loadAccess(db, currentUser(request)), when);
       },
     );
 
