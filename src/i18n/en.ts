@@ -580,6 +580,12 @@ export const appMessages = {
     close: 'Close',
     not_found: 'This workspace does not exist, or you cannot see it.',
     not_found_title: 'Workspace not found',
+    quota: {
+      title: 'Quota',
+      resources: { pods: 'Pods', cpu: 'CPU (requests)', memory: 'Memory (requests)', storage: 'Storage (requests)' },
+      used_of: '%{used} / %{hard}',
+      unknown: 'usage unknown / %{hard}',
+    },
     // The Pod Security Admission level of the namespace (GET /api/subnamespaces/{id} pod_security).
     pod_security: {
       label: 'Pod security: %{level}',

@@ -576,6 +576,12 @@ export const frenchAppMessages: typeof appMessages = {
     close: 'Fermer',
     not_found: 'Cet espace de travail n’existe pas, ou vous ne pouvez pas le voir.',
     not_found_title: 'Espace de travail introuvable',
+    quota: {
+      title: 'Quota',
+      resources: { pods: 'Pods', cpu: 'CPU (demandes)', memory: 'Mémoire (demandes)', storage: 'Stockage (demandes)' },
+      used_of: '%{used} sur %{hard}',
+      unknown: 'utilisation inconnue sur %{hard}',
+    },
     pod_security: {
       label: 'Sécurité des pods : %{level}',
       levels: { privileged: 'privileged', baseline: 'baseline', restricted: 'restricted' },

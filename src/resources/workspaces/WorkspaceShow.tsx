@@ -11,6 +11,7 @@ import { ExpiryBanner } from './ExpiryBanner';
 import { KubeconfigPanel } from './KubeconfigPanel';
 import { PodSecurityChip } from './PodSecurityChip';
 import { PodsSection } from './PodsSection';
+import { QuotaUsage } from './QuotaUsage';
 import type { WorkspaceRecord } from './types';
 import { WorkspaceMembers } from './WorkspaceMembers';
 
@@ -103,6 +104,7 @@ export const WorkspaceShow = () => {
       <ResponsiveColumns>
         <WorkspaceMembers workspace={workspace} />
         {member && <KubeconfigPanel workspaceId={workspace.id} />}
+        <QuotaUsage quota={workspace.quota} />
       </ResponsiveColumns>
       {member && <PodsSection workspaceId={workspace.id} namespace={workspace.namespace} workspaceName={title} />}
     </Stack>

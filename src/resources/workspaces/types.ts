@@ -10,6 +10,20 @@ export interface PodSecurity {
   version: string;
 }
 
+/** One quota resource: its limit and what the cluster counts (null: not known now). Kubernetes quantities. */
+export interface QuotaResourceUsage {
+  hard: string;
+  used: string | null;
+}
+
+/** `quota` of GET /api/subnamespaces/{id}. */
+export interface WorkspaceQuotaUsage {
+  pods: QuotaResourceUsage;
+  cpu: QuotaResourceUsage;
+  memory: QuotaResourceUsage;
+  storage: QuotaResourceUsage;
+}
+
 /** GET /api/subnamespaces/{id}: the workspace page's record. */
 export interface WorkspaceRecord {
   id: number;
@@ -31,6 +45,8 @@ export interface WorkspaceRecord {
   expires_at?: string | null;
   ends_at?: string | null;
   suspension?: 'suspending' | 'suspended' | null;
+  /** Each quota resource as used / hard. */
+  quota?: WorkspaceQuotaUsage | null;
 }
 
 /** 201 answer of POST /api/subnamespaces/{id}/kubeconfig (docs/api-contract.md "Cluster"). */
