@@ -72,7 +72,8 @@ export const ManageRequestDialog = ({ request, onClose }: ManageRequestDialogPro
             {' — '}
             {requestObject(request)}
           </Typography>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+          {/* A long address breaks rather than running out of a phone's dialog. */}
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1, overflowWrap: 'anywhere' }}>
             {translate('requests.fields.requester')}: {requester}
           </Typography>
           <RequestDetails request={request} />

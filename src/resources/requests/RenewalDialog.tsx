@@ -46,6 +46,9 @@ export const RenewalDialog = ({ target, onClose }: { target: RenewalTarget | nul
   const [message, setMessage] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
 
+  // A message under a field is about what it held: it goes once the field is changed.
+  const clearError = (field: string) => setErrors(({ [field]: _gone, ...rest }) => rest);
+
   const close = () => {
     setDays(String(DEFAULT_RENEWAL_DAYS));
     setReason('');
@@ -109,7 +112,10 @@ export const RenewalDialog = ({ target, onClose }: { target: RenewalTarget | nul
                 type="number"
                 label={translate('lifecycle.renewal.days')}
                 value={days}
-                onChange={(event) => setDays(event.target.value)}
+                onChange={(event) => {
+                  setDays(event.target.value);
+                  clearError('days');
+                }}
                 error={!!errors.days}
                 helperText={errors.days ?? translate('lifecycle.renewal.days_hint')}
                 slotProps={{ htmlInput: { min: 1, max: MAX_DAYS, step: 1 } }}
@@ -123,7 +129,10 @@ export const RenewalDialog = ({ target, onClose }: { target: RenewalTarget | nul
               name="reason"
               label={translate('lifecycle.renewal.reason')}
               value={reason}
-              onChange={(event) => setReason(event.target.value)}
+              onChange={(event) => {
+                setReason(event.target.value);
+                clearError('reason');
+              }}
               error={!!errors.reason}
               helperText={errors.reason ?? translate(`lifecycle.renewal.reason_hint_${target.kind}`)}
               multiline

@@ -86,7 +86,10 @@ export const MembershipEndDialog = ({
             name="expires_at"
             label={translate('lifecycle.membership.date')}
             value={date}
-            onChange={(event) => setDate(event.target.value)}
+            onChange={(event) => {
+              setDate(event.target.value);
+              setError(null);
+            }}
             error={!!error}
             helperText={error ?? translate('lifecycle.membership.date_hint')}
             slotProps={{ inputLabel: { shrink: true } }}

@@ -339,7 +339,10 @@ const InviteDialog = ({
             name="email"
             label={translate('invitations.dialog.email')}
             value={emails}
-            onChange={(event) => setEmails(event.target.value)}
+            onChange={(event) => {
+              setEmails(event.target.value);
+              setErrors(({ email: _gone, ...rest }) => rest);
+            }}
             error={!!errors.email}
             helperText={
               errors.email ??
@@ -378,7 +381,10 @@ const InviteDialog = ({
             name="membership_expires_at"
             label={translate('invitations.dialog.membership_end')}
             value={membershipEnd}
-            onChange={(event) => setMembershipEnd(event.target.value)}
+            onChange={(event) => {
+              setMembershipEnd(event.target.value);
+              setErrors(({ membership_expires_at: _gone, ...rest }) => rest);
+            }}
             error={!!errors.membership_expires_at}
             helperText={errors.membership_expires_at ?? translate('invitations.dialog.membership_end_hint')}
             slotProps={{ inputLabel: { shrink: true } }}

@@ -34,6 +34,7 @@ import type { TeamRecord } from './types';
 import { isManagerRole } from '../../utils/roles';
 import { formatLongDate } from '../../utils/dates';
 import { RenewalButton } from '../requests/RenewalDialog';
+import { ALERT_WITH_ACTION } from '../workspaces/ExpiryBanner';
 
 const isManager = isManagerRole;
 
@@ -119,7 +120,8 @@ export const TeamShow = () => {
       <Stack key="review" direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
         <span>{reviewDate ?? translate('lifecycle.team.none')}</span>
         {/* Before the warning time there is no banner: its button is here. */}
-        {mayRenew && !ending && team.expires_at && <RenewalButton target={{ kind: 'team', id: team.id, name: title }} size="small" />}
+        {/* Without its icon: in a phone's narrow cell the words may then wrap under each other. */}
+        {mayRenew && !ending && team.expires_at && <RenewalButton target={{ kind: 'team', id: team.id, name: title }} size="small" startIcon={null} sx={{ textAlign: 'left' }} />}
       </Stack>,
     ],
     ['lifecycle.team.status', <TeamStatusChip key="status" team={team} />],
@@ -155,7 +157,7 @@ export const TeamShow = () => {
         <Alert
           severity={team.status === 'expired' ? 'error' : 'warning'}
           action={mayRenew ? renewal : undefined}
-          sx={{ flexWrap: 'wrap', '& .MuiAlert-action': { pl: { xs: 0, sm: 2 }, ml: { xs: 0, sm: 'auto' } } }}
+          sx={ALERT_WITH_ACTION}
         >
           {translate(`lifecycle.team.${team.status}`, { date: reviewDate })}
         </Alert>

@@ -65,7 +65,8 @@ export const WorkspaceShow = () => {
         <Typography variant="h5" component="h1">
           {title}
         </Typography>
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', mt: 0.5 }}>
+        {/* A flex gap, not margins: wrapped onto a phone's second line, the chips keep to the left edge. */}
+        <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', mt: 0.5 }}>
           {team && (
             <Typography variant="body2" color="text.secondary">
               {translate('workspaces.fields.team')}:{' '}
