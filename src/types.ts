@@ -9,7 +9,13 @@ export interface UserTeam {
   fullname?: string | null;
   shortname?: string | null;
   role?: TeamRole | null;
+  /** The team's review date and where it stands (docs/lifecycle.md). */
+  expires_at?: string | null;
+  status?: EndStatus;
 }
+
+/** Where an end date stands: `expiring` from the warning time before it, `expired` after it. */
+export type EndStatus = 'active' | 'expiring' | 'expired';
 
 export interface UserWorkspace {
   id: number;
@@ -18,6 +24,10 @@ export interface UserWorkspace {
   namespace?: string | null;
   team?: { id: number; name: string; fullname?: string | null } | null;
   role?: WorkspaceRole | null;
+  /** Its own end date, when it ends (its team's review date included), and its status. */
+  expires_at?: string | null;
+  ends_at?: string | null;
+  status?: EndStatus;
 }
 
 /** A team of the user's that platform admins suspended (GET /user `suspended_teams`): no role in it for now. */

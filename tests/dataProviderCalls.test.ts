@@ -52,6 +52,8 @@ describe('data provider custom methods', () => {
     await dataProvider.decideRequests({ ids: [1, 2], action: 'approve' });
     await dataProvider.decideMatchingRequests({ filter: { status: 'Pending' }, action: 'deny', dryRun: true });
     await dataProvider.decideMatchingRequests({ filter: { q: 'x' }, action: 'approve', message: 'ok', dryRun: false });
+    await dataProvider.renewWorkspace(7, { days: 90, reason: 'class' });
+    await dataProvider.renewTeam(3, { reason: 'research' });
     expect(seen.map(({ method, path, body }) => ({ method, path, body }))).toEqual([
       { method: 'POST', path: '/api/requests/teams', body: { shortname: 'abc' } },
       { method: 'PATCH', path: '/api/requests/teams', body: { team_id: 3, message: 'hi' } },
@@ -60,6 +62,8 @@ describe('data provider custom methods', () => {
       { method: 'POST', path: '/api/requests/bulk', body: { ids: [1, 2], action: 'approve' } },
       { method: 'POST', path: '/api/requests/bulk', body: { filter: { status: 'Pending' }, action: 'deny', dry_run: true } },
       { method: 'POST', path: '/api/requests/bulk', body: { filter: { q: 'x' }, action: 'approve', message: 'ok' } },
+      { method: 'POST', path: '/api/requests/workspaces/7/renewal', body: { days: 90, reason: 'class' } },
+      { method: 'POST', path: '/api/requests/teams/3/renewal', body: { reason: 'research' } },
     ]);
   });
 
@@ -73,6 +77,9 @@ describe('data provider custom methods', () => {
     await dataProvider.inviteToTeam(3, { email: 'a@b.c', role: 'member', workspace_ids: [4] });
     await dataProvider.resendTeamInvitation(3, 5);
     await dataProvider.revokeTeamInvitation(3, 5);
+    await dataProvider.setTeamMembershipEnd(3, 7, '2027-06-30T21:59:59.000Z');
+    await dataProvider.setTeamMembershipEnd(3, 7, null);
+    await dataProvider.inviteManyToTeam(3, { emails: ['a@b.c', 'd@e.f'], role: 'member', workspace_ids: [], membership_expires_at: '2027-06-30T21:59:59.000Z' });
     expect(seen.map(({ method, path, body }) => ({ method, path, body }))).toEqual([
       { method: 'PATCH', path: '/api/tenants/3/users/7', body: { role: 'manager' } },
       { method: 'DELETE', path: '/api/tenants/3/users/7', body: undefined },
@@ -81,6 +88,13 @@ describe('data provider custom methods', () => {
       { method: 'POST', path: '/api/tenants/3/invitations', body: { email: 'a@b.c', role: 'member', workspace_ids: [4] } },
       { method: 'POST', path: '/api/tenants/3/invitations/5/resend', body: undefined },
       { method: 'DELETE', path: '/api/tenants/3/invitations/5', body: undefined },
+      { method: 'PATCH', path: '/api/tenants/3/users/7', body: { expires_at: '2027-06-30T21:59:59.000Z' } },
+      { method: 'PATCH', path: '/api/tenants/3/users/7', body: { expires_at: null } },
+      {
+        method: 'POST',
+        path: '/api/tenants/3/invitations',
+        body: { emails: ['a@b.c', 'd@e.f'], role: 'member', workspace_ids: [], membership_expires_at: '2027-06-30T21:59:59.000Z' },
+      },
     ]);
   });
 

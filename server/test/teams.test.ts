@@ -201,6 +201,9 @@ describe('GET /user teams, workspaces and requests', () => {
         country: world.team.country,
         url: world.team.url,
         role: 'manager',
+        // No review date: a team made directly in the database (docs/lifecycle.md).
+        expires_at: null,
+        status: 'active',
         // The team's workspaces (the user's, with their role), under its three names (docs/api-contract.md).
         workspaces: expect.arrayContaining(teamWorkspaces),
         sub_namespaces: expect.arrayContaining(teamWorkspaces),
@@ -220,6 +223,9 @@ describe('GET /user teams, workspaces and requests', () => {
           team: { id: world.team.id, name: world.team.name },
           tenant: { id: world.team.id, name: world.team.name },
           role: 'member',
+          expires_at: null,
+          ends_at: null,
+          status: 'active',
         },
         expect.objectContaining({ id: second.object.id, role: 'manager', team: { id: world.team.id, name: world.team.name } }),
       ]),

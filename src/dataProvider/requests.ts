@@ -2,9 +2,10 @@ import type { Identifier } from 'react-admin';
 import type { HttpClient } from '../httpClient';
 import type { BulkDecisionAnswer, BulkRequestFilter } from '../resources/requests/types';
 import type { UserRequest } from '../types';
+import { segment } from './files';
 
 // Requests (docs/api-contract.md "Teams, workspaces and requests"): asking for a team or a
-// workspace, asking to join one, and deciding many at once. One request is listed and decided
+// workspace, asking to join one or to renew one (docs/lifecycle.md), and deciding many at once. One request is listed and decided
 // through CRUD (resource 'requests': GET /api/requests, PATCH /api/requests/{id}).
 
 export interface RequestMethods {
@@ -23,6 +24,14 @@ export interface RequestMethods {
    * what deciding would do to) every request the list's filter matches, not only the loaded page.
    */
   decideMatchingRequests(data: { filter: BulkRequestFilter; action: 'approve' | 'deny'; message?: string; dryRun: boolean }): Promise<BulkDecisionAnswer>;
+  /**
+   * POST /api/requests/workspaces/{id}/renewal {days, reason}: ask for `days` more (from its end,
+   * or from now once it ended). Approved at once when the asker decides it (a team manager,
+   * within the default lifetime); 409 when a renewal is already pending.
+   */
+  renewWorkspace(id: Identifier, data: { days: number; reason: string }): Promise<UserRequest>;
+  /** POST /api/requests/teams/{id}/renewal {reason}: ask the platform admins for a new review date. */
+  renewTeam(id: Identifier, data: { reason: string }): Promise<UserRequest>;
 }
 
 export const requestMethods = (http: HttpClient): RequestMethods => ({
@@ -45,5 +54,11 @@ export const requestMethods = (http: HttpClient): RequestMethods => ({
   async decideMatchingRequests({ dryRun, ...rest }) {
     const body = { ...rest, ...(dryRun ? { dry_run: true } : {}) };
     return (await http<BulkDecisionAnswer>('/api/requests/bulk', { method: 'POST', body })).json;
+  },
+  async renewWorkspace(id, data) {
+    return (await http<UserRequest>(`/api/requests/workspaces/${segment(id)}/renewal`, { method: 'POST', body: data })).json;
+  },
+  async renewTeam(id, data) {
+    return (await http<UserRequest>(`/api/requests/teams/${segment(id)}/renewal`, { method: 'POST', body: data })).json;
   },
 });

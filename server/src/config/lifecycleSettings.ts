@@ -40,3 +40,27 @@ export async function lifecycleSettings(db: Kysely<Database>, defaults: Lifecycl
   return settings;
 }
 
+
+// Pages read often (the user's own record on every console load, the team page) show statuses
+// measured against `warning_days`. The settings change a few times a year, so those pages read
+// them at most every few seconds per process, as the policy in force is read (policy/inForce.ts,
+// whose forgetting after a settings change forgets this too); another replica sees a change
+// within RECENT_MS.
+const RECENT_MS = 5000;
+const recent = new WeakMap<Kysely<Database>, { value: Promise<LifecycleSettings>; readAt: number }>();
+
+/** The settings as read within the last few seconds in this process (or read now). */
+export function recentLifecycleSettings(db: Kysely<Database>, defaults: LifecycleSettings): Promise<LifecycleSettings> {
+  const cached = recent.get(db);
+  if (cached && Date.now() - cached.readAt < RECENT_MS) return cached.value;
+  const value = lifecycleSettings(db, defaults);
+  recent.set(db, { value, readAt: Date.now() });
+  // A failed read (the database down) is not kept: the next request reads again.
+  value.catch(() => recent.delete(db));
+  return value;
+}
+
+/** After a settings change in this process: the next read is fresh. */
+export function forgetRecentLifecycleSettings(db: Kysely<Database>): void {
+  recent.delete(db);
+}

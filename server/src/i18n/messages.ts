@@ -61,6 +61,7 @@ const frenchFields: Record<string, string> = {
   role: 'rôle',
   workspace: 'espace de travail',
   workspace_ids: 'espaces de travail',
+  emails: 'adresses',
   q: 'recherche',
   summary: 'résumé',
   text: 'texte',

@@ -92,19 +92,22 @@ async function countMail(limits: InvitationLimits | null, teamId: number, invite
   await reserveInvitationMail(limits.throttle, invitationBudgetKeys(limits.budgets, teamId, inviter));
 }
 
+/** The labels of the workspaces an invitation offers, for its mail. */
+async function workspaceLabels(db: Kysely<Database>, ids: number[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  return (await db.selectFrom('workspaces').select('label').where('id', 'in', ids).orderBy('label').execute()).map((workspace) => workspace.label);
+}
+
 async function queueInvitationMail(
   trx: Kysely<Database>,
   context: AppContext,
-  input: { invitation: Invitation; token: string; team: Team; inviter: User; locale: Locale },
+  input: { invitation: Invitation; token: string; team: Team; inviter: User; locale: Locale; workspaces?: string[] },
 ): Promise<void> {
-  const ids = workspaceIdsOf(input.invitation);
-  const workspaces =
-    ids.length === 0 ? [] : await trx.selectFrom('workspaces').select('label').where('id', 'in', ids).orderBy('label').execute();
   const mail = invitationMail({
     inviter: `${input.inviter.firstname} ${input.inviter.lastname}`,
     team: input.team.fullname,
     role: input.invitation.role,
-    workspaces: workspaces.map((workspace) => workspace.label),
+    workspaces: input.workspaces ?? (await workspaceLabels(trx, workspaceIdsOf(input.invitation))),
     link: `${context.config.appUrl}/invitations/${input.invitation.id}/${input.token}`,
     validDays: INVITATION_DAYS,
     locale: input.locale,
@@ -112,7 +115,117 @@ async function queueInvitationMail(
   await enqueueMail(trx, { to: input.invitation.email, ...mail });
 }
 
-/** POST /api/tenants/{id}/invitations. */
+/** What every invitation of one call shares, checked before any address is. */
+export interface InvitationTerms {
+  team: Team;
+  role: TeamRole;
+  workspaceIds: number[];
+  membershipEnd: string | null;
+}
+
+/**
+ * The team (404), the inviter's right to invite to it and to give the role (403), the workspaces
+ * (each of the team, 422) and the membership's end (in the future, 422).
+ */
+export async function invitationTerms(
+  db: Kysely<Database>,
+  access: Access,
+  teamId: number,
+  input: Pick<InvitationInput, 'role' | 'workspace_ids' | 'membership_expires_at'>,
+  now: Date,
+): Promise<InvitationTerms> {
+  const team = await teamToInviteTo(db, access, teamId);
+  const membershipEnd = checkEndDate('membership_expires_at', input.membership_expires_at, now);
+  if (!access.admin && TEAM_ROLE_RANK[input.role] > TEAM_ROLE_RANK[access.teamRoles.get(team.id) ?? 'member']) {
+    throw new HttpError(403, ABOVE_OWN_ROLE);
+  }
+  const workspaceIds = [...new Set(input.workspace_ids)];
+  if (workspaceIds.length > 0) {
+    const found = await db.selectFrom('workspaces').select('id').where('team_id', '=', team.id).where('id', 'in', workspaceIds).execute();
+    if (found.length !== workspaceIds.length) throw fieldError('workspace_ids', 'The selected workspace_ids is invalid.');
+  }
+  return { team, role: input.role, workspaceIds, membershipEnd };
+}
+
+/** Of these addresses, those of the team's members. */
+export async function memberAddresses(db: Kysely<Database>, teamId: number, emails: string[]): Promise<Set<string>> {
+  if (emails.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('team_members')
+    .innerJoin('users', 'users.id', 'team_members.user_id')
+    .select('users.email')
+    .where('team_members.team_id', '=', teamId)
+    .where('users.email', 'in', emails)
+    .execute();
+  return new Set(rows.map((row) => row.email));
+}
+
+/** Of these addresses, those with an invitation to the team that is pending and not expired. */
+export async function invitedAddresses(db: Kysely<Database>, teamId: number, emails: string[], now: Date): Promise<Set<string>> {
+  if (emails.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('invitations')
+    .select('email')
+    .where('team_id', '=', teamId)
+    .where('email', 'in', emails)
+    .where('status', '=', 'pending')
+    .where('expires_at', '>', timestamp(now))
+    .execute();
+  return new Set(rows.map((row) => row.email));
+}
+
+/**
+ * Inserts one invitation with its activity entry and its mail (in the outbox), in the caller's
+ * transaction. Expired invitations to the same address make way for it.
+ */
+export async function insertInvitation(
+  trx: Kysely<Database>,
+  context: AppContext,
+  input: { terms: InvitationTerms; email: string; inviter: User; locale: Locale; workspaces?: string[]; now: Date },
+): Promise<Invitation> {
+  const { terms, email, inviter, now } = input;
+  const { team, role, workspaceIds, membershipEnd } = terms;
+  const token = newToken();
+  const at = timestamp(now);
+  await trx
+    .updateTable('invitations')
+    .set({ status: 'revoked', revoked_at: at, updated_at: at })
+    .where('team_id', '=', team.id)
+    .where('email', '=', email)
+    .where('status', '=', 'pending')
+    .execute();
+  const created = await trx
+    .insertInto('invitations')
+    .values({
+      team_id: team.id,
+      email,
+      role,
+      workspace_ids: JSON.stringify(workspaceIds),
+      membership_expires_at: membershipEnd,
+      invited_by: inviter.id,
+      token_hash: sha256(token),
+      status: 'pending',
+      expires_at: timestamp(new Date(now.getTime() + INVITATION_DAYS * 86_400_000)),
+      sent_at: at,
+      accepted_by: null,
+      accepted_at: null,
+      revoked_at: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await recordActivity(trx, {
+    causerId: inviter.id,
+    description: 'invitation sent',
+    subject: { type: 'team', id: team.id },
+    properties: { invitation_id: created.id, email, role, workspace_ids: workspaceIds, membership_expires_at: membershipEnd },
+  });
+  await queueInvitationMail(trx, context, { invitation: created, token, team, inviter, locale: input.locale, workspaces: input.workspaces });
+  return created;
+}
+
+/** POST /api/tenants/{id}/invitations with one `email`. */
 export async function createInvitation(
   context: AppContext,
   limits: InvitationLimits | null,
@@ -121,78 +234,14 @@ export async function createInvitation(
 ): Promise<Invitation> {
   const { db } = context;
   const { access, inviter } = input;
-  const team = await teamToInviteTo(db, access, input.teamId);
-  const membershipEnd = checkEndDate('membership_expires_at', input.invitation.membership_expires_at, now);
-  const { email, role } = input.invitation;
-  if (!access.admin && TEAM_ROLE_RANK[role] > TEAM_ROLE_RANK[access.teamRoles.get(team.id) ?? 'member']) {
-    throw new HttpError(403, ABOVE_OWN_ROLE);
-  }
-  const workspaceIds = [...new Set(input.invitation.workspace_ids)];
-  if (workspaceIds.length > 0) {
-    const found = await db.selectFrom('workspaces').select('id').where('team_id', '=', team.id).where('id', 'in', workspaceIds).execute();
-    if (found.length !== workspaceIds.length) throw fieldError('workspace_ids', 'The selected workspace_ids is invalid.');
-  }
-  const member = await db
-    .selectFrom('team_members')
-    .innerJoin('users', 'users.id', 'team_members.user_id')
-    .select('team_members.id')
-    .where('team_members.team_id', '=', team.id)
-    .where('users.email', '=', email)
-    .executeTakeFirst();
-  if (member) throw fieldError('email', ALREADY_MEMBER);
-  const pending = await db
-    .selectFrom('invitations')
-    .select('id')
-    .where('team_id', '=', team.id)
-    .where('email', '=', email)
-    .where('status', '=', 'pending')
-    .where('expires_at', '>', timestamp(now))
-    .executeTakeFirst();
-  if (pending) throw new HttpError(409, ALREADY_INVITED);
+  const terms = await invitationTerms(db, access, input.teamId, input.invitation, now);
+  const { email } = input.invitation;
+  if ((await memberAddresses(db, terms.team.id, [email])).size > 0) throw fieldError('email', ALREADY_MEMBER);
+  if ((await invitedAddresses(db, terms.team.id, [email], now)).size > 0) throw new HttpError(409, ALREADY_INVITED);
 
-  await countMail(limits, team.id, { id: inviter.id, admin: access.admin });
+  await countMail(limits, terms.team.id, { id: inviter.id, admin: access.admin });
   const locale = await invitationLocale(db, email, input.invitation.locale, input.requestLocale ?? 'en');
-  const token = newToken();
-  const invitation = await db.transaction().execute(async (trx) => {
-    const at = timestamp(now);
-    // Expired invitations to the same address make way for this one.
-    await trx
-      .updateTable('invitations')
-      .set({ status: 'revoked', revoked_at: at, updated_at: at })
-      .where('team_id', '=', team.id)
-      .where('email', '=', email)
-      .where('status', '=', 'pending')
-      .execute();
-    const created = await trx
-      .insertInto('invitations')
-      .values({
-        team_id: team.id,
-        email,
-        role,
-        workspace_ids: JSON.stringify(workspaceIds),
-        membership_expires_at: membershipEnd,
-        invited_by: inviter.id,
-        token_hash: sha256(token),
-        status: 'pending',
-        expires_at: timestamp(new Date(now.getTime() + INVITATION_DAYS * 86_400_000)),
-        sent_at: at,
-        accepted_by: null,
-        accepted_at: null,
-        revoked_at: null,
-        created_at: at,
-        updated_at: at,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await recordActivity(trx, {
-      causerId: inviter.id,
-      description: 'invitation sent',
-      subject: { type: 'team', id: team.id },
-      properties: { invitation_id: created.id, email, role, workspace_ids: workspaceIds, membership_expires_at: membershipEnd },
-    });
-    await queueInvitationMail(trx, context, { invitation: created, token, team, inviter, locale });
-    return created;
-  });
+  const invitation = await db.transaction().execute((trx) => insertInvitation(trx, context, { terms, email, inviter, locale, now }));
   applyAfterCommit(context, { mail: true });
   return invitation;
 }

@@ -17,15 +17,18 @@ import {
   teamToInviteTo,
 } from './invitations.js';
 import { invitationGrantRefusal } from './rights.js';
+import { createInvitations } from './batch.js';
 import { HttpError } from '../http/errors.js';
 import { requestLocale } from '../i18n/messages.js';
 import {
   acceptedSchema,
+  batchAnswerSchema,
   invitationBody,
   invitationParams,
   invitationPreviewSchema,
   invitationSchema,
   linkParams,
+  presentBatch,
   presentInvitations,
   presentPreview,
   teamParams,
@@ -67,21 +70,33 @@ export function invitationRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          summary: 'Invite someone by email to the team (and workspaces of it) with a role no higher than your own; mails a link valid 7 days',
+          summary:
+            'Invite someone (email: 201, the invitation) or up to 200 people (emails: 200, one outcome per address) by email to the team (and workspaces of it) with a role no higher than your own; mails a link valid 7 days',
           security,
           params: teamParams,
           body: invitationBody,
-          response: { 201: invitationSchema },
+          response: { 200: batchAnswerSchema, 201: invitationSchema },
         },
       },
       async (request, reply) => {
         const user = currentUser(request);
         const access = await loadAccess(db, user);
+        const { email, emails, ...terms } = request.body;
+        if (emails !== undefined) {
+          const { outcomes, retryAfter } = await createInvitations(context, limits, {
+            access,
+            inviter: user,
+            teamId: request.params.team,
+            batch: { ...terms, emails },
+            requestLocale: requestLocale(request),
+          });
+          return reply.code(200).send(await presentBatch(db, outcomes, retryAfter));
+        }
         const invitation = await createInvitation(context, limits, {
           access,
           inviter: user,
           teamId: request.params.team,
-          invitation: request.body,
+          invitation: { ...terms, email: email! },
           requestLocale: requestLocale(request),
         });
         return reply.code(201).send((await presentInvitations(db, [invitation]))[0]);

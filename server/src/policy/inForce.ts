@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { LifecycleSettings } from '../config/config.js';
+import { forgetRecentLifecycleSettings } from '../config/lifecycleSettings.js';
 import type { Database, User } from '../db/schema.js';
 import { lifecycleSettings } from '../lifecycle/settings.js';
 import { currentPolicyVersion, type PolicyStanding, policyStanding, type PolicyVersion } from './versions.js';
@@ -32,9 +33,13 @@ export function policyInForce(db: Kysely<Database>, defaults: LifecycleSettings)
   return value;
 }
 
-/** After a publication or a settings change in this process: the next request reads afresh. */
+/**
+ * After a publication or a settings change in this process: the next request reads afresh, the
+ * other settings the pages show statuses with included (recentLifecycleSettings).
+ */
 export function forgetPolicyInForce(db: Kysely<Database>): void {
   cache.delete(db);
+  forgetRecentLifecycleSettings(db);
 }
 
 /** The person's standing against the policy in force at `now`. */

@@ -6,6 +6,10 @@ import type { Database, Request, User } from '../db/schema.js';
 import { type JoinedRequest, presentRequestsWith, type RequestRelations, requestSchema, splitJoinedRequests } from '../requests/presenter.js';
 import type { Access } from '../access/access.js';
 import { isLocale } from '../i18n/messages.js';
+import { teamStatus, workspaceLifecycle } from '../workspaces/expiry.js';
+import type { StatusClock } from '../workspaces/presenter.js';
+
+const endStatus = z.enum(['active', 'expiring', 'expired']);
 
 /** A workspace of the user's in one of their teams (a team's workspaces, also named sub_namespaces by the console's API). */
 const teamWorkspaceSchema = z.object({
@@ -25,6 +29,9 @@ const userTeamSchema = z.object({
   country: z.string().nullable(),
   url: z.string().nullable(),
   role: z.enum(['owner', 'manager', 'member']),
+  /** The team's review date (null: none) and where it stands (docs/lifecycle.md): the home's banner. */
+  expires_at: z.string().nullable(),
+  status: endStatus,
   workspaces: z.array(teamWorkspaceSchema),
   sub_namespaces: z.array(teamWorkspaceSchema),
   subnamespaces: z.array(teamWorkspaceSchema),
@@ -39,6 +46,10 @@ const userWorkspaceSchema = z.object({
   /** The console API's other name for `team` (docs/api-contract.md). */
   tenant: z.object({ id: z.number(), name: z.string() }),
   role: z.enum(['manager', 'member']),
+  /** As GET /api/subnamespaces/{id} answers them: its own end date, when it ends (its team's date included), its status. */
+  expires_at: z.string().nullable(),
+  ends_at: z.string().nullable(),
+  status: endStatus,
 });
 
 /**
@@ -103,6 +114,7 @@ interface TeamRow {
   country: string | null;
   url: string | null;
   team_enabled: number;
+  expires_at: string | null;
   role: TeamRole;
 }
 interface WorkspaceRow {
@@ -118,6 +130,10 @@ interface WorkspaceRow {
   team_country: string | null;
   team_url: string | null;
   team_enabled: number;
+  team_expires_at: string | null;
+  expires_at: string | null;
+  suspended_at: string | null;
+  cluster_state: string;
   role: WorkspaceRole;
 }
 
@@ -135,7 +151,7 @@ const userRelationsQuery = preparedQuery((db, userId: number) => {
       db
         .selectFrom('team_members as tm')
         .innerJoin('teams as t', 't.id', 'tm.team_id')
-        .select(['t.id', 't.name', 't.fullname', 't.shortname', 't.city', 't.country', 't.url', 't.enabled as team_enabled', 'tm.role'])
+        .select(['t.id', 't.name', 't.fullname', 't.shortname', 't.city', 't.country', 't.url', 't.enabled as team_enabled', 't.expires_at', 'tm.role'])
         .where('tm.user_id', '=', userId)
         .where('tm.enabled', '=', 1),
     ).as('teams'),
@@ -158,6 +174,10 @@ const userRelationsQuery = preparedQuery((db, userId: number) => {
           't.country as team_country',
           't.url as team_url',
           't.enabled as team_enabled',
+          't.expires_at as team_expires_at',
+          'w.expires_at',
+          'w.suspended_at',
+          'w.cluster_state',
           'wm.role',
         ])
         .where('wm.user_id', '=', userId)
@@ -210,7 +230,7 @@ const newestFirst = (a: Request, b: Request) =>
  * their suspended teams apart, and their own requests, newest first: one query whatever the
  * numbers.
  */
-export async function loadUserRelations(db: Kysely<Database>, user: User): Promise<UserRelations> {
+export async function loadUserRelations(db: Kysely<Database>, user: User, when: StatusClock): Promise<UserRelations> {
   const row = (await userRelationsQuery.first(db, user.id))!;
   const teamRows = jsonRows<TeamRow>(row.teams);
   const workspaceRows = jsonRows<WorkspaceRow>(row.workspaces);
@@ -245,6 +265,8 @@ export async function loadUserRelations(db: Kysely<Database>, user: User): Promi
         country: team.country,
         url: team.url,
         role: team.role,
+        expires_at: team.expires_at,
+        status: teamStatus(team.expires_at, when.warningDays, when.now),
         workspaces: inTeam,
         sub_namespaces: inTeam,
         subnamespaces: inTeam,
@@ -279,23 +301,29 @@ export async function loadUserRelations(db: Kysely<Database>, user: User): Promi
   return {
     teams,
     tenants: teams,
-    workspaces: workspaces.map((workspace) => ({
-      id: workspace.id,
-      name: workspace.name,
-      label: workspace.label,
-      namespace: workspace.namespace,
-      team: { id: workspace.team_id, name: workspace.team_name },
-      tenant: { id: workspace.team_id, name: workspace.team_name },
-      role: workspace.role,
-    })),
+    workspaces: workspaces.map((workspace) => {
+      const lifecycle = workspaceLifecycle(workspace, when.warningDays, when.now);
+      return {
+        id: workspace.id,
+        name: workspace.name,
+        label: workspace.label,
+        namespace: workspace.namespace,
+        team: { id: workspace.team_id, name: workspace.team_name },
+        tenant: { id: workspace.team_id, name: workspace.team_name },
+        role: workspace.role,
+        expires_at: workspace.expires_at,
+        ends_at: lifecycle.ends_at,
+        status: lifecycle.status,
+      };
+    }),
     suspended_teams: [...suspended.values()].sort(byName).map((team) => ({ ...team, workspaces: team.workspaces.sort(byName) })),
     requests: presentRequestsWith(requests.sort(newestFirst), relations, access),
   };
 }
 
 /** The user with their teams, workspaces and requests (GET /user and the account answers). */
-export async function presentUserWithRelations(db: Kysely<Database>, user: User, policy?: PolicyFields): Promise<PresentedUser> {
-  return presentUser(user, await loadUserRelations(db, user), policy);
+export async function presentUserWithRelations(db: Kysely<Database>, user: User, when: StatusClock, policy?: PolicyFields): Promise<PresentedUser> {
+  return presentUser(user, await loadUserRelations(db, user, when), policy);
 }
 
 /** The user's standing against the policy in force (policy/inForce.ts userPolicyFields). */

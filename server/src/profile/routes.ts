@@ -9,14 +9,23 @@ import { updateProfile } from '../users/users.js';
 import type { User } from '../db/schema.js';
 import { policyInForce, userPolicyFields } from '../policy/inForce.js';
 import { recordPolicyAcceptance } from '../policy/versions.js';
+import { recentLifecycleSettings } from '../config/lifecycleSettings.js';
 
 const tags = ['accounts'];
 const security = bearerAuth;
 
 /** The signed-in user's own account: read it, edit the names or the language, accept the policy. */
 export function userRoutes({ db, config, clock }: AppContext): FastifyPluginAsyncZod {
-  const present = async (user: User) =>
-    presentUserWithRelations(db, user, await userPolicyFields(db, config.lifecycleDefaults, user, clock.now()));
+  const present = async (user: User) => {
+    const now = clock.now();
+    // The workspaces' and teams' statuses (the home's banner) are measured against the warning
+    // time, read at most every few seconds: GET /user is on every console load.
+    const [policy, settings] = await Promise.all([
+      userPolicyFields(db, config.lifecycleDefaults, user, now),
+      recentLifecycleSettings(db, config.lifecycleDefaults),
+    ]);
+    return presentUserWithRelations(db, user, { now, warningDays: settings.warning_days }, policy);
+  };
   return async (app) => {
     app.get(
       '/user',

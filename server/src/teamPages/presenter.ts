@@ -3,6 +3,8 @@ import { z } from 'zod';
 import type { Database, Team } from '../db/schema.js';
 import { presentRequests, requestSchema } from '../requests/presenter.js';
 import { type Access, seesTeamMembers } from '../access/access.js';
+import { teamStatus } from '../workspaces/expiry.js';
+import type { StatusClock } from '../workspaces/presenter.js';
 
 const workspaceSummary = z.object({ id: z.number(), name: z.string(), label: z.string(), namespace: z.string() });
 
@@ -26,6 +28,10 @@ export const teamSchema = z.object({
   created_at: z.string(),
   /** False while platform admins have suspended the team: nobody has a role in it then. */
   enabled: z.boolean(),
+  /** Its review date (null: none); past it, its workspaces are suspended until it is renewed. */
+  expires_at: z.string().nullable(),
+  /** `expiring` from the warning time before its review date, `expired` after it (docs/lifecycle.md). */
+  status: z.enum(['active', 'expiring', 'expired']),
   role: z.enum(['owner', 'manager', 'member']).nullable(),
   member: z.boolean(),
   pending_request: requestSchema.nullable(),
@@ -57,7 +63,7 @@ export async function presentTeams(
   db: Kysely<Database>,
   teams: Team[],
   access: Access,
-  options: { withMembers: boolean },
+  options: { withMembers: boolean; when: StatusClock },
 ): Promise<PresentedTeam[]> {
   if (teams.length === 0) return [];
   const ids = teams.map((team) => team.id);
@@ -108,6 +114,8 @@ export async function presentTeams(
       joining_category: team.joining_category,
       created_at: team.created_at,
       enabled: team.enabled === 1,
+      expires_at: team.expires_at,
+      status: teamStatus(team.expires_at, options.when.warningDays, options.when.now),
       role,
       member: role !== null,
       pending_request: pendingByTeam.get(team.id) ?? null,

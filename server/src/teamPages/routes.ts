@@ -8,6 +8,7 @@ import { matches } from '../db/search.js';
 import { loadAccess } from '../access/access.js';
 import { presentTeams, teamSchema } from './presenter.js';
 import { findTeamByIdOrName } from '../teams/teams.js';
+import { recentLifecycleSettings } from '../config/lifecycleSettings.js';
 
 // The teams as people browse them (GET /api/tenants…). This folder sits above requests/, since
 // a team shows the viewer's pending request to join it (presenter.ts); the team records
@@ -33,7 +34,9 @@ const tenantsQuery = z.object({
 const security = bearerAuth;
 
 /** Teams ("tenants" in the spec's paths). Behind the onboarding gate. */
-export function teamRoutes({ db }: AppContext): FastifyPluginAsyncZod {
+export function teamRoutes({ db, config, clock }: AppContext): FastifyPluginAsyncZod {
+  // Statuses are measured against the warning time, read at most every few seconds.
+  const statusClock = async () => ({ now: clock.now(), warningDays: (await recentLifecycleSettings(db, config.lifecycleDefaults)).warning_days });
   return async (app) => {
     app.get(
       '/api/tenants',
@@ -55,7 +58,7 @@ export function teamRoutes({ db }: AppContext): FastifyPluginAsyncZod {
           .$if(q !== undefined && q !== '', (qb) => qb.where(matches(db, 'teams', 'teams', q!)).limit(limit))
           .orderBy('name')
           .execute();
-        return presentTeams(db, teams, access, { withMembers: false });
+        return presentTeams(db, teams, access, { withMembers: false, when: await statusClock() });
       },
     );
 
@@ -64,7 +67,7 @@ export function teamRoutes({ db }: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          summary: 'A team by id or name; members and admins also get its users',
+          summary: 'A team by id or name, with its review date and status; members and admins also get its users',
           security,
           params: z.object({ team: z.string().min(1).max(MAX_TEXT_LENGTH) }),
           response: { 200: teamSchema },
@@ -74,7 +77,7 @@ export function teamRoutes({ db }: AppContext): FastifyPluginAsyncZod {
         const team = await findTeamByIdOrName(db, request.params.team);
         if (!team) throw notFound();
         const access = await loadAccess(db, currentUser(request));
-        return (await presentTeams(db, [team], access, { withMembers: true }))[0];
+        return (await presentTeams(db, [team], access, { withMembers: true, when: await statusClock() }))[0];
       },
     );
   };

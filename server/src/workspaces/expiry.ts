@@ -63,3 +63,13 @@ export function workspaceLifecycle(row: EndRow, warningDays: number, now: Date):
   const expiring = ends !== null && ends <= timestamp(new Date(now.getTime() + warningDays * DAY_MS));
   return { status: expiring ? 'expiring' : 'active', ends_at: ends, suspension: null };
 }
+
+/**
+ * A team's status by its review date (null: none): `expiring` from `warningDays` before it,
+ * `expired` once it passed (its workspaces are then suspended until the team is renewed).
+ */
+export function teamStatus(expiresAt: string | null, warningDays: number, now: Date): WorkspaceStatus {
+  if (expiresAt === null) return 'active';
+  if (expiresAt <= timestamp(now)) return 'expired';
+  return expiresAt <= timestamp(new Date(now.getTime() + warningDays * DAY_MS)) ? 'expiring' : 'active';
+}

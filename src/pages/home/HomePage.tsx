@@ -24,6 +24,7 @@ import { useCurrentUser, usePendingRequestsCount } from '../../hooks';
 import { ResponsiveColumns } from '../../layout/ResponsiveColumns';
 import { HomeNodes } from '../../resources/nodes/HomeNodes';
 import { AddNodeButton } from '../../resources/nodes/nodeParts';
+import { EndingSoonBanner } from './EndingSoonBanner';
 import { PendingRequestsAlert } from './PendingRequestsAlert';
 
 const HomeCard = ({
@@ -72,6 +73,7 @@ export const HomePage = () => {
         {translate('home.welcome', { name: fullName(user) })}
       </Typography>
       <PendingRequestsAlert count={pending} />
+      <EndingSoonBanner user={user} />
       <ResponsiveColumns>
         <HomeCard title="home.workspaces.title" icon={<WorkspacesOutlinedIcon />}>
           {workspaces.length === 0 ? (

@@ -1,6 +1,7 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useDataProvider, useNotify, useTranslate } from 'react-admin';
+import { endOfDayIso } from '../../utils/dates';
 import { useRefreshRequests } from '../../hooks';
 import { errorMessage } from '../../httpClient';
 import type { UserRequest } from '../../types';
@@ -14,8 +15,10 @@ export interface ManageRequestDialogProps {
 
 /**
  * Approve or deny a pending request, with an optional message: PATCH /api/requests/{id}
- * {action, message}. The dialog closes whatever the outcome (as the original console did); the result is notified
- * and every requests list and count is refreshed.
+ * {action, message}; approving a JoinTeam may give the membership an end date
+ * (`membership_expires_at`: the end of the chosen day). The dialog closes whatever the outcome
+ * (as the original console did); the result is notified and every requests list and count is
+ * refreshed.
  */
 export const ManageRequestDialog = ({ request, onClose }: ManageRequestDialogProps) => {
   const translate = useTranslate();
@@ -23,10 +26,13 @@ export const ManageRequestDialog = ({ request, onClose }: ManageRequestDialogPro
   const notify = useNotify();
   const refreshRequests = useRefreshRequests();
   const [message, setMessage] = useState('');
+  const [membershipEnd, setMembershipEnd] = useState('');
   const [busy, setBusy] = useState(false);
+  const joinsTeam = request?.type === 'JoinTeam';
 
   const close = () => {
     setMessage('');
+    setMembershipEnd('');
     setBusy(false);
     onClose();
   };
@@ -36,6 +42,8 @@ export const ManageRequestDialog = ({ request, onClose }: ManageRequestDialogPro
     setBusy(true);
     const data: Record<string, string> = { action };
     if (message.trim()) data.message = message.trim();
+    const ends = joinsTeam && action === 'approve' && membershipEnd ? endOfDayIso(membershipEnd) : null;
+    if (ends) data.membership_expires_at = ends;
     try {
       await dataProvider.update('requests', { id: request.id, data, previousData: request });
       notify(action === 'approve' ? 'requests.approved' : 'requests.denied', { type: 'success' });
@@ -64,7 +72,8 @@ export const ManageRequestDialog = ({ request, onClose }: ManageRequestDialogPro
             {' — '}
             {requestObject(request)}
           </Typography>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+          {/* A long address breaks rather than running out of a phone's dialog. */}
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1, overflowWrap: 'anywhere' }}>
             {translate('requests.fields.requester')}: {requester}
           </Typography>
           <RequestDetails request={request} />
@@ -72,6 +81,20 @@ export const ManageRequestDialog = ({ request, onClose }: ManageRequestDialogPro
             <Typography variant="body2" sx={{ mb: 2, whiteSpace: 'pre-wrap' }}>
               {request.message}
             </Typography>
+          )}
+          {joinsTeam && (
+            <TextField
+              type="date"
+              name="membership_expires_at"
+              label={translate('lifecycle.membership.approval_date')}
+              helperText={translate('lifecycle.membership.approval_hint')}
+              value={membershipEnd}
+              onChange={(event) => setMembershipEnd(event.target.value)}
+              slotProps={{ inputLabel: { shrink: true } }}
+              fullWidth
+              disabled={busy}
+              sx={{ mb: 2 }}
+            />
           )}
           <TextField
             label={translate('requests.decision_message')}

@@ -1,6 +1,7 @@
 import { Box, Link, Typography } from '@mui/material';
-import { useTranslate } from 'react-admin';
+import { useLocaleState, useTranslate } from 'react-admin';
 import type { UserRequest } from '../../types';
+import { formatLongDate } from '../../utils/dates';
 
 /** The fields of a request's form a decider needs, in the order the requester filled them. */
 const DETAIL_FIELDS: Partial<Record<string, { key: string; label: string }[]>> = {
@@ -12,7 +13,17 @@ const DETAIL_FIELDS: Partial<Record<string, { key: string; label: string }[]>> =
     { key: 'joining_reason', label: 'teams.fields.joining_reason' },
   ],
   CreateWorkspace: [{ key: 'description', label: 'workspaces.fields.description' }],
+  // A renewal: what is asked (days more, or until a date) and the end it would move.
+  RenewWorkspace: [
+    { key: 'days', label: 'lifecycle.details.days' },
+    { key: 'until', label: 'lifecycle.details.until' },
+    { key: 'expires_at', label: 'lifecycle.details.current_end' },
+  ],
+  RenewTeam: [{ key: 'expires_at', label: 'lifecycle.details.current_review' }],
 };
+
+/** Fields holding a date, shown as one ('30 June 2027'); a null one as 'None'. */
+const DATE_FIELDS = new Set(['until', 'expires_at']);
 
 /**
  * What the requester wrote in the request's form (kept in request.data), so that a platform
@@ -20,11 +31,21 @@ const DETAIL_FIELDS: Partial<Record<string, { key: string; label: string }[]>> =
  */
 export const RequestDetails = ({ request }: { request: UserRequest }) => {
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   const data = request.data ?? {};
-  const rows = (DETAIL_FIELDS[request.type] ?? [])
-    .map(({ key, label }) => ({ key, label, value: typeof data[key] === 'string' ? (data[key] as string).trim() : '' }))
-    .filter((row) => row.value !== '');
-  if (rows.length === 0) return null;
+  const text = (key: string): string => {
+    const value = data[key];
+    if (DATE_FIELDS.has(key)) {
+      if (typeof value === 'string') return formatLongDate(value, locale);
+      // A current end that is null: none (only said where the request carries the field).
+      return value === null && key === 'expires_at' ? translate('lifecycle.details.none') : '';
+    }
+    if (typeof value === 'number') return String(value);
+    return typeof value === 'string' ? value.trim() : '';
+  };
+  const rows = (DETAIL_FIELDS[request.type] ?? []).map(({ key, label }) => ({ key, label, value: text(key) })).filter((row) => row.value !== '');
+  const adminsDecide = request.type === 'RenewWorkspace' && data.admins_decide === true;
+  if (rows.length === 0 && !adminsDecide) return null;
   return (
     <Box
       component="dl"
@@ -49,6 +70,34 @@ export const RequestDetails = ({ request }: { request: UserRequest }) => {
           </Typography>
         </Box>
       ))}
+      {adminsDecide && (
+        <Typography variant="body2" color="text.secondary" sx={{ gridColumn: '1 / -1' }}>
+          {translate('lifecycle.details.admins_decide')}
+        </Typography>
+      )}
     </Box>
+  );
+};
+
+/**
+ * What a workspace renewal asks for, beside its object in the lists: '+90 days', or 'until
+ * 30 June 2027'. Nothing for other requests.
+ */
+export const RenewalAsked = ({ request }: { request: UserRequest }) => {
+  const translate = useTranslate();
+  const [locale] = useLocaleState();
+  if (request.type !== 'RenewWorkspace') return null;
+  const data = request.data ?? {};
+  const asked =
+    typeof data.days === 'number'
+      ? translate('lifecycle.details.days_more', { smart_count: data.days })
+      : typeof data.until === 'string'
+        ? translate('lifecycle.details.until_date', { date: formatLongDate(data.until, locale) })
+        : null;
+  if (!asked) return null;
+  return (
+    <Typography component="span" variant="body2" color="text.secondary" sx={{ display: 'block' }}>
+      {asked}
+    </Typography>
   );
 };

@@ -13,11 +13,12 @@ import { CardCheckbox, SelectPageCheckbox } from '../admin/ListCards';
 import { BulkDecideAllDialog } from './BulkDecideAllDialog';
 import { type BulkDecision, BulkDecideButtons, BulkDecideDialog } from './BulkDecideButtons';
 import { ManageRequestDialog } from './ManageRequestDialog';
+import { RenewalAsked } from './RequestDetails';
 
 type RequestRecord = UserRequest & { id: number };
 
 const STATUSES = ['Pending', 'Approved', 'Denied', 'Error'];
-const TYPES = ['CreateTeam', 'JoinTeam', 'CreateWorkspace', 'JoinWorkspace'];
+const TYPES = ['CreateTeam', 'JoinTeam', 'CreateWorkspace', 'JoinWorkspace', 'RenewWorkspace', 'RenewTeam'];
 /** Only pending requests can be checked (and decided). */
 const isPending = (record: RaRecord) => record.status === 'Pending';
 
@@ -121,7 +122,17 @@ const RequestTable = ({ onManage, onBulk }: { onManage: (request: RequestRecord)
         render={(record) => translate(`requests.type.${record.type}`, { _: record.type })}
       />
       <DataTable.Col<RequestRecord> source="user" label="requests.fields.requester" disableSort render={(record) => <Requester request={record} />} />
-      <DataTable.Col<RequestRecord> source="object" label="requests.fields.object" disableSort render={(record) => requestObject(record)} />
+      <DataTable.Col<RequestRecord>
+        source="object"
+        label="requests.fields.object"
+        disableSort
+        render={(record) => (
+          <>
+            {requestObject(record)}
+            <RenewalAsked request={record} />
+          </>
+        )}
+      />
       <DataTable.Col<RequestRecord>
         source="message"
         label="requests.fields.message"
@@ -171,6 +182,7 @@ const RequestCards = ({ onManage, onBulk }: { onManage: (request: RequestRecord)
               <RequestStatusChip status={request.status} />
             </Stack>
             <Typography>{requestObject(request)}</Typography>
+            <RenewalAsked request={request} />
             <Requester request={request} />
             {request.message && (
               <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', mt: 0.5 }}>

@@ -16,20 +16,24 @@ import {
   type Theme,
 } from '@mui/material';
 import { visuallyHidden } from '@mui/utils';
+import EventOutlinedIcon from '@mui/icons-material/EventOutlined';
 import PersonRemoveOutlinedIcon from '@mui/icons-material/PersonRemoveOutlined';
 import { useState } from 'react';
-import { Confirm, useDataProvider, useNotify, useRefresh, useTranslate } from 'react-admin';
+import { Confirm, useDataProvider, useLocaleState, useNotify, useRefresh, useTranslate } from 'react-admin';
 import { EnabledChip } from '../../components/EnabledChip';
 import type { ConsoleDataProvider } from '../../dataProvider';
 import { errorMessage } from '../../httpClient';
 import { ourRole } from '../../utils/roles';
+import { formatLongDate } from '../../utils/dates';
+import { MembershipEndDialog } from './MembershipEndDialog';
 import type { TeamMemberRole as TeamRole } from './types';
 
 // The member management of /teams/{id} for the team's owners and managers and platform admins
 // (PATCH/DELETE /api/tenants/{id}/users/{userId}, POST .../users/bulk): a role select per
 // member, removal with a confirmation, and row selection for removing several at once. The
 // server has the last word (a team keeps an owner, a manager gives no role above their own);
-// the select only offers what the server would accept.
+// the select only offers what the server would accept. Each membership's end shows under the
+// name ('until 30 June 2027'); the calendar button sets, changes or clears it.
 
 const ROLES: TeamRole[] = ['member', 'manager', 'owner'];
 const RANK: Record<TeamRole, number> = { member: 0, manager: 1, owner: 2 };
@@ -38,7 +42,7 @@ export interface TeamMember {
   id: number;
   name: string;
   enabled?: boolean;
-  pivot?: { role?: string | null };
+  pivot?: { role?: string | null; expires_at?: string | null };
 }
 
 /**
@@ -47,6 +51,8 @@ export interface TeamMember {
  * scroll; the table keeps its semantics.
  */
 const PHONE_ROWS = (theme: Theme) => ({
+  // In half of a desktop page, cells closer together keep every column in view.
+  [theme.breakpoints.up('sm')]: { '& td, & th': { px: 1 } },
   [theme.breakpoints.down('sm')]: {
     '& tr': { display: 'flex', flexWrap: 'wrap', alignItems: 'center', borderBottom: 1, borderColor: 'divider', py: 0.5 },
     '& td': { borderBottom: 0, py: 0.25 },
@@ -62,8 +68,10 @@ const roleOf = (member: TeamMember): TeamRole => (ourRole(member.pivot?.role) as
 
 export const TeamMembers = ({ teamId, members, myRole, admin }: { teamId: number; members: TeamMember[]; myRole: string | null; admin: boolean }) => {
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   const notify = useNotify();
   const refresh = useRefresh();
+  const [ending, setEnding] = useState<TeamMember | null>(null);
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const [selected, setSelected] = useState<number[]>([]);
   const [removing, setRemoving] = useState<TeamMember | 'selected' | null>(null);
@@ -171,7 +179,14 @@ export const TeamMembers = ({ teamId, members, myRole, admin }: { teamId: number
                       slotProps={{ input: { 'aria-label': translate('teamAdmin.manage.select', { name: member.name }) } }}
                     />
                   </TableCell>
-                  <TableCell>{member.name}</TableCell>
+                  <TableCell>
+                    {member.name}
+                    {member.pivot?.expires_at && (
+                      <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
+                        {translate('lifecycle.membership.until', { date: formatLongDate(member.pivot.expires_at, locale) })}
+                      </Typography>
+                    )}
+                  </TableCell>
                   <TableCell>
                     <Select
                       size="small"
@@ -190,7 +205,19 @@ export const TeamMembers = ({ teamId, members, myRole, admin }: { teamId: number
                   <TableCell>
                     <EnabledChip enabled={member.enabled} />
                   </TableCell>
-                  <TableCell align="right">
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    <Tooltip title={translate('lifecycle.membership.button_label', { name: member.name })}>
+                      <span>
+                        <IconButton
+                          size="small"
+                          disabled={!touchable}
+                          aria-label={translate('lifecycle.membership.button_label', { name: member.name })}
+                          onClick={() => setEnding(member)}
+                        >
+                          <EventOutlinedIcon fontSize="small" />
+                        </IconButton>
+                      </span>
+                    </Tooltip>
                     <Tooltip title={translate('teamAdmin.manage.remove')}>
                       <span>
                         <IconButton
@@ -227,6 +254,17 @@ export const TeamMembers = ({ teamId, members, myRole, admin }: { teamId: number
         onConfirm={() => void remove()}
         onClose={() => setRemoving(null)}
       />
+      {ending && (
+        <MembershipEndDialog
+          teamId={teamId}
+          member={ending}
+          onClose={() => setEnding(null)}
+          onSaved={() => {
+            setEnding(null);
+            refresh();
+          }}
+        />
+      )}
     </Box>
   );
 };

@@ -18,7 +18,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useState } from 'react';
-import { Loading, Title, useDataProvider, useGetOne, useTranslate } from 'react-admin';
+import { Loading, Title, useDataProvider, useGetOne, useLocaleState, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider } from '../../dataProvider';
 import { Link, useParams } from 'react-router-dom';
 import { EmptyState } from '../../components/EmptyState';
@@ -32,8 +32,25 @@ import { TeamInvitations } from './TeamInvitations';
 import { TeamMembers } from './TeamMembers';
 import type { TeamRecord } from './types';
 import { isManagerRole } from '../../utils/roles';
+import { formatLongDate } from '../../utils/dates';
+import { RenewalButton } from '../requests/RenewalDialog';
+import { ALERT_WITH_ACTION } from '../workspaces/ExpiryBanner';
 
 const isManager = isManagerRole;
+
+/** Where the team stands: suspended by the platform admins, ended (its review date passed), due for review, or active. */
+const TeamStatusChip = ({ team }: { team: TeamRecord }) => {
+  const translate = useTranslate();
+  const [key, color] =
+    team.enabled === false
+      ? (['suspended', 'warning'] as const)
+      : team.status === 'expired'
+        ? (['expired', 'error'] as const)
+        : team.status === 'expiring'
+          ? (['expiring', 'warning'] as const)
+          : (['active', 'success'] as const);
+  return <Chip size="small" variant="outlined" color={color} label={translate(`lifecycle.team.status_${key}`)} />;
+};
 
 /**
  * /teams/:id (id or name; the sidebar links use the name): the team, its workspaces with
@@ -44,6 +61,7 @@ const isManager = isManagerRole;
 export const TeamShow = () => {
   const { id } = useParams();
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   const user = useCurrentUser();
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const [creating, setCreating] = useState(false);
@@ -73,6 +91,11 @@ export const TeamShow = () => {
       (request) => request.type === 'JoinTeam' && request.status === 'Pending' && request.object?.id === team.id,
     );
   const title = team.fullname || team.name;
+  // Its owners and managers ask the platform admins for a new review date (admins renew at once).
+  const mayRenew = (isManager(role) || admin) && !suspended;
+  const ending = team.status === 'expiring' || team.status === 'expired';
+  const renewal = <RenewalButton target={{ kind: 'team', id: team.id, name: title }} color="inherit" variant="outlined" size="small" />;
+  const reviewDate = team.expires_at ? formatLongDate(team.expires_at, locale) : null;
 
   const join = () => {
     void requestToJoin(() => dataProvider.joinTeam({ team_id: team.id }));
@@ -92,6 +115,16 @@ export const TeamShow = () => {
         </MuiLink>
       ) : null,
     ],
+    [
+      'lifecycle.team.review_date',
+      <Stack key="review" direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
+        <span>{reviewDate ?? translate('lifecycle.team.none')}</span>
+        {/* Before the warning time there is no banner: its button is here. */}
+        {/* Without its icon: in a phone's narrow cell the words may then wrap under each other. */}
+        {mayRenew && !ending && team.expires_at && <RenewalButton target={{ kind: 'team', id: team.id, name: title }} size="small" startIcon={null} sx={{ textAlign: 'left' }} />}
+      </Stack>,
+    ],
+    ['lifecycle.team.status', <TeamStatusChip key="status" team={team} />],
   ];
 
   return (
@@ -120,6 +153,15 @@ export const TeamShow = () => {
           ))}
       </Stack>
       {suspended && <Alert severity="warning">{translate('teamAdmin.suspended_team')}</Alert>}
+      {(member || admin) && !suspended && ending && reviewDate && (
+        <Alert
+          severity={team.status === 'expired' ? 'error' : 'warning'}
+          action={mayRenew ? renewal : undefined}
+          sx={ALERT_WITH_ACTION}
+        >
+          {translate(`lifecycle.team.${team.status}`, { date: reviewDate })}
+        </Alert>
+      )}
       {adminView ? (
         <Alert severity="info">{translate('teamAdmin.admin_notice')}</Alert>
       ) : (
@@ -198,7 +240,13 @@ export const TeamShow = () => {
                       </Stack>
                     }
                   >
-                    <ListItemText primary={item.name} sx={{ pr: 20 }} />
+                    <ListItemText
+                      primary={item.name}
+                      secondary={
+                        item.pivot?.expires_at ? translate('lifecycle.membership.until', { date: formatLongDate(item.pivot.expires_at, locale) }) : undefined
+                      }
+                      sx={{ pr: 20 }}
+                    />
                   </ListItem>
                 ))}
               </List>

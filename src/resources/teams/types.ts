@@ -17,9 +17,14 @@ export interface TeamRecord {
   member?: boolean;
   /** False while platform admins have suspended the team. */
   enabled?: boolean;
+  /** The team's review date (null: none; docs/lifecycle.md). */
+  expires_at?: string | null;
+  /** `expiring` from the warning time before the review date, `expired` once it passed. */
+  status?: 'active' | 'expiring' | 'expired';
   pending_request?: { id: number; status: string } | null;
   workspaces?: { id: number; name: string; label?: string | null; namespace?: string | null }[];
-  users?: { id: number; name: string; enabled?: boolean; pivot?: { role?: string | null } }[];
+  /** `pivot.expires_at`: when the membership ends (null: no end). */
+  users?: { id: number; name: string; enabled?: boolean; pivot?: { role?: string | null; expires_at?: string | null } }[];
 }
 
 /** POST /api/tenants/{id}/users/bulk {action: 'remove', user_ids}: what happened to each member. */
@@ -38,12 +43,31 @@ export interface Invitation {
   invited_by: { id: number; name: string } | null;
   /** false: its inviter may no longer give its role here; it cannot be accepted until resent. */
   inviter_can_grant?: boolean;
+  /** When the membership it gives ends (null: no end). */
+  membership_expires_at?: string | null;
   expires_at: string;
 }
 
-/** POST /api/tenants/{id}/invitations. */
+/** POST /api/tenants/{id}/invitations, one address. */
 export interface InvitationRequest {
   email: string;
   role: TeamMemberRole;
   workspace_ids: number[];
+  /** When the membership ends (ISO date-time); absent: no end. */
+  membership_expires_at?: string;
+}
+
+/** POST /api/tenants/{id}/invitations, many addresses (at most 200). */
+export interface InvitationBatchRequest extends Omit<InvitationRequest, 'email'> {
+  emails: string[];
+}
+
+export type InvitationOutcome = 'created' | 'already_member' | 'already_invited' | 'invalid' | 'limited';
+
+/** 200 answer to many addresses: one outcome per distinct address, in the order sent. */
+export interface InvitationBatchAnswer {
+  results: { email: string; status: InvitationOutcome; message: string | null; invitation: Invitation | null }[];
+  totals: Record<InvitationOutcome | 'requested', number>;
+  /** Seconds until a spent budget allows more (null: none was spent). */
+  retry_after: number | null;
 }

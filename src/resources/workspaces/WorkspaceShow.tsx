@@ -1,12 +1,14 @@
 import { Alert, Box, Button, Chip, Stack, Typography } from '@mui/material';
 // react-admin's Link: a router link styled as the theme's links (not the browser's default blue).
-import { Link, Loading, Title, useDataProvider, useGetOne, useTranslate } from 'react-admin';
+import { Link, Loading, Title, useDataProvider, useGetOne, useLocaleState, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider } from '../../dataProvider';
 import { useParams } from 'react-router-dom';
 import { RoleChip } from '../../components/RoleChip';
 import { useCurrentUser, useJoinRequest } from '../../hooks';
 import { ResponsiveColumns } from '../../layout/ResponsiveColumns';
 import { NotFound } from '../../pages/NotFound';
+import { formatLongDate } from '../../utils/dates';
+import { RenewalButton } from '../requests/RenewalDialog';
 import { ExpiryBanner } from './ExpiryBanner';
 import { KubeconfigPanel } from './KubeconfigPanel';
 import { PodSecurityChip } from './PodSecurityChip';
@@ -24,6 +26,7 @@ import { WorkspaceMembers } from './WorkspaceMembers';
 export const WorkspaceShow = () => {
   const { id } = useParams();
   const translate = useTranslate();
+  const [locale] = useLocaleState();
   const user = useCurrentUser();
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const { join: requestToJoin, joining, asked } = useJoinRequest({
@@ -47,6 +50,9 @@ export const WorkspaceShow = () => {
       (request) => request.user_id === user?.id && request.type === 'JoinWorkspace' && request.status === 'Pending',
     );
   const title = workspace.label || workspace.name;
+  // Its managers and its team's (can_manage) may ask to renew it, before or after its end.
+  const renewal = workspace.can_manage && !suspendedTeam ? <RenewalButton target={{ kind: 'workspace', id: workspace.id, name: title }} color="inherit" variant="outlined" size="small" /> : null;
+  const ends = workspace.ends_at ?? workspace.expires_at ?? null;
 
   const join = () => {
     if (!team) return;
@@ -60,7 +66,8 @@ export const WorkspaceShow = () => {
         <Typography variant="h5" component="h1">
           {title}
         </Typography>
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', mt: 0.5 }}>
+        {/* A flex gap, not margins: wrapped onto a phone's second line, the chips keep to the left edge. */}
+        <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', mt: 0.5 }}>
           {team && (
             <Typography variant="body2" color="text.secondary">
               {translate('workspaces.fields.team')}:{' '}
@@ -70,13 +77,20 @@ export const WorkspaceShow = () => {
           {workspace.namespace && <Chip size="small" variant="outlined" label={workspace.namespace} sx={{ fontFamily: 'monospace' }} />}
           <RoleChip role={workspace.role} />
           <PodSecurityChip podSecurity={workspace.pod_security} />
+          {ends && (
+            <Typography variant="body2" color="text.secondary" data-testid="workspace-end">
+              {translate(workspace.status === 'expired' ? 'lifecycle.ended_on' : 'lifecycle.ends_on', { date: formatLongDate(ends, locale) })}
+            </Typography>
+          )}
+          {/* Before the warning time, the banner (and its button) is not there: the button is here. */}
+          {workspace.status !== 'expiring' && workspace.status !== 'expired' && renewal}
         </Stack>
         <Typography sx={{ mt: 1, whiteSpace: 'pre-wrap' }} color={workspace.description ? undefined : 'text.secondary'}>
           {workspace.description || translate('workspaces.no_description')}
         </Typography>
       </Box>
 
-      <ExpiryBanner workspace={workspace} />
+      <ExpiryBanner workspace={workspace} action={renewal} />
 
       {suspendedTeam && (
         <Alert severity="warning">

@@ -60,6 +60,10 @@ export const teams: Record<string, string> = {
   'As a platform admin you may send :max invitations per :hours h, whatever the team, and have reached that limit. Try again in :seconds seconds.':
     'En tant qu’administrateur de la plateforme, vous pouvez envoyer :max invitations par :hours h, toutes équipes confondues, et avez atteint cette limite. Réessayez dans :seconds secondes.',
   'The :field field must be a list of workspace ids.': 'Le champ :field doit être une liste d’identifiants d’espaces de travail.',
+  // Many addresses in one call (invitations/batch.ts).
+  'The emails field must be a list of addresses.': 'Le champ adresses doit être une liste d’adresses.',
+  'Each address in the emails field must be a string.': 'Chaque adresse du champ adresses doit être une chaîne de caractères.',
+  'Give either email or emails, not both.': 'Donnez soit email, soit emails, pas les deux.',
 
   // Deleting a team (admin/teams.ts).
   'The team :team still has a workspace: :name. Delete it first, or delete the team with its workspaces.':
