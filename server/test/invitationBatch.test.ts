@@ -124,6 +124,31 @@ describe('inviting many addresses at once', () => {
   });
 });
 
+describe('a class under the default budgets', () => {
+  let withBudgets: TestContext;
+  beforeAll(async () => {
+    withBudgets = await createTestContext({ config: { rateLimits: DEFAULT_RATE_LIMITS } });
+  });
+  afterAll(async () => withBudgets?.close());
+
+  it('lets a team manager invite sixty students until the end of term in one call', async () => {
+    const team = await insertTeam(withBudgets);
+    const manager = await withBudgets.signedInUser();
+    await addTeamMember(withBudgets, team.id, manager.user.id, 'manager');
+    const emails = Array.from({ length: 60 }, (_, index) => uniqueEmail(`student${index}`));
+    const until = endOfTerm();
+    const response = await withBudgets.inject('POST', `/api/tenants/${team.id}/invitations`, {
+      token: manager.token,
+      body: { emails, role: 'member', membership_expires_at: until },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().totals).toMatchObject({ requested: 60, created: 60, limited: 0 });
+    const rows = await withBudgets.db.selectFrom('invitations').select(['email', 'membership_expires_at']).where('team_id', '=', team.id).execute();
+    expect(rows).toHaveLength(60);
+    expect(new Set(rows.map((row) => new Date(row.membership_expires_at!).toISOString()))).toEqual(new Set([new Date(until).toISOString()]));
+  });
+});
+
 describe('budgets', () => {
   let limited: TestContext;
   beforeAll(async () => {

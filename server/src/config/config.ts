@@ -44,12 +44,13 @@ export interface RateLimits {
 }
 
 /**
- * What one owner or manager may mail for one team a day: half the team's 50, so that one person
- * cannot spend the whole team's budget and leave the others none.
+ * What one owner or manager may mail for one team a day: half the team's 300, so that one person
+ * cannot spend the whole team's budget and leave the others none. A teacher invites a class of
+ * up to 150 in one go; a spammer with a team still reaches few people a day.
  */
-export const INVITATIONS_PER_INVITER_PER_TEAM = 25;
+export const INVITATIONS_PER_INVITER_PER_TEAM = 150;
 /** What one platform admin may mail a day, whatever the teams (they do not spend team budgets). */
-export const INVITATIONS_PER_ADMIN = 100;
+export const INVITATIONS_PER_ADMIN = 400;
 
 /** The limits of docs/api-contract.md ("Rate limits"). */
 export const DEFAULT_RATE_LIMITS: RateLimits = {
@@ -60,9 +61,10 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   verificationResend: { max: 6, windowSeconds: 3600 },
   nodeClaim: { max: 10, windowSeconds: 600 },
   agentRegister: { max: 60, windowSeconds: 3600 },
-  invitationTeam: { max: 50, windowSeconds: 86400 },
+  invitationTeam: { max: 2 * INVITATIONS_PER_INVITER_PER_TEAM, windowSeconds: 86400 },
   invitationTeamInviter: { max: INVITATIONS_PER_INVITER_PER_TEAM, windowSeconds: 86400 },
-  invitationInviter: { max: 20, windowSeconds: 3600 },
+  // A class invited in one go fits in an hour: the hourly cap is the day's share for one team.
+  invitationInviter: { max: INVITATIONS_PER_INVITER_PER_TEAM, windowSeconds: 3600 },
   invitationAdmin: { max: INVITATIONS_PER_ADMIN, windowSeconds: 86400 },
   oidcStart: { max: 30, windowSeconds: 600 },
 };
