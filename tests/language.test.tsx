@@ -70,7 +70,7 @@ describe('the language menu in the console', () => {
 
 describe('the language menu on the logged-out pages', () => {
   it('switches the login page to French and remembers it on this browser', async () => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const authProvider = createAuthProvider(createHttpClient());
     render(<LoggedOutApp settings={defaultSettings()} authProvider={authProvider} />);
     expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();

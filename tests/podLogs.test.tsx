@@ -22,7 +22,7 @@ describe('mergeLogLines', () => {
 
 describe('the logs dialog', () => {
   const renderDialog = (realtime: RealtimeClient | null, open = true) => {
-    const user = userEvent.setup();
+    const user = userEvent.setup({ delay: null });
     const view = render(
       <AdminContext i18nProvider={i18nProvider}>
         <RealtimeClientProvider value={realtime}>

@@ -31,7 +31,9 @@ export const renderApp = ({ path = '/', loggedIn = false, settings = {} }: Rende
   if (loggedIn) tokenStore.set(SESSION_TOKEN);
   const finalSettings = { ...defaultSettings(), ...settings };
   const providers = createProviders(finalSettings);
-  const user = userEvent.setup();
+  // No pause between simulated keystrokes (delay: null): typing a field is then one task rather
+  // than a timer per character, which is most of a form test's time on a loaded machine.
+  const user = userEvent.setup({ delay: null });
   const view = render(
     <MemoryRouter initialEntries={[path]}>
       <ConsoleApp settings={finalSettings} providers={providers} store={memoryStore()} />
