@@ -1,3 +1,5 @@
+import type { GoalGroup } from './scenarios.js';
+
 // Summaries of the rounds: medians with their spread (min–max over rounds), and each goal
 // with PASS or FAIL against its target.
 
@@ -29,8 +31,8 @@ export function table(header: string[], rows: string[][]): string {
 }
 
 export interface Goal {
-  /** The issue that set it (the API bench groups its goals by issue). */
-  issue?: 12 | 14;
+  /** The set of goals it belongs to (the API bench prints its goals by group). */
+  group?: GoalGroup;
   label: string;
   target: string;
   measured: string;

@@ -37,6 +37,8 @@ import {
   BULK_SIZE,
   EXPORT_GOAL_MS,
   EXPORT_RSS_GOAL_BYTES,
+  GOAL_GROUPS,
+  type GoalGroup,
   IDLE_RSS_GOAL_BYTES,
   type Scenario,
   scenarios,
@@ -195,19 +197,19 @@ export async function runApiBench(): Promise<void> {
       for (const goal of scenario.goals) {
         const ratios = results.get(scenario)!.map((run) => run.ratio);
         const target = goal.ratio[dialect];
-        goals.push({ issue: goal.issue, label: scenario.label, target: `ratio >= ${target}`, measured: `median ratio ${summary(ratios, 3)}`, pass: median(ratios) >= target });
+        goals.push({ group: goal.group, label: scenario.label, target: `ratio >= ${target}`, measured: `median ratio ${summary(ratios, 3)}`, pass: median(ratios) >= target });
         // BENCH_P99_CONNECTIONS=0 skips the latency pass: its goals are then left out, not failed.
         if (goal.p99Ms !== undefined && LOW_CONNECTIONS > 0) {
           const p99 = low.get(scenario)?.p99 ?? Number.NaN;
-          goals.push({ issue: goal.issue, label: `${scenario.label}, p99 at ${LOW_CONNECTIONS} connections`, target: `< ${goal.p99Ms} ms`, measured: `${ms(p99)} ms`, pass: p99 < goal.p99Ms });
+          goals.push({ group: goal.group, label: `${scenario.label}, p99 at ${LOW_CONNECTIONS} connections`, target: `< ${goal.p99Ms} ms`, measured: `${ms(p99)} ms`, pass: p99 < goal.p99Ms });
         }
       }
     }
     const disable = bulks.map((bulk) => bulk.disableMs);
-    goals.push({ issue: 12, label: `bulk disable of ${BULK_SIZE} users`, target: `< ${BULK_GOAL_MS} ms`, measured: `median ${summary(disable, 0, ' ms')}`, pass: median(disable) < BULK_GOAL_MS });
+    goals.push({ group: 'scale', label: `bulk disable of ${BULK_SIZE} users`, target: `< ${BULK_GOAL_MS} ms`, measured: `median ${summary(disable, 0, ' ms')}`, pass: median(disable) < BULK_GOAL_MS });
     const exportMs = exports.map((timing) => timing.ms);
     goals.push({
-      issue: 12,
+      group: 'scale',
       label: `CSV export of ${facts.users} users`,
       target: `< ${EXPORT_GOAL_MS} ms`,
       measured: `median ${summary(exportMs, 0, ' ms')}, ${mb(exports[0]!.bytes)}; server CPU ${summary(exports.map((timing) => timing.cpuMs), 0, ' ms')}`,
@@ -215,7 +217,7 @@ export async function runApiBench(): Promise<void> {
     });
     const growth = exports.map((timing) => timing.rssGrowth);
     goals.push({
-      issue: 12,
+      group: 'scale',
       label: 'server RSS growth during the CSV export',
       target: `< ${mb(EXPORT_RSS_GOAL_BYTES)}`,
       measured: `worst ${mb(Math.max(...growth))} (rounds ${spread(growth.map((bytes) => bytes / 1024 / 1024), 1, ' MB')}; first from ${mb(exports[0]!.rssBefore)})`,
@@ -225,7 +227,7 @@ export async function runApiBench(): Promise<void> {
     console.log(`load average before / after: ${loadBefore.map((value) => value.toFixed(2)).join(' ')} / ${os.loadavg().map((value) => value.toFixed(2)).join(' ')} (${os.cpus().length} CPUs)`);
     for (const cluster of ['none', 'sandbox'] as const) {
       goals.push({
-        issue: 14,
+        group: 'speed',
         label: `idle RSS on an empty database, ${cluster === 'none' ? 'without a cluster (CLUSTER=none)' : 'with the sandbox cluster (CLUSTER=sandbox)'}`,
         target: `<= ${mb(IDLE_RSS_GOAL_BYTES[cluster])}`,
         measured: mb(idle[cluster]),
@@ -235,7 +237,7 @@ export async function runApiBench(): Promise<void> {
     if (soaked) {
       const growth = soaked.rssEnd - soaked.rssEarly;
       goals.push({
-        issue: 14,
+        group: 'speed',
         label: `RSS growth over ${soaked.seconds.toFixed(0)} s of mixed load (${soaked.requests} requests)`,
         target: `< ${mb(SOAK_GROWTH_GOAL_BYTES)}`,
         measured: `${mb(growth)} (${mb(soaked.rssEarly)} after the first minute, ${mb(soaked.rssEnd)} at the end, peak ${mb(soaked.rssPeak)})`,
@@ -245,9 +247,9 @@ export async function runApiBench(): Promise<void> {
       console.log('\nBENCH_SOAK_SECONDS=0: the growth under mixed load was not measured.');
     }
     if (LOW_CONNECTIONS === 0) console.log('BENCH_P99_CONNECTIONS=0: the p99 goals were not measured.');
-    for (const issue of [12, 14] as const) {
-      console.log(`\nIssue ${issue}'s goals (${database.dialect}, ${facts.users} users, ${facts.activity} activity entries):\n`);
-      for (const goal of goals.filter((goal) => goal.issue === issue)) console.log(goalLine(goal));
+    for (const [group, title] of Object.entries(GOAL_GROUPS) as [GoalGroup, string][]) {
+      console.log(`\n${title}, measured on ${database.dialect} with ${facts.users} users and ${facts.activity} activity entries:\n`);
+      for (const goal of goals.filter((goal) => goal.group === group)) console.log(goalLine(goal));
     }
     console.log(`\n${goals.filter((goal) => goal.pass).length} of ${goals.length} goals pass`);
     process.exitCode = 0;

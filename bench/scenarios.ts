@@ -4,9 +4,22 @@
 
 export type Who = 'nobody' | 'admin' | 'member';
 
+/**
+ * The two sets of API goals, printed apart: the platform admin's work at scale (lists, bulk
+ * actions and the export, set for 100,000 users) and the everyday speed and memory (the
+ * member's pages, the admin users list at 10,000 users, the server's RSS).
+ */
+export type GoalGroup = 'scale' | 'speed';
+
+/** Each group's heading in the report, in the order printed. */
+export const GOAL_GROUPS: Record<GoalGroup, string> = {
+  scale: 'Admin lists, bulk actions and export at scale (set for 100,000 users)',
+  speed: "Speed and memory (the member's pages, the admin users list at 10,000 users, the server's RSS)",
+};
+
 export interface ScenarioGoal {
-  /** The issue the goal is from. */
-  issue: 12 | 14;
+  /** The set of goals it belongs to. */
+  group: GoalGroup;
   /** Least ratio to bare Node at BENCH_CONNECTIONS, per database. */
   ratio: { sqlite: number; postgres: number };
   /** Most p99 latency (ms) at BENCH_P99_CONNECTIONS connections. */
@@ -34,10 +47,10 @@ export const SOAK_GROWTH_GOAL_BYTES = 10 * 1024 * 1024;
 
 // Speed: the member's pages ≥ 40% of bare on SQLite, ≥ 20% on PostgreSQL, p99 < 10 ms at 10
 // connections; the admin users list (measured here at 10,000 users) ≥ 20%, p99 < 50 ms.
-const MEMBER_PAGE: ScenarioGoal = { issue: 14, ratio: { sqlite: 0.4, postgres: 0.2 }, p99Ms: 10 };
-const ADMIN_LIST_14: ScenarioGoal = { issue: 14, ratio: { sqlite: 0.2, postgres: 0.2 }, p99Ms: 50 };
+const MEMBER_PAGE: ScenarioGoal = { group: 'speed', ratio: { sqlite: 0.4, postgres: 0.2 }, p99Ms: 10 };
+const ADMIN_LIST_SPEED: ScenarioGoal = { group: 'speed', ratio: { sqlite: 0.2, postgres: 0.2 }, p99Ms: 50 };
 // Scale: each admin list scenario ≥ 20% of bare (measured at 100,000 users).
-const ADMIN_LIST_12: ScenarioGoal = { issue: 12, ratio: { sqlite: 0.2, postgres: 0.2 } };
+const ADMIN_LIST_SCALE: ScenarioGoal = { group: 'scale', ratio: { sqlite: 0.2, postgres: 0.2 } };
 
 const usersList = '/api/admin/users?page=1&per_page=25';
 
@@ -49,17 +62,17 @@ export function scenarios(context: { causerId: number; workspaceId: number; extr
     { label: 'GET /api/tokens (member)', path: '/api/tokens', as: 'member', goals: [MEMBER_PAGE] },
     { label: 'GET /api/requests (team owner, page 1)', path: '/api/requests?page=1&per_page=25&filter%5Bstatus%5D=Pending', as: 'member', goals: [MEMBER_PAGE] },
     { label: 'GET /api/subnamespaces/{id} (workspace page)', path: `/api/subnamespaces/${context.workspaceId}`, as: 'member', goals: [MEMBER_PAGE] },
-    { label: 'admin users list, page 1 (sorted by name)', path: usersList, as: 'admin', goals: [ADMIN_LIST_14, ADMIN_LIST_12] },
-    { label: 'admin users search q=kowalski', path: `${usersList}&q=kowalski`, as: 'admin', goals: [ADMIN_LIST_14, ADMIN_LIST_12] },
-    { label: 'admin users filter[enabled]=false', path: `${usersList}&filter%5Benabled%5D=false`, as: 'admin', goals: [ADMIN_LIST_12] },
-    { label: 'admin users sorted by name desc', path: `${usersList}&sort=name&order=desc`, as: 'admin', goals: [ADMIN_LIST_14] },
-    { label: 'admin users sorted by email desc', path: `${usersList}&sort=email&order=desc`, as: 'admin', goals: [ADMIN_LIST_14, ADMIN_LIST_12] },
-    { label: 'admin users sorted by created_at desc', path: `${usersList}&sort=created_at&order=desc`, as: 'admin', goals: [ADMIN_LIST_14] },
+    { label: 'admin users list, page 1 (sorted by name)', path: usersList, as: 'admin', goals: [ADMIN_LIST_SPEED, ADMIN_LIST_SCALE] },
+    { label: 'admin users search q=kowalski', path: `${usersList}&q=kowalski`, as: 'admin', goals: [ADMIN_LIST_SPEED, ADMIN_LIST_SCALE] },
+    { label: 'admin users filter[enabled]=false', path: `${usersList}&filter%5Benabled%5D=false`, as: 'admin', goals: [ADMIN_LIST_SCALE] },
+    { label: 'admin users sorted by name desc', path: `${usersList}&sort=name&order=desc`, as: 'admin', goals: [ADMIN_LIST_SPEED] },
+    { label: 'admin users sorted by email desc', path: `${usersList}&sort=email&order=desc`, as: 'admin', goals: [ADMIN_LIST_SPEED, ADMIN_LIST_SCALE] },
+    { label: 'admin users sorted by created_at desc', path: `${usersList}&sort=created_at&order=desc`, as: 'admin', goals: [ADMIN_LIST_SPEED] },
     {
       label: 'admin activity filtered by user',
       path: `/api/admin/activity?page=1&per_page=50&filter%5Bcauser_id%5D=${context.causerId}`,
       as: 'admin',
-      goals: [ADMIN_LIST_12],
+      goals: [ADMIN_LIST_SCALE],
     },
   ];
   if (context.extra) {

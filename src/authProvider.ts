@@ -1,4 +1,4 @@
-import type { AuthProvider, UserIdentity } from 'react-admin';
+import { type AuthProvider, HttpError, type UserIdentity } from 'react-admin';
 import { type HttpClient, tokenStore } from './httpClient';
 import type { PolicyInForce, User } from './types';
 import { gravatarUrl } from './utils/gravatar';
@@ -38,6 +38,28 @@ export interface MessageAnswer {
   [key: string]: unknown;
 }
 
+/** An institution one can sign in with (OpenID Connect), as GET /api/settings lists them. */
+export interface SignInProvider {
+  id: string;
+  name: string;
+}
+
+/** What a mailed invitation link offers (GET /api/invitations/{id}/{token}). */
+export interface InvitationPreview {
+  id: number;
+  email: string;
+  role: string;
+  team: { id: number; name: string; fullname: string };
+  workspaces: { id: number; name: string; label: string }[];
+  invited_by: string | null;
+}
+
+/** The answer of joining through an invitation link: the team joined. */
+export interface JoinedTeam {
+  message?: string;
+  team: { id: number };
+}
+
 /**
  * react-admin's AuthProvider for the Laravel-style API, plus the session store that the
  * console's gate subscribes to (login, logout, verification and policy acceptance re-render it
@@ -73,12 +95,42 @@ export interface TestbedAuthProvider extends AuthProvider {
   currentPolicy(): Promise<PolicyInForce>;
   /** PATCH /user: the names (profile form), the language (locale), or both. */
   updateProfile(data: { firstname?: string; lastname?: string; locale?: 'en' | 'fr' }): Promise<User>;
+
+  // The calls of two screens that handle a token apart from the stored session: the institutional
+  // sign-in's return (/oidc/callback) and the mailed invitation link (/invitations/{id}/{token}).
+  // They sit here, not in the data provider, because the logged-out bundle shows these screens
+  // too, and it has react-admin's auth context but no data provider. None of them stores a token
+  // or sends the stored one unless told to; a refusal never ends the stored session.
+
+  /** The institutions one can sign in with (GET /api/settings), or null when the server names none. */
+  signInProviders(signal?: AbortSignal): Promise<SignInProvider[] | null>;
+  /**
+   * POST /auth/oidc/exchange: a sign-in's one-time code for its session token, not stored (the
+   * callback page first checks whose it is). Opens only with the sign-in cookie of the browser
+   * that started the sign-in. Rejects with the server's refusal, or 'oidc.callback_failed'.
+   */
+  exchangeSignInCode(code: string, signal?: AbortSignal): Promise<string>;
+  /** POST /login: a session token for these credentials, not stored (the invitation page joins with it first). */
+  createToken(credentials: Credentials): Promise<string>;
+  /**
+   * GET /user with `token`: its user, or null when the server refuses the token. Rejects when
+   * no answer came (network, abort).
+   */
+  userOf(token: string, signal?: AbortSignal): Promise<User | null>;
+  /** POST /logout with `token`: ends that session, whatever the server answers. */
+  endSession(token: string): Promise<void>;
+  /** GET /api/invitations/{id}/{secret}: what the link offers, or the server's reason it cannot be used. */
+  invitation(id: string, secret: string): Promise<InvitationPreview>;
+  /** POST /api/invitations/{id}/{secret}/accept with `token`: joins its account to the team. */
+  acceptInvitation(id: string, secret: string, token: string): Promise<JoinedTeam>;
 }
 
 export const fullName = (user: Pick<User, 'firstname' | 'lastname' | 'name'>): string =>
   user.name?.trim() || [user.firstname, user.lastname].filter(Boolean).join(' ');
 
 const isAdminResource = (resource: string | undefined): boolean => !!resource && /^admin([./]|$)/.test(resource);
+
+const invitationPath = (id: string, secret: string) => `/api/invitations/${encodeURIComponent(id)}/${encodeURIComponent(secret)}`;
 
 export const createAuthProvider = (http: HttpClient): TestbedAuthProvider => {
   let user: User | null = null;
@@ -246,7 +298,9 @@ export const createAuthProvider = (http: HttpClient): TestbedAuthProvider => {
     },
 
     async register(data) {
-      return (await http<MessageAnswer>('/register', { method: 'POST', body: data })).json;
+      // No session goes with it: the invitation page may register while another account's
+      // token is stored.
+      return (await http<MessageAnswer>('/register', { method: 'POST', body: data, token: null })).json;
     },
 
     async sendVerificationEmail() {
@@ -284,6 +338,56 @@ export const createAuthProvider = (http: HttpClient): TestbedAuthProvider => {
       if (json && typeof json === 'object' && 'id' in json) provider.setUser(json);
       else await refreshUser();
       return user as User;
+    },
+
+    async signInProviders(signal) {
+      const { json } = await http<{ oidcProviders?: SignInProvider[] }>('/api/settings', { token: null, signal });
+      return Array.isArray(json?.oidcProviders) ? json.oidcProviders : null;
+    },
+
+    async exchangeSignInCode(code, signal) {
+      // fetch's 'same-origin' sends the sign-in cookie; named so that no default takes it away.
+      const { json } = await http<{ token?: string }>('/auth/oidc/exchange', {
+        method: 'POST',
+        body: { code },
+        token: null,
+        credentials: 'same-origin',
+        signal,
+      });
+      if (!json?.token) throw new Error('oidc.callback_failed');
+      return json.token;
+    },
+
+    async createToken({ email, password }) {
+      const { json } = await http<{ token?: string }>('/login', { method: 'POST', body: { email, password }, token: null });
+      if (!json?.token) throw new Error('app.error.no_token');
+      return json.token;
+    },
+
+    async userOf(token, signal) {
+      try {
+        return (await http<User>('/user', { token, signal })).json;
+      } catch (error) {
+        // An answer refusing the token says "nobody"; no answer at all is not an answer.
+        if (error instanceof HttpError && error.status > 0) return null;
+        throw error;
+      }
+    },
+
+    async endSession(token) {
+      try {
+        await http('/logout', { method: 'POST', token });
+      } catch {
+        // Nothing to do about a session the server would not end: the token is dropped anyway.
+      }
+    },
+
+    async invitation(id, secret) {
+      return (await http<InvitationPreview>(invitationPath(id, secret), { token: null })).json;
+    },
+
+    async acceptInvitation(id, secret, token) {
+      return (await http<JoinedTeam>(`${invitationPath(id, secret)}/accept`, { method: 'POST', token })).json;
     },
   };
 

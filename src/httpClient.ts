@@ -54,6 +54,14 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   signal?: AbortSignal;
   /**
+   * The bearer token to send. Omitted: the stored one (the session). null: none. A string: that
+   * one, for a screen that holds a token of its own (a sign-in code just exchanged, an
+   * invitation joined with a fresh login); its 401 leaves the stored session alone.
+   */
+  token?: string | null;
+  /** fetch's credentials mode (default 'same-origin': this origin's cookies go with the request). */
+  credentials?: RequestCredentials;
+  /**
    * 'blob': a successful answer is read as a Blob (files: CSV exports, node images); failures
    * are still read as JSON for their message. Default 'json'.
    */
@@ -120,10 +128,13 @@ export const createHttpClient = ({ baseUrl = '', fetch: fetchImpl }: HttpClientO
     // Accept-Language: the server answers its messages (and the user's mails, at registration)
     // in the console's language.
     const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': acceptLanguage(), ...options.headers };
-    // The stored token, unless the caller sends its own (login checks a new token first).
-    const token = headers.Authorization ? null : tokenStore.get();
+    // The stored token, unless the caller names its own or none (login checks a new token
+    // first). `token` is the stored one sent, the only one whose 401 ends the session.
+    if (options.token) headers.Authorization = `Bearer ${options.token}`;
+    const token = headers.Authorization || options.token === null ? null : tokenStore.get();
     if (token) headers.Authorization = `Bearer ${token}`;
     const init: RequestInit = { method: options.method ?? 'GET', headers, signal: options.signal };
+    if (options.credentials) init.credentials = options.credentials;
     if (options.body !== undefined) {
       headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(options.body);

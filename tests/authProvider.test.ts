@@ -1,10 +1,11 @@
 import { http as mswHttp, HttpResponse } from 'msw';
 import { HttpError } from 'react-admin';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createAuthProvider, onboardingStep } from '../src/authProvider';
-import { createHttpClient, TOKEN_KEY, tokenStore } from '../src/httpClient';
+import { createHttpClient, fieldErrors, TOKEN_KEY, tokenStore } from '../src/httpClient';
 import { db, requestsTo } from './mocks/db';
 import { makeUser, PASSWORD, SESSION_TOKEN, unverifiedUser, verifiedWithoutPolicy } from './mocks/fixtures';
+import { invitationDb, resetInvitationDb } from './mocks/invitations';
 import { server } from './mocks/server';
 
 const newAuth = () => createAuthProvider(createHttpClient());
@@ -164,5 +165,105 @@ describe('authProvider', () => {
     expect(auth.getSession()).toMatchObject({ step: 2 });
     await auth.updateProfile({ firstname: 'Augusta', lastname: 'King' });
     expect(auth.getSession()).toMatchObject({ user: { name: 'Augusta King' } });
+  });
+});
+
+// The calls of the screens that hold a token apart from the stored session (the institutional
+// sign-in's return, the invitation link): each sends the token it names, or none, and a refusal
+// never ends the stored session.
+describe('authProvider: calls with a token of their own', () => {
+  const OTHER = '2|other-session';
+  const link = (preview: Record<string, unknown>) => {
+    invitationDb.links.set('41/secret', { preview });
+  };
+  beforeEach(resetInvitationDb);
+  const preview = { id: 41, email: 'ada@example.org', role: 'member', team: { id: 3, name: 'lab', fullname: 'The Lab' }, workspaces: [], invited_by: null };
+
+  it('signInProviders: the providers of GET /api/settings, null when it names none; no session token goes with it', async () => {
+    tokenStore.set(SESSION_TOKEN);
+    let authorization: string | null = 'unseen';
+    let answer: Record<string, unknown> = { appName: 'Testbed' };
+    server.use(
+      mswHttp.get('/api/settings', ({ request }) => {
+        authorization = request.headers.get('Authorization');
+        return HttpResponse.json(answer);
+      }),
+    );
+    const auth = newAuth();
+    expect(await auth.signInProviders()).toBeNull();
+    expect(authorization).toBeNull();
+    answer = { oidcProviders: [{ id: 'uni', name: 'University of X' }] };
+    expect(await auth.signInProviders()).toEqual([{ id: 'uni', name: 'University of X' }]);
+  });
+
+  it('exchangeSignInCode: the token for a valid code, not stored, sent without the stored one', async () => {
+    invitationDb.codes.add('good-code');
+    tokenStore.set(OTHER);
+    const auth = newAuth();
+    expect(await auth.exchangeSignInCode('good-code')).toBe(SESSION_TOKEN);
+    expect(tokenStore.get()).toBe(OTHER);
+    const [request] = requestsTo('POST', '/auth/oidc/exchange');
+    expect(request!.body).toEqual({ code: 'good-code' });
+    expect(request!.headers.get('Authorization')).toBeNull();
+  });
+
+  it("exchangeSignInCode: rejects with the server's refusal, or 'oidc.callback_failed' when no token comes", async () => {
+    const auth = newAuth();
+    await expect(auth.exchangeSignInCode('used-code')).rejects.toMatchObject({
+      status: 403,
+      message: 'This sign-in code is invalid or has expired. Please sign in again.',
+    });
+    server.use(mswHttp.post('/auth/oidc/exchange', () => HttpResponse.json({})));
+    await expect(auth.exchangeSignInCode('odd-code')).rejects.toThrow('oidc.callback_failed');
+  });
+
+  it('createToken: a session token, not stored; wrong credentials reject with the field errors', async () => {
+    const auth = newAuth();
+    expect(await auth.createToken({ email: 'ada@example.org', password: PASSWORD })).toBe(SESSION_TOKEN);
+    expect(tokenStore.get()).toBeNull();
+    expect(auth.getSession().status).toBe('anonymous');
+    const failure = await auth.createToken({ email: 'ada@example.org', password: 'nope' }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(HttpError);
+    expect(fieldErrors(failure)).toEqual({ email: 'These credentials do not match our records.' });
+  });
+
+  it('userOf: the user of the token, null when the server refuses it (the stored session stays), a rejection when no answer comes', async () => {
+    tokenStore.set(SESSION_TOKEN);
+    const auth = newAuth();
+    expect((await auth.userOf(SESSION_TOKEN))?.email).toBe('ada@example.org');
+    expect(requestsTo('GET', '/user')[0]!.headers.get('Authorization')).toBe(`Bearer ${SESSION_TOKEN}`);
+    db.sessions.clear();
+    expect(await auth.userOf(SESSION_TOKEN)).toBeNull();
+    expect(tokenStore.get()).toBe(SESSION_TOKEN);
+    server.use(mswHttp.get('/user', () => HttpResponse.error()));
+    await expect(auth.userOf(SESSION_TOKEN)).rejects.toMatchObject({ status: 0 });
+  });
+
+  it('endSession: POST /logout with the token named, whatever the server answers', async () => {
+    tokenStore.set(SESSION_TOKEN);
+    const auth = newAuth();
+    await auth.endSession(OTHER);
+    expect(requestsTo('POST', '/logout')[0]!.headers.get('Authorization')).toBe(`Bearer ${OTHER}`);
+    expect(tokenStore.get()).toBe(SESSION_TOKEN);
+    server.use(mswHttp.post('/logout', () => HttpResponse.error()));
+    await expect(auth.endSession(OTHER)).resolves.toBeUndefined();
+  });
+
+  it("invitation and acceptInvitation: the preview without a token, joining with the token named, the server's reason on refusal", async () => {
+    link(preview);
+    tokenStore.set(OTHER);
+    const auth = newAuth();
+    expect(await auth.invitation('41', 'secret')).toEqual(preview);
+    expect(requestsTo('GET', '/api/invitations/41/secret')[0]!.headers.get('Authorization')).toBeNull();
+    expect(await auth.acceptInvitation('41', 'secret', SESSION_TOKEN)).toMatchObject({ team: { id: 3 } });
+    expect(requestsTo('POST', '/api/invitations/41/secret/accept')[0]!.headers.get('Authorization')).toBe(`Bearer ${SESSION_TOKEN}`);
+    await expect(auth.invitation('41', 'secret')).rejects.toMatchObject({ status: 403, message: 'This invitation has already been used.' });
+    expect(tokenStore.get()).toBe(OTHER);
+  });
+
+  it('register sends no session token (the invitation page registers while another may be stored)', async () => {
+    tokenStore.set(OTHER);
+    await newAuth().register({ firstname: 'Grace', lastname: 'Hopper', email: 'grace@uni.example', password: PASSWORD, password_confirmation: PASSWORD });
+    expect(requestsTo('POST', '/register')[0]!.headers.get('Authorization')).toBeNull();
   });
 });

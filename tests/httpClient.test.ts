@@ -98,6 +98,22 @@ describe('httpClient', () => {
     expect(localStorage.getItem(TOKEN_KEY)).toBe('9|fine');
   });
 
+  it('sends the token a call names instead of the stored one, or none; their 401 keeps the stored session', async () => {
+    tokenStore.set('9|stored');
+    const seen: (string | null)[] = [];
+    server.use(
+      mswHttp.get('/user', ({ request }) => {
+        seen.push(request.headers.get('Authorization'));
+        return HttpResponse.json({ message: 'Unauthenticated.' }, { status: 401 });
+      }),
+    );
+    const http = createHttpClient();
+    await expect(http('/user', { token: '3|own' })).rejects.toMatchObject({ status: 401 });
+    await expect(http('/user', { token: null })).rejects.toMatchObject({ status: 401 });
+    expect(seen).toEqual(['Bearer 3|own', null]);
+    expect(localStorage.getItem(TOKEN_KEY)).toBe('9|stored');
+  });
+
   it('reports an unreachable server as a network error', async () => {
     server.use(mswHttp.get('/api/tokens', () => HttpResponse.error()));
     await expect(createHttpClient()('/api/tokens')).rejects.toMatchObject({ status: 0, message: 'app.error.network' });

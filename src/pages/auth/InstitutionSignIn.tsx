@@ -1,30 +1,28 @@
 import { Alert, Button, Divider, Stack } from '@mui/material';
 import { useContext, useEffect, useState } from 'react';
+import type { SignInProvider } from '../../authProvider';
+import { useTestbedAuth } from '../../session';
 import { SettingsContext } from '../../settings';
 import { oidcErrorMessage } from '../oidc/oidcErrors';
 
 // "Sign in with {provider}" (OpenID Connect): one button per configured OpenID provider, each a plain
-// navigation to the server's /auth/oidc/{id}, which redirects to the provider. Self-contained
-// (MUI and fetch, no react-admin) so that both the logged-out bundle and the console can show
-// it: the providers come from the settings (GET /api/settings), fetched here when the settings
-// in context have none; the strings come from the caller's translate (keys under `oidc`).
+// navigation to the server's /auth/oidc/{id}, which redirects to the provider. Plain MUI with
+// the auth provider (react-admin's auth context, which both bundles have) so that both the
+// logged-out bundle and the console can show it: the providers come from the settings, asked
+// again of the server (the auth provider's signInProviders) when the settings in context have
+// none; the strings come from the caller's translate (keys under `oidc`).
 // An error of a sign-in that failed (the server's /oidc/callback?error={code}&provider={id},
 // handed on as ?oidc_error={code}&oidc_provider={id} by the callback page) is shown above the
 // buttons in the console's own words for that code (oidcErrors.ts), never as the link says it.
 
-export interface InstitutionProvider {
-  id: string;
-  name: string;
-}
-
 export interface InstitutionSignInProps {
   translate: (key: string, options?: Record<string, unknown>) => string;
-  /** Where the server's /auth/oidc paths are ('' = this origin). */
+  /** Where the server's /auth/oidc paths are ('' = this origin); the settings' apiUrl by default. */
   apiUrl?: string;
   /** The providers, when the caller has them; else from the settings. */
-  providers?: InstitutionProvider[];
+  providers?: SignInProvider[];
   /** Before leaving for the provider (the invitation page remembers itself). */
-  onStart?: (provider: InstitutionProvider) => void;
+  onStart?: (provider: SignInProvider) => void;
 }
 
 const errorInLocation = (): { code: string; provider: string | null } | null => {
@@ -36,22 +34,23 @@ const errorInLocation = (): { code: string; provider: string | null } | null => 
 
 export const InstitutionSignIn = ({ translate, apiUrl, providers: given, onStart }: InstitutionSignInProps) => {
   const settings = useContext(SettingsContext);
-  const [providers, setProviders] = useState<InstitutionProvider[]>(given ?? settings.oidcProviders ?? []);
+  const auth = useTestbedAuth();
+  const [providers, setProviders] = useState<SignInProvider[]>(given ?? settings.oidcProviders ?? []);
   const [error] = useState(errorInLocation);
   const base = apiUrl ?? settings.apiUrl ?? '';
 
   useEffect(() => {
     if (given || settings.oidcProviders !== undefined) return;
-    // Settings loaded by an older console shape: ask the server.
+    // The settings in context are the defaults (the server could not be asked at start): ask again.
     const controller = new AbortController();
-    fetch(`${base}/api/settings`, { headers: { Accept: 'application/json' }, signal: controller.signal })
-      .then((response) => (response.ok ? response.json() : null))
-      .then((body: { oidcProviders?: InstitutionProvider[] } | null) => {
-        if (Array.isArray(body?.oidcProviders)) setProviders(body.oidcProviders);
+    auth
+      .signInProviders(controller.signal)
+      .then((found) => {
+        if (found) setProviders(found);
       })
       .catch(() => {});
     return () => controller.abort();
-  }, [base, given, settings.oidcProviders]);
+  }, [auth, given, settings.oidcProviders]);
 
   if (providers.length === 0 && !error) return null;
   return (

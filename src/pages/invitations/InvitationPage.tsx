@@ -1,9 +1,10 @@
 import { Alert, Box, Button, CircularProgress, Stack, Tab, Tabs, TextField, Typography } from '@mui/material';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
-import { useTranslate } from 'react-admin';
+import { HttpError, useTranslate } from 'react-admin';
 import { useLocation, useParams } from 'react-router-dom';
-import { tokenStore } from '../../httpClient';
-import { acceptLanguage } from '../../i18n/locale';
+import type { InvitationPreview } from '../../authProvider';
+import { errorMessage, fieldErrors as fieldErrorsOf, HTTP_ERROR, serverMessage, tokenStore } from '../../httpClient';
+import { useTestbedAuth } from '../../session';
 import { useSettings } from '../../settings';
 import { InstitutionSignIn } from '../auth/InstitutionSignIn';
 import { LoggedOutLayout } from '../auth/LoggedOutLayout';
@@ -16,16 +17,10 @@ import { browserNavigation } from '../../utils/browserNavigation';
 // sign out; anyone else logs in, registers (the invited address, fixed) or signs in with their
 // institution, then joins. Joining through the link also verifies the address. A link that
 // cannot be used (used, withdrawn, expired, a suspended team, an inviter who may no longer give
-// the role) shows the server's reason, in the console's language.
-
-interface Preview {
-  id: number;
-  email: string;
-  role: string;
-  team: { id: number; name: string; fullname: string };
-  workspaces: { id: number; name: string; label: string }[];
-  invited_by: string | null;
-}
+// the role) shows the server's reason, in the console's language (the http client's
+// Accept-Language). The calls are the auth provider's: the page is in both bundles, and the
+// logged-out one has no data provider. Each names its token: the stored one, one just obtained
+// by logging in, or none.
 
 interface Me {
   email: string;
@@ -33,23 +28,13 @@ interface Me {
 
 type Fields = Record<string, string>;
 
-class CallError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-    readonly errors: Fields = {},
-  ) {
-    super(message);
-  }
-}
-
 export const InvitationPage = () => {
   const translate = useTranslate();
   const { apiUrl } = useSettings();
+  const auth = useTestbedAuth();
   const { id = '', token: secret = '' } = useParams();
   const { pathname } = useLocation();
-  const linkPath = `/api/invitations/${encodeURIComponent(id)}/${encodeURIComponent(secret)}`;
-  const [preview, setPreview] = useState<Preview | null>(null);
+  const [preview, setPreview] = useState<InvitationPreview | null>(null);
   const [me, setMe] = useState<Me | null | undefined>(undefined);
   const [problem, setProblem] = useState<string | null>(null);
   const [joining, setJoining] = useState(false);
@@ -58,27 +43,13 @@ export const InvitationPage = () => {
   const [fieldErrors, setFieldErrors] = useState<Fields>({});
   const [formError, setFormError] = useState<string | null>(null);
 
-  const call = useCallback(
-    async <T,>(path: string, options: { method?: string; body?: unknown; token?: string | null } = {}): Promise<T> => {
-      const response = await fetch(`${apiUrl}${path}`, {
-        method: options.method ?? 'GET',
-        headers: {
-          Accept: 'application/json',
-          // The server's reasons (a suspended team, an inviter who may no longer invite…) in the page's language.
-          'Accept-Language': acceptLanguage(),
-          ...(options.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
-          ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
-        },
-        body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
-      });
-      const body = (await response.json().catch(() => ({}))) as { message?: string; errors?: Record<string, string[]> };
-      if (!response.ok) {
-        const errors = Object.fromEntries(Object.entries(body.errors ?? {}).map(([field, messages]) => [field, messages.join(' ')]));
-        throw new CallError(body.message || translate('ra.notification.http_error'), response.status, errors);
-      }
-      return body as T;
+  /** What went wrong, to show: the server's reason (a suspended team, an inviter who may no longer invite…). */
+  const reasonOf = useCallback(
+    (error: unknown): string => {
+      const message = error instanceof HttpError ? serverMessage(error, HTTP_ERROR) : errorMessage(error);
+      return translate(message, { _: message });
     },
-    [apiUrl, translate],
+    [translate],
   );
 
   /** Joins with `token`, stores it as the session and goes to the team (a full load: the console starts with the new membership). */
@@ -86,7 +57,7 @@ export const InvitationPage = () => {
     async (token: string) => {
       setJoining(true);
       try {
-        const joined = await call<{ team: { id: number } }>(`${linkPath}/accept`, { method: 'POST', token });
+        const joined = await auth.acceptInvitation(id, secret, token);
         if (tokenStore.get() !== token) tokenStore.set(token);
         browserNavigation.assign(`/teams/${joined.team.id}`);
       } catch (error) {
@@ -94,7 +65,7 @@ export const InvitationPage = () => {
         throw error;
       }
     },
-    [call, linkPath],
+    [auth, id, secret],
   );
 
   // Once per page: joining works once (and strict mode runs effects twice in development).
@@ -105,27 +76,20 @@ export const InvitationPage = () => {
     const token = tokenStore.get();
     void (async () => {
       try {
-        const invitation = await call<Preview>(linkPath);
+        const invitation = await auth.invitation(id, secret);
         setPreview(invitation);
-        let user: Me | null = null;
-        if (token) {
-          try {
-            user = await call<Me>('/user', { token });
-          } catch {
-            user = null;
-          }
-        }
+        const user: Me | null = token ? await auth.userOf(token).catch(() => null) : null;
         setMe(user);
         if (user && token && user.email === invitation.email) await accept(token);
       } catch (error) {
-        setProblem(error instanceof Error ? error.message : String(error));
+        setProblem(reasonOf(error));
       }
     })();
-  }, [call, linkPath, accept]);
+  }, [auth, id, secret, accept, reasonOf]);
 
   const signOut = async () => {
     const token = tokenStore.get();
-    if (token) await call('/logout', { method: 'POST', token }).catch(() => undefined);
+    if (token) await auth.endSession(token);
     tokenStore.clear();
     browserNavigation.reload();
   };
@@ -140,23 +104,23 @@ export const InvitationPage = () => {
     setJoining(true);
     try {
       if (tab === 'register') {
-        await call('/register', {
-          method: 'POST',
-          body: {
-            firstname: values.firstname ?? '',
-            lastname: values.lastname ?? '',
-            email: preview.email,
-            password: values.password ?? '',
-            password_confirmation: values.password_confirmation ?? '',
-          },
+        await auth.register({
+          firstname: values.firstname ?? '',
+          lastname: values.lastname ?? '',
+          email: preview.email,
+          password: values.password ?? '',
+          password_confirmation: values.password_confirmation ?? '',
         });
       }
-      const { token } = await call<{ token: string }>('/login', { method: 'POST', body: { email: preview.email, password: values.password ?? '' } });
+      // The new token is stored only once it has joined: stored now, it would switch the
+      // logged-out bundle to the console, which opens this page again.
+      const token = await auth.createToken({ email: preview.email, password: values.password ?? '' });
       await accept(token);
     } catch (error) {
       setJoining(false);
-      if (error instanceof CallError && Object.keys(error.errors).length > 0) setFieldErrors(error.errors);
-      else setFormError(error instanceof Error ? error.message : String(error));
+      const errors = fieldErrorsOf(error);
+      if (errors) setFieldErrors(errors);
+      else setFormError(reasonOf(error));
     }
   };
 

@@ -2,8 +2,8 @@ import { Alert, Button, CircularProgress, Link, Stack, Typography } from '@mui/m
 import { useEffect, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { useLocation } from 'react-router-dom';
-import { tokenStore } from '../../httpClient';
-import { useSettings } from '../../settings';
+import { serverMessage, tokenStore } from '../../httpClient';
+import { useTestbedAuth } from '../../session';
 import type { User } from '../../types';
 import { LoggedOutLayout } from '../auth/LoggedOutLayout';
 import { browserNavigation } from '../../utils/browserNavigation';
@@ -11,7 +11,8 @@ import { isOidcErrorCode } from './oidcErrors';
 
 // /oidc/callback (institutional sign-in): where the server's /auth/oidc/callback sends the browser back.
 //   ?code=…                  a sign-in: exchanged at once (POST /auth/oidc/exchange, which only
-//                            this browser's sign-in cookie opens) for the session token; then on
+//                            this browser's sign-in cookie opens; the calls are the auth
+//                            provider's, as the page is in both bundles) for the session token; then on
 //                            to where the sign-in began (an invitation page) or home. The code
 //                            never stays in the history. Someone already signed in here is never
 //                            replaced without being asked: the page names both accounts and lets
@@ -55,18 +56,11 @@ const label = (user: User) => `${fullName(user)} (${user.email})`;
 
 export const OidcCallbackPage = () => {
   const translate = useTranslate();
-  const { apiUrl } = useSettings();
+  const auth = useTestbedAuth();
   const [failure, setFailure] = useState<string | null>(null);
   const [choice, setChoice] = useState<Switch | null>(null);
   const [busy, setBusy] = useState(false);
   const { search } = useLocation();
-
-  const userOf = async (token: string, signal?: AbortSignal): Promise<User | null> => {
-    const response = await fetch(`${apiUrl}/user`, { headers: { Accept: 'application/json', Authorization: `Bearer ${token}` }, signal });
-    return response.ok ? ((await response.json()) as User) : null;
-  };
-  const endSession = (token: string) =>
-    fetch(`${apiUrl}/logout`, { method: 'POST', headers: { Accept: 'application/json', Authorization: `Bearer ${token}` } }).catch(() => undefined);
 
   useEffect(() => {
     const params = new URLSearchParams(search);
@@ -93,25 +87,19 @@ export const OidcCallbackPage = () => {
     const controller = new AbortController();
     const timer = setTimeout(() => {
       const signal = controller.signal;
-      fetch(`${apiUrl}/auth/oidc/exchange`, {
-        method: 'POST',
-        headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
-        body: JSON.stringify({ code }),
-        // The cookie of the browser that started the sign-in: without it the code is refused.
-        credentials: 'same-origin',
-        signal,
-      })
-        .then(async (response) => {
-          const body = (await response.json().catch(() => ({}))) as { token?: string; message?: string };
-          if (!response.ok || !body.token) throw new Error(body.message || translate('oidc.callback_failed'));
-          const token = body.token;
+      auth
+        .exchangeSignInCode(code, signal)
+        .then(async (token) => {
           const currentToken = tokenStore.get();
           if (currentToken && currentToken !== token) {
-            const [current, next] = await Promise.all([userOf(currentToken, signal).catch(() => null), userOf(token, signal).catch(() => null)]);
+            const [current, next] = await Promise.all([
+              auth.userOf(currentToken, signal).catch(() => null),
+              auth.userOf(token, signal).catch(() => null),
+            ]);
             if (current && (!next || next.id !== current.id)) {
               if (!next) {
-                void endSession(token);
-                throw new Error(translate('oidc.callback_failed'));
+                void auth.endSession(token);
+                throw new Error('oidc.callback_failed');
               }
               window.history.replaceState(null, '', '/oidc/callback');
               setChoice({ token, current: { token: currentToken, user: current }, next });
@@ -123,23 +111,23 @@ export const OidcCallbackPage = () => {
         })
         .catch((reason: unknown) => {
           if (controller.signal.aborted) return;
-          const message = reason instanceof Error ? reason.message : String(reason);
+          // The server's reason for refusing the code, else the page's own words.
+          const message = serverMessage(reason, 'oidc.callback_failed');
           window.history.replaceState(null, '', '/oidc/callback');
-          setFailure(message);
+          setFailure(translate(message, { _: message }));
         });
     }, 0);
     return () => {
       clearTimeout(timer);
       controller.abort();
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- userOf and endSession only read apiUrl
-  }, [apiUrl, translate, search]);
+  }, [auth, translate, search]);
 
   const switchAccounts = async () => {
     if (!choice) return;
     setBusy(true);
     // The account signed in before ends its session here; the new one takes over.
-    await endSession(choice.current.token);
+    await auth.endSession(choice.current.token);
     tokenStore.set(choice.token);
     browserNavigation.replace(takeAfterSignIn());
   };
@@ -147,7 +135,7 @@ export const OidcCallbackPage = () => {
   const stay = async () => {
     if (!choice) return;
     setBusy(true);
-    await endSession(choice.token);
+    await auth.endSession(choice.token);
     takeAfterSignIn();
     browserNavigation.replace('/');
   };
