@@ -10,7 +10,7 @@
 // Browser tests need Chromium. Under CI (CI=true) a missing Chromium is a failure; on a
 // developer machine it is reported loudly as skipped, never silently; the suites then run one
 // after the other on every core.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
