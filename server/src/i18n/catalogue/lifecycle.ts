@@ -28,4 +28,15 @@ export const lifecycle: Record<string, string> = {
   'The expires_at field must be an ISO 8601 date-time or null.': 'Le champ expires_at doit être une date et heure ISO 8601, ou null.',
   'Give the quota, expires_at or both.': 'Donnez quota, expires_at ou les deux.',
   'The until date must be within ten years.': 'La date until doit être dans les dix ans.',
+  // Extending end dates in bulk (admin lists).
+  'No end date: it does not end, so there is nothing to extend.': 'Pas de date de fin : il ne prend pas fin, il n’y a donc rien à prolonger.',
+  "Its team's review date has passed: it stays suspended until the team is extended or renewed.": 'La date de revue de son équipe est passée : il reste suspendu jusqu’à ce que l’équipe soit prolongée ou renouvelée.',
+  'The days field must be a whole number of days from 1 to :max_extend_days.': 'Le champ days doit être un nombre entier de jours, de 1 à :max_extend_days.',
+  'The days field is required to extend.': 'Le champ days est obligatoire pour prolonger.',
+  'The filter.expiring_within_days field must be a whole number of days from 1 to :max_extend_days.': 'Le champ filter.expiring_within_days doit être un nombre entier de jours, de 1 à :max_extend_days.',
+  'The expiring_within_days filter must be a whole number of days from 1 to :max_filter_days.': 'Le filtre expiring_within_days doit être un nombre entier de jours, de 1 à :max_filter_days.',
+  'The action field must be suspend, enable or extend.': 'Le champ action doit valoir suspend, enable ou extend.',
+  'The filter.team_id field must be an id.': 'Le champ filter.team_id doit être un identifiant.',
+  'The action field must be delete or extend.': 'Le champ action doit valoir delete ou extend.',
+  'Workspaces are deleted by ids, not by a filter.': 'Les espaces de travail sont supprimés par leurs identifiants, pas par un filtre.',
 };
