@@ -50,7 +50,7 @@ describe('authProvider', () => {
     expect(auth.getSession().status).toBe('anonymous');
   });
 
-  it('a user load that fails for another reason (500) also clears the token (spec §4)', async () => {
+  it('a user load that fails for another reason (500) also clears the token', async () => {
     tokenStore.set(SESSION_TOKEN);
     server.use(mswHttp.get('/user', () => HttpResponse.json({ message: 'Server error.' }, { status: 500 })));
     const auth = newAuth();
