@@ -7,14 +7,11 @@ import { Link } from 'react-router-dom';
 import type { ConsoleDataProvider } from '../../../dataProvider';
 import { errorMessage, fieldErrors } from '../../../httpClient';
 import { FormError } from '../../../pages/auth/FormError';
-import { formatDateTime } from '../../../utils/dates';
+import { endOfDayIso, formatDateTime } from '../../../utils/dates';
 import type { LifecyclePreview } from './types';
 
 /** How far ahead the page looks unless told: as the server's own default. */
 const DEFAULT_DAYS = 30;
-
-/** The end of a day (YYYY-MM-DD, the browser's time zone) as the ISO date-time the server takes. */
-const endOfDay = (day: string) => dayjs(`${day}T23:59:59`).toISOString();
 
 /**
  * /admin/lifecycle, "What ends next": what the leader's lifecycle pass will do from now until a
@@ -31,13 +28,14 @@ export const WhatEndsNextPage = () => {
   const [error, setError] = useState<{ field: boolean; message: string } | null>(null);
 
   useEffect(() => {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || !dayjs(day).isValid()) {
+    const endOfChosenDay = endOfDayIso(day);
+    if (!endOfChosenDay) {
       setError({ field: true, message: translate('lifecycle_admin.preview.bad_date') });
       return;
     }
     let current = true;
     setLoading(true);
-    dataProvider.getLifecyclePreview(endOfDay(day)).then(
+    dataProvider.getLifecyclePreview(endOfChosenDay).then(
       (answer) => {
         if (!current) return;
         setPreview(answer);
