@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { LifecycleSettings } from '../config/config.js';
-import { forgetRecentLifecycleSettings } from '../config/lifecycleSettings.js';
+import { forgetRecentLifecycleSettings, recentLifecycleSettings } from '../config/lifecycleSettings.js';
 import type { Database, User } from '../db/schema.js';
-import { lifecycleSettings } from '../lifecycle/settings.js';
 import { currentPolicyVersion, type PolicyStanding, policyStanding, type PolicyVersion } from './versions.js';
 
 // The onboarding gate asks on every API request whether the person must accept the policy again.
@@ -24,7 +23,8 @@ export function policyInForce(db: Kysely<Database>, defaults: LifecycleSettings)
   const cached = cache.get(db);
   if (cached && Date.now() - cached.readAt < CACHE_MS) return cached.value;
   const value = (async () => {
-    const [version, settings] = await Promise.all([currentPolicyVersion(db), lifecycleSettings(db, defaults)]);
+    // The settings through the pages' own recent read: one read of them serves both.
+    const [version, settings] = await Promise.all([currentPolicyVersion(db), recentLifecycleSettings(db, defaults)]);
     return { version, validityDays: settings.policy_validity_days };
   })();
   cache.set(db, { value, readAt: Date.now() });
