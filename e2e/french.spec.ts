@@ -113,7 +113,12 @@ test('registration in French: the server refuses in French, then thanks and mail
   await page.getByLabel('Adresse e-mail').fill(person.email);
   await page.getByLabel('Mot de passe', { exact: true }).fill('court');
   await page.getByLabel('Confirmation du mot de passe').fill('autre');
+  // Waits for the server's answer, so a refusal for another reason (a rate limit, English
+  // messages) is reported as such rather than as a missing text.
+  const refusal = page.waitForResponse((response) => new URL(response.url()).pathname === '/register' && response.request().method() === 'POST');
   await page.getByRole('button', { name: 'S’inscrire' }).click();
+  const answer = await refusal;
+  expect({ status: answer.status(), body: await answer.text() }).toMatchObject({ status: 422, body: expect.stringContaining('au moins 8 caractères') });
   await expect(page.getByText('Le champ mot de passe doit contenir au moins 8 caractères.')).toBeVisible();
   await expect(page.getByText('La confirmation du mot de passe ne correspond pas.').first()).toBeVisible();
   await expectAllFrench('the registration errors');
