@@ -92,6 +92,13 @@ export interface TeamsTable {
   enabled: Generated<Flag>;
   /** The team's review date (0017): past it, its workspaces are suspended until it is renewed. Null: none. */
   expires_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** The team quota (0019), Kubernetes quantities; null: no team quota for that resource. */
+  quota_cpu: ColumnType<string | null, string | null | undefined, string | null>;
+  quota_memory: ColumnType<string | null, string | null | undefined, string | null>;
+  quota_storage: ColumnType<string | null, string | null | undefined, string | null>;
+  quota_pods: ColumnType<number | null, number | null | undefined, number | null>;
+  /** CPU core-hours the team may use per calendar month (0019); null: no allocation. */
+  allocation_core_hours: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface TeamMembersTable {
@@ -130,6 +137,10 @@ export interface WorkspacesTable {
   expires_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   /** Set when it (or its team) ended: no access, no pods, until renewed (0017). */
   suspended_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** A quota granted until a date (0019): then the workspace returns to `quota_previous`. */
+  quota_until: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** JSON {cpu, memory, storage, pods} of the quota columns before that grant (0019). */
+  quota_previous: ColumnType<JsonText | null, JsonText | null | undefined, JsonText | null>;
 }
 
 export interface WorkspaceMembersTable {
@@ -220,6 +231,8 @@ export interface NodesTable {
   last_active_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The team the node is contributed to, for contributor credit (0019); null: none. */
+  team_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** A rate limit counter (http/throttle.ts): attempts reserved under a key in the current window. */
@@ -359,6 +372,22 @@ export interface LifecycleNoticesTable {
   sent_at: Timestamp;
 }
 
+/** What a workspace used in one hour (0019), written by the leader's accounting pass. */
+export interface UsageHoursTable {
+  workspace_id: number;
+  team_id: number;
+  /** ISO 8601, the hour's start in UTC. */
+  hour_start: Timestamp;
+  cpu_core_hours: number;
+  memory_gib_hours: number;
+}
+
+/** How far usage is accounted (0019): one row, id 1. */
+export interface UsageAccountingTable {
+  id: number;
+  accounted_until: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   access_tokens: AccessTokensTable;
@@ -382,6 +411,8 @@ export interface Database {
   policy_versions: PolicyVersionsTable;
   platform_settings: PlatformSettingsTable;
   lifecycle_notices: LifecycleNoticesTable;
+  usage_hours: UsageHoursTable;
+  usage_accounting: UsageAccountingTable;
 }
 
 export type User = Selectable<UsersTable>;
