@@ -9,6 +9,10 @@ import { loadAccess } from '../access/access.js';
 import { presentTeams, teamSchema } from './presenter.js';
 import { findTeamByIdOrName } from '../teams/teams.js';
 import { recentLifecycleSettings } from '../config/lifecycleSettings.js';
+import { seesTeamMembers } from '../access/access.js';
+import { HttpError } from '../http/errors.js';
+import { sumUsages, workspaceUsages } from '../workspaces/quotaSums.js';
+import { workspaceUsageSchema } from '../workspaces/usage.js';
 
 // The teams as people browse them (GET /api/tenants…). This folder sits above requests/, since
 // a team shows the viewer's pending request to join it (presenter.ts); the team records
@@ -34,7 +38,7 @@ const tenantsQuery = z.object({
 const security = bearerAuth;
 
 /** Teams ("tenants" in the spec's paths). Behind the onboarding gate. */
-export function teamRoutes({ db, config, clock }: AppContext): FastifyPluginAsyncZod {
+export function teamRoutes({ db, config, clock, cluster }: AppContext): FastifyPluginAsyncZod {
   // Statuses are measured against the warning time, read at most every few seconds.
   const statusClock = async () => ({ now: clock.now(), warningDays: (await recentLifecycleSettings(db, config.lifecycleDefaults)).warning_days });
   return async (app) => {
@@ -78,6 +82,36 @@ export function teamRoutes({ db, config, clock }: AppContext): FastifyPluginAsyn
         if (!team) throw notFound();
         const access = await loadAccess(db, currentUser(request));
         return (await presentTeams(db, [team], access, { withMembers: true, when: await statusClock() }))[0];
+      },
+    );
+
+    app.get(
+      '/api/tenants/:team/quota',
+      {
+        schema: {
+          tags,
+          summary: "What the team's workspaces hold of their quotas and use of them, summed and per workspace (the team's members and platform admins)",
+          security,
+          params: z.object({ team: z.string().min(1).max(MAX_TEXT_LENGTH) }),
+          response: {
+            200: z.object({
+              total: workspaceUsageSchema,
+              workspaces: z.array(z.object({ id: z.number(), name: z.string(), label: z.string(), quota: workspaceUsageSchema })),
+            }),
+          },
+        },
+      },
+      async (request) => {
+        const team = await findTeamByIdOrName(db, request.params.team);
+        if (!team) throw notFound();
+        const access = await loadAccess(db, currentUser(request));
+        if (!seesTeamMembers(access, team.id)) throw new HttpError(403, "Only the team's members and platform admins can see its quotas.");
+        const workspaces = await db.selectFrom('workspaces').selectAll().where('team_id', '=', team.id).orderBy('name').execute();
+        const usages = await workspaceUsages(cluster, workspaces);
+        return {
+          total: sumUsages(usages),
+          workspaces: workspaces.map((workspace, index) => ({ id: workspace.id, name: workspace.name, label: workspace.label, quota: usages[index]! })),
+        };
       },
     );
   };

@@ -11,14 +11,74 @@ import { entitledRole } from '../cluster/entitlement.js';
 import { presentWorkspace, workspaceSchema } from './presenter.js';
 import { lifecycleSettings } from '../config/lifecycleSettings.js';
 import { findWorkspace, removeWorkspaceMember } from './workspaces.js';
+import { resourcesNearLimit, workspaceUsages } from './quotaSums.js';
 
 /** How long a downloaded kubeconfig's token lasts (clusters may cap it lower). */
 const KUBECONFIG_LIFETIME_SECONDS = 8 * 3600;
+
+/** How many of a person's workspaces the home looks at for limits (one quota read each). */
+const NEAR_LIMIT_WORKSPACES = 100;
+
+const nearLimitAnswer = z.object({
+  data: z.array(
+    z.object({
+      id: z.number(),
+      name: z.string(),
+      label: z.string(),
+      team: z.object({ id: z.number(), name: z.string(), fullname: z.string() }).nullable(),
+      /** Each resource at 80 % or more: its limit, what is used, and the share (0.8 … 1 and more). */
+      resources: z.array(z.object({ resource: z.enum(['pods', 'cpu', 'memory', 'storage']), hard: z.string(), used: z.string(), share: z.number() })),
+    }),
+  ),
+});
 
 /** Workspaces ("subnamespaces" in the spec's paths). Behind the onboarding gate. */
 export function workspaceRoutes(context: AppContext): FastifyPluginAsyncZod {
   const { db, cluster } = context;
   return async (app) => {
+    app.get(
+      '/api/subnamespaces/near-limit',
+      {
+        schema: {
+          tags: ['workspaces'],
+          summary: 'Your workspaces that use 80 % or more of one of their quota resources (the home), fullest first',
+          security: bearerAuth,
+          response: { 200: nearLimitAnswer },
+        },
+      },
+      async (request) => {
+        const access = await loadAccess(db, currentUser(request));
+        const ids = [...access.workspaceRoles.keys()];
+        if (ids.length === 0) return { data: [] };
+        const workspaces = await db
+          .selectFrom('workspaces')
+          .selectAll()
+          .where('id', 'in', ids)
+          .where('suspended_at', 'is', null)
+          .orderBy('id')
+          .limit(NEAR_LIMIT_WORKSPACES)
+          .execute();
+        const usages = await workspaceUsages(cluster, workspaces);
+        const teams = new Map(
+          (await db.selectFrom('teams').select(['id', 'name', 'fullname']).where('id', 'in', [...new Set(workspaces.map((w) => w.team_id))]).execute()).map(
+            (team) => [team.id, team],
+          ),
+        );
+        const data = workspaces
+          .map((workspace, index) => ({ workspace, resources: resourcesNearLimit(usages[index]!) }))
+          .filter((item) => item.resources.length > 0)
+          .sort((a, b) => b.resources[0]!.share - a.resources[0]!.share)
+          .map(({ workspace, resources }) => ({
+            id: workspace.id,
+            name: workspace.name,
+            label: workspace.label,
+            team: teams.get(workspace.team_id) ?? null,
+            resources,
+          }));
+        return { data };
+      },
+    );
+
     app.get(
       '/api/subnamespaces/:id',
       {

@@ -37,6 +37,7 @@ export const teams: Record<string, string> = {
   'This invitation has already been used.': 'Cette invitation a déjà été utilisée.',
   'This invitation has been withdrawn.': 'Cette invitation a été retirée.',
   'This invitation is no longer pending.': 'Cette invitation n’est plus en attente.',
+  "Only the team's members and platform admins can see its quotas.": 'Seuls les membres de l’équipe et les administrateurs de la plateforme peuvent voir ses quotas.',
   "Only the team's owners and managers can invite people.": 'Seuls les propriétaires et gestionnaires de l’équipe peuvent inviter des personnes.',
   'You cannot invite someone with a role above your own.': 'Vous ne pouvez pas inviter quelqu’un avec un rôle supérieur au vôtre.',
   'This person is already a member of this team.': 'Cette personne est déjà membre de cette équipe.',
