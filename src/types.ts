@@ -129,3 +129,25 @@ export interface PolicyVersion {
   published_at: string;
   published_by: { id: number; name: string; email: string } | null;
 }
+
+/** One hour, day or month of usage (GET …/usage `series`). */
+export interface UsagePoint {
+  /** ISO 8601: the period's start, in UTC. */
+  start: string;
+  cpu_core_hours: number;
+  memory_gib_hours: number;
+}
+
+/** GET /api/subnamespaces/{id}/usage and /api/tenants/{id}/usage (docs/api-contract.md, "Usage"). */
+export interface UsageAnswer {
+  from: string;
+  to: string;
+  granularity: 'hour' | 'day' | 'month';
+  /** How far the leader has accounted; null: nothing accounted yet. */
+  accounted_until: string | null;
+  /** One entry per period from `from` to `to`, oldest first, zero-filled. */
+  series: UsagePoint[];
+  total: { cpu_core_hours: number; memory_gib_hours: number };
+  /** The team's answer only: each workspace's totals over the range, biggest first. */
+  workspaces?: { id: number; name: string | null; label: string | null; cpu_core_hours: number; memory_gib_hours: number }[];
+}

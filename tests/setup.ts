@@ -3,6 +3,7 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { resetDb } from './mocks/db';
 import { resetNodesDb } from './mocks/nodes';
+import { resetUsageDb } from './mocks/usage';
 import { server } from './mocks/server';
 
 // The whole console renders in each test: allow for a loaded machine (default 1000 ms). Under
@@ -43,6 +44,7 @@ beforeEach(() => {
   window.localStorage.clear();
   resetDb();
   resetNodesDb();
+  resetUsageDb();
 });
 
 afterEach(() => {

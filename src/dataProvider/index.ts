@@ -6,6 +6,7 @@ import { type NodeMethods, nodeMethods } from './nodes';
 import { type ProfileMethods, profileMethods } from './profile';
 import { type RequestMethods, requestMethods } from './requests';
 import { type TeamMethods, teamMethods } from './teams';
+import { type UsageMethods, usageMethods } from './usage';
 import { type WorkspaceMethods, workspaceMethods } from './workspaces';
 
 // The console's one data provider: every call of the console to the API goes through it
@@ -25,6 +26,7 @@ export type ConsoleDataProvider = DataProvider &
   RequestMethods &
   TeamMethods &
   WorkspaceMethods &
+  UsageMethods &
   NodeMethods &
   ProfileMethods &
   AdminMethods;
@@ -34,6 +36,7 @@ export const createDataProvider = (http: HttpClient, map: Record<string, Resourc
   ...requestMethods(http),
   ...teamMethods(http),
   ...workspaceMethods(http),
+  ...usageMethods(http),
   ...nodeMethods(http),
   ...profileMethods(http),
   ...adminMethods(http, map),

@@ -622,6 +622,34 @@ export const appMessages = {
     },
   },
 
+  // Usage over time and quotas seen from a team or the home (docs/usage.md).
+  usage: {
+    title: 'Usage, last 30 days',
+    loading: 'Loading usage',
+    retry: 'Retry',
+    load_error: 'Usage could not be loaded.',
+    totals: '%{cpu} CPU core-hours and %{memory} GiB-hours of memory in all.',
+    none_yet: 'No usage has been accounted yet: it is counted every minute from the running pods, by what they request.',
+    known_until: 'Usage is known until %{date}: the cluster could not be read since. The time after is not zero; it is not counted yet.',
+    metric: 'Shown',
+    cpu: 'CPU',
+    memory: 'Memory',
+    cpu_core_hours: 'CPU core-hours',
+    memory_gib_hours: 'Memory GiB-hours',
+    show_table: 'Show the numbers',
+    hide_table: 'Hide the numbers',
+    day: 'Day',
+    team_quota: {
+      title: 'Workspaces’ quotas',
+      intro: 'Summed over the team’s workspace |||| Summed over the team’s %{smart_count} workspaces',
+    },
+    near_limit: {
+      title: 'Workspaces near their limits',
+      resource: '%{resource}: %{percent} (%{used} / %{hard})',
+      hint: 'New pods are refused once a limit is reached. Stop what you no longer need, or ask for more quota.',
+    },
+  },
+
   // Ends of workspaces, teams and memberships (docs/lifecycle.md): banners, renewal, end dates.
   lifecycle: {
     ends_on: 'Ends %{date}',

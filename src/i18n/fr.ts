@@ -617,6 +617,34 @@ export const frenchAppMessages: typeof appMessages = {
     },
   },
 
+  // Utilisation dans le temps et quotas vus d’une équipe ou de l’accueil (docs/usage.md).
+  usage: {
+    title: 'Utilisation, 30 derniers jours',
+    loading: 'Chargement de l’utilisation',
+    retry: 'Réessayer',
+    load_error: 'L’utilisation n’a pas pu être chargée.',
+    totals: 'En tout, %{cpu} heures-cœur de CPU et %{memory} Gio-heures de mémoire.',
+    none_yet: 'Aucune utilisation n’a encore été comptée : elle l’est chaque minute, d’après ce que demandent les pods en cours d’exécution.',
+    known_until: 'L’utilisation est connue jusqu’au %{date} : le cluster n’a pas pu être lu depuis. La suite n’est pas nulle ; elle n’est pas encore comptée.',
+    metric: 'Affiché',
+    cpu: 'CPU',
+    memory: 'Mémoire',
+    cpu_core_hours: 'Heures-cœur de CPU',
+    memory_gib_hours: 'Gio-heures de mémoire',
+    show_table: 'Afficher les chiffres',
+    hide_table: 'Masquer les chiffres',
+    day: 'Jour',
+    team_quota: {
+      title: 'Quotas des espaces de travail',
+      intro: 'Somme sur l’espace de travail de l’équipe |||| Somme sur les %{smart_count} espaces de travail de l’équipe',
+    },
+    near_limit: {
+      title: 'Espaces de travail proches de leurs limites',
+      resource: '%{resource} : %{percent} (%{used} / %{hard})',
+      hint: 'Les nouveaux pods sont refusés une fois une limite atteinte. Arrêtez ce dont vous n’avez plus besoin, ou demandez plus de quota.',
+    },
+  },
+
   // Fins des espaces de travail, des équipes et des adhésions (docs/lifecycle.md).
   lifecycle: {
     ends_on: 'Prend fin le %{date}',

@@ -25,6 +25,7 @@ import { ResponsiveColumns } from '../../layout/ResponsiveColumns';
 import { HomeNodes } from '../../resources/nodes/HomeNodes';
 import { AddNodeButton } from '../../resources/nodes/nodeParts';
 import { EndingSoonBanner } from './EndingSoonBanner';
+import { NearLimitWorkspaces } from './NearLimitWorkspaces';
 import { PendingRequestsAlert } from './PendingRequestsAlert';
 
 const HomeCard = ({
@@ -74,6 +75,7 @@ export const HomePage = () => {
       </Typography>
       <PendingRequestsAlert count={pending} />
       <EndingSoonBanner user={user} />
+      <NearLimitWorkspaces enabled={workspaces.length > 0} />
       <ResponsiveColumns>
         <HomeCard title="home.workspaces.title" icon={<WorkspacesOutlinedIcon />}>
           {workspaces.length === 0 ? (

@@ -30,6 +30,7 @@ import { NotFound } from '../../pages/NotFound';
 import { WorkspaceCreateDialog } from '../workspaces/WorkspaceCreate';
 import { TeamInvitations } from './TeamInvitations';
 import { TeamMembers } from './TeamMembers';
+import { TeamQuotaSums, TeamUsage } from './TeamUsage';
 import type { TeamRecord } from './types';
 import { isManagerRole } from '../../utils/roles';
 import { formatLongDate } from '../../utils/dates';
@@ -262,6 +263,9 @@ export const TeamShow = () => {
             </CardContent>
           </Card>
         )}
+
+        {(member || admin) && <TeamQuotaSums team={team} />}
+        {(member || admin) && <TeamUsage team={team} />}
       </ResponsiveColumns>
 
       {(member || admin) && (

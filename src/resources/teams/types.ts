@@ -1,4 +1,5 @@
 /** Shapes of the teams API (GET /api/tenants[/{id}], members, invitations: docs/api-contract.md). */
+import type { WorkspaceQuotaUsage } from '../workspaces/types';
 
 /** A role in a team. */
 export type TeamMemberRole = 'owner' | 'manager' | 'member';
@@ -70,4 +71,20 @@ export interface InvitationBatchAnswer {
   totals: Record<InvitationOutcome | 'requested', number>;
   /** Seconds until a spent budget allows more (null: none was spent). */
   retry_after: number | null;
+}
+
+/** GET /api/tenants/{team}/quota: what the team's workspaces hold of their quotas and use of them. */
+export interface TeamQuotaAnswer {
+  total: WorkspaceQuotaUsage;
+  workspaces: { id: number; name: string; label: string; quota: WorkspaceQuotaUsage }[];
+}
+
+/** One of GET /api/subnamespaces/near-limit: a workspace at 80 % of a limit or more. */
+export interface NearLimitWorkspace {
+  id: number;
+  name: string;
+  label: string;
+  team: { id: number; name: string; fullname: string } | null;
+  /** Fullest first; `share` is used / hard (0.8 and more). */
+  resources: { resource: keyof WorkspaceQuotaUsage; hard: string; used: string; share: number }[];
 }

@@ -1,4 +1,5 @@
 import { Box, Card, CardContent, LinearProgress, Typography } from '@mui/material';
+import { useId } from 'react';
 import { useTranslate } from 'react-admin';
 import type { WorkspaceQuotaUsage } from './types';
 
@@ -19,15 +20,22 @@ export function quantityNumber(quantity: string): number {
   return match ? Number(match[1]) * SUFFIXES[match[2] ?? '']! : Number.NaN;
 }
 
-export const QuotaUsage = ({ quota }: { quota?: WorkspaceQuotaUsage | null }) => {
+/** `title`: a translation key (a workspace's "Quota" unless told); `intro`: a line under it. */
+export const QuotaUsage = ({ quota, title = 'workspaces.quota.title', intro }: { quota?: WorkspaceQuotaUsage | null; title?: string; intro?: string }) => {
   const translate = useTranslate();
+  const titleId = useId();
   if (!quota) return null;
   return (
-    <Card component="section" aria-labelledby="workspace-quota-title">
+    <Card component="section" aria-labelledby={titleId}>
       <CardContent>
-        <Typography id="workspace-quota-title" variant="h6" component="h2" gutterBottom>
-          {translate('workspaces.quota.title')}
+        <Typography id={titleId} variant="h6" component="h2" gutterBottom>
+          {translate(title)}
         </Typography>
+        {intro && (
+          <Typography variant="body2" color="text.secondary">
+            {intro}
+          </Typography>
+        )}
         {RESOURCES.map((name) => {
           const entry = quota[name];
           if (!entry) return null;

@@ -14,6 +14,7 @@ import { KubeconfigPanel } from './KubeconfigPanel';
 import { PodSecurityChip } from './PodSecurityChip';
 import { PodsSection } from './PodsSection';
 import { QuotaUsage } from './QuotaUsage';
+import { WorkspaceUsage } from './WorkspaceUsage';
 import type { WorkspaceRecord } from './types';
 import { WorkspaceMembers } from './WorkspaceMembers';
 
@@ -119,6 +120,7 @@ export const WorkspaceShow = () => {
         <WorkspaceMembers workspace={workspace} />
         {member && <KubeconfigPanel workspaceId={workspace.id} />}
         <QuotaUsage quota={workspace.quota} />
+        {(member || workspace.can_manage) && <WorkspaceUsage workspaceId={workspace.id} />}
       </ResponsiveColumns>
       {member && <PodsSection workspaceId={workspace.id} namespace={workspace.namespace} workspaceName={title} />}
     </Stack>
