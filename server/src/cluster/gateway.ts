@@ -126,6 +126,11 @@ export interface WorkspaceTarget {
    * pods are deleted; everything else in the namespace is kept for a renewal.
    */
   suspended?: boolean;
+  /**
+   * The team used up this month's CPU allocation (docs/usage.md): the ResourceQuota admits no
+   * new pod, but the running ones stay (nobody's work is killed for a number).
+   */
+  allocationUsedUp?: boolean;
 }
 
 /** A namespace's ResourceQuota as the cluster has it: limits and, where the cluster counts it, usage. */

@@ -42,14 +42,15 @@ export function sameLimitRangeSpec(a: V1LimitRangeSpec | undefined, b: V1LimitRa
 
 export function workspaceCalls(core: CoreV1Api, networking: NetworkingV1Api): Pick<ClusterGateway, 'ensureWorkspace' | 'deleteWorkspaceNamespace' | 'readWorkspaceQuota'> {
   return {
-    async ensureWorkspace({ namespace, teamName, workspaceName, quota, suspended = false }: WorkspaceTarget) {
+    async ensureWorkspace({ namespace, teamName, workspaceName, quota, suspended = false, allocationUsedUp = false }: WorkspaceTarget) {
       // ensureNamespace writes only labels that differ, so the resync puts the Pod Security
       // labels on namespaces made before them, and leaves labelled ones alone.
       const labels = { [TEAM_LABEL]: teamName, [WORKSPACE_LABEL]: workspaceName, ...MANAGED_BY, ...POD_SECURITY_LABELS };
       await ensureNamespace(core, namespace, labels);
 
-      // Suspended: no pod may be admitted (a Deployment cannot bring its pods back) …
-      await ensureWorkspaceQuota(core, namespace, suspended ? { ...(quota ?? NO_QUOTA), pods: 0 } : quota);
+      // Suspended: no pod may be admitted (a Deployment cannot bring its pods back) … The same
+      // while the team's allocation is used up, without the deletion below.
+      await ensureWorkspaceQuota(core, namespace, suspended || allocationUsedUp ? { ...(quota ?? NO_QUOTA), pods: 0 } : quota);
 
       const limits = WORKSPACE_DEFAULTS.limitRange;
       // client-node names `default` `_default` (serialized as `default`).

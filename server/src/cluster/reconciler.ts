@@ -82,7 +82,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     let query = db
       .selectFrom('workspaces as w')
       .innerJoin('teams as t', 't.id', 'w.team_id')
-      .select(['w.id', 'w.name', 'w.namespace', 'w.cluster_state', 'w.suspended_at', 't.name as team_name'])
+      .select(['w.id', 'w.name', 'w.namespace', 'w.cluster_state', 'w.suspended_at', 't.name as team_name', 't.allocation_used_up_at'])
       .select(['w.quota_cpu', 'w.quota_memory', 'w.quota_pods', 'w.quota_storage']);
     query = all ? query.where('w.cluster_state', '!=', 'error') : query.where('w.cluster_state', '=', 'pending');
     for (const workspace of await query.orderBy('w.id').execute()) {
@@ -91,13 +91,24 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
         const quota = { cpu: workspace.quota_cpu, memory: workspace.quota_memory, pods: workspace.quota_pods, storage: workspace.quota_storage };
         // A suspended workspace (docs/lifecycle.md) keeps its namespace but runs no pod.
         const suspended = workspace.suspended_at !== null;
-        await gateway.ensureWorkspace({ namespace: workspace.namespace, teamName: workspace.team_name, workspaceName: workspace.name, quota, suspended });
+        // A team that used up its allocation: no new pod (docs/usage.md).
+        const usedUp = workspace.allocation_used_up_at;
+        await gateway.ensureWorkspace({ namespace: workspace.namespace, teamName: workspace.team_name, workspaceName: workspace.name, quota, suspended, allocationUsedUp: usedUp !== null });
         await db
           .updateTable('workspaces')
           .set({ cluster_state: 'ready', cluster_error: null, cluster_synced_at: timestamp() })
           .where('id', '=', workspace.id)
-          // Suspended or renewed meanwhile: left pending, for the next pass to apply.
+          // Suspended, renewed, or the allocation used up or restored meanwhile: left pending, for the next pass to apply.
           .where((eb) => (suspended ? eb('suspended_at', '=', workspace.suspended_at) : eb('suspended_at', 'is', null)))
+          .where((eb) =>
+            eb.exists(
+              eb
+                .selectFrom('teams')
+                .select('teams.id')
+                .whereRef('teams.id', '=', 'workspaces.team_id')
+                .where('teams.allocation_used_up_at', usedUp === null ? 'is' : '=', usedUp),
+            ),
+          )
           .execute();
         result.applied++;
       } catch (error) {

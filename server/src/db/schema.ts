@@ -99,6 +99,8 @@ export interface TeamsTable {
   quota_pods: ColumnType<number | null, number | null | undefined, number | null>;
   /** CPU core-hours the team may use per calendar month (0019); null: no allocation. */
   allocation_core_hours: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Set while this month's allocation is used up (0019): no new pods in the team's workspaces. */
+  allocation_used_up_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
 }
 
 export interface TeamMembersTable {

@@ -1,3 +1,4 @@
+import { allocationStep } from '../allocations/step.js';
 import { retentionStep } from './retention.js';
 import type { LifecycleStep } from './runner.js';
 import { membershipSteps } from '../memberships/endingStep.js';
@@ -15,4 +16,6 @@ export const lifecycleSteps: LifecycleStep[] = [
   retentionStep,
   // Memberships that end: the warning, then the removal (memberships/endingStep.ts).
   ...membershipSteps,
+  // Monthly CPU allocations: the warning at 90 %, no new pods at 100 % (allocations/).
+  allocationStep,
 ];

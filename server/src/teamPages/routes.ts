@@ -13,6 +13,7 @@ import { seesTeamMembers } from '../access/access.js';
 import { HttpError } from '../http/errors.js';
 import { sumUsages, workspaceUsages } from '../workspaces/quotaSums.js';
 import { workspaceUsageSchema } from '../workspaces/usage.js';
+import { allocationState } from '../allocations/allocations.js';
 
 // The teams as people browse them (GET /api/tenants…). This folder sits above requests/, since
 // a team shows the viewer's pending request to join it (presenter.ts); the team records
@@ -90,13 +91,17 @@ export function teamRoutes({ db, config, clock, cluster }: AppContext): FastifyP
       {
         schema: {
           tags,
-          summary: "What the team's workspaces hold of their quotas and use of them, summed and per workspace (the team's members and platform admins)",
+          summary: "What the team's workspaces hold of their quotas and use of them, summed and per workspace, and its CPU allocation this month (the team's members and platform admins)",
           security,
           params: z.object({ team: z.string().min(1).max(MAX_TEXT_LENGTH) }),
           response: {
             200: z.object({
               total: workspaceUsageSchema,
               workspaces: z.array(z.object({ id: z.number(), name: z.string(), label: z.string(), quota: workspaceUsageSchema })),
+              /** This month's CPU allocation and its use (allocations/); null: the team has none. */
+              allocation: z
+                .object({ core_hours: z.number(), used: z.number(), period_start: z.string(), period_end: z.string(), used_up_at: z.string().nullable() })
+                .nullable(),
             }),
           },
         },
@@ -107,8 +112,9 @@ export function teamRoutes({ db, config, clock, cluster }: AppContext): FastifyP
         const access = await loadAccess(db, currentUser(request));
         if (!seesTeamMembers(access, team.id)) throw new HttpError(403, "Only the team's members and platform admins can see its quotas.");
         const workspaces = await db.selectFrom('workspaces').selectAll().where('team_id', '=', team.id).orderBy('name').execute();
-        const usages = await workspaceUsages(cluster, workspaces);
+        const [usages, allocation] = await Promise.all([workspaceUsages(cluster, workspaces), allocationState(db, team, clock.now())]);
         return {
+          allocation,
           total: sumUsages(usages),
           workspaces: workspaces.map((workspace, index) => ({ id: workspace.id, name: workspace.name, label: workspace.label, quota: usages[index]! })),
         };

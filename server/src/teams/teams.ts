@@ -26,7 +26,7 @@ export function findTeamByName(db: Kysely<Database>, name: string): Promise<Team
 export type NewTeam = Omit<Team, 'id' | 'created_at' | 'updated_at' | 'enabled' | 'expires_at' | TeamQuotaColumn> & { expires_at?: string | null };
 
 /** The team quota and allocation columns (0019): set by platform admins, never by a team request. */
-type TeamQuotaColumn = 'quota_cpu' | 'quota_memory' | 'quota_storage' | 'quota_pods' | 'allocation_core_hours';
+type TeamQuotaColumn = 'quota_cpu' | 'quota_memory' | 'quota_storage' | 'quota_pods' | 'allocation_core_hours' | 'allocation_used_up_at';
 
 /** Creates a team (pass the decision's transaction). The name must be free (unique index). */
 export async function insertTeam(trx: Kysely<Database>, team: NewTeam, causerId: number): Promise<Team> {

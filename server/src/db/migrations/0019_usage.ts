@@ -11,7 +11,9 @@ import type { Kysely } from 'kysely';
 //   lost while no server ran (the next pass covers it from the pods' start times).
 // - Team quotas (`teams.quota_*`, null: no team quota): the workspaces' quotas in a team never
 //   add up to more. `teams.allocation_core_hours`: CPU core-hours the team may use per calendar
-//   month; null: no allocation.
+//   month; null: no allocation. `teams.allocation_used_up_at`: set while the team has used all
+//   of this month's allocation (its workspaces' quotas then allow no new pod); cleared by a new
+//   month or a larger allocation.
 // - `workspaces.quota_until` and `quota_previous` (JSON of the four quota columns): a quota
 //   granted until a date returns to the former one then.
 // - `nodes.team_id`: the team a contributed node counts for (contributor credit); null: none.
@@ -41,6 +43,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('teams').addColumn('quota_storage', 'text').execute();
   await db.schema.alterTable('teams').addColumn('quota_pods', 'integer').execute();
   await db.schema.alterTable('teams').addColumn('allocation_core_hours', 'double precision').execute();
+  await db.schema.alterTable('teams').addColumn('allocation_used_up_at', 'text').execute();
 
   await db.schema.alterTable('workspaces').addColumn('quota_until', 'text').execute();
   await db.schema.alterTable('workspaces').addColumn('quota_previous', 'text').execute();
@@ -56,7 +59,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('workspaces_quota_until_index').execute();
   await db.schema.alterTable('workspaces').dropColumn('quota_previous').execute();
   await db.schema.alterTable('workspaces').dropColumn('quota_until').execute();
-  for (const column of ['allocation_core_hours', 'quota_pods', 'quota_storage', 'quota_memory', 'quota_cpu']) {
+  for (const column of ['allocation_used_up_at', 'allocation_core_hours', 'quota_pods', 'quota_storage', 'quota_memory', 'quota_cpu']) {
     await db.schema.alterTable('teams').dropColumn(column).execute();
   }
   await db.schema.dropTable('usage_accounting').execute();
