@@ -68,6 +68,12 @@ describe('the usage card', () => {
     expect(await within(card).findByTestId('usage-totals')).toBeInTheDocument();
   });
 
+  it("says on the workspace page when the team's allocation is used up", async () => {
+    db.workspaces = [makeWorkspace({ allocation_used_up_at: '2031-03-20T12:00:00.000Z' })];
+    renderApp({ path: '/workspaces/7', loggedIn: true });
+    expect(await screen.findByTestId('allocation-used-up')).toHaveTextContent('The team has used all of its CPU allocation for this month');
+  });
+
   it('is not shown to those outside the workspace', async () => {
     db.workspaces = [makeWorkspace({ role: null, member: false, can_manage: false })];
     renderApp({ path: '/workspaces/7', loggedIn: true });
@@ -96,6 +102,22 @@ describe('the team page', () => {
     expect(within(quota).getByTestId('quota-storage')).toHaveTextContent('usage unknown / 200Gi');
     const card = await usageCard();
     expect(await within(card).findByTestId('usage-totals')).toHaveTextContent('15.3 CPU core-hours');
+  });
+
+  it("shows the team's CPU allocation this month, and says what happens once it is used up", async () => {
+    db.teams = [makeTeam()];
+    usageDb.teamQuota['3'] = {
+      total: { pods: { hard: '0', used: '0' }, cpu: { hard: '0', used: '0' }, memory: { hard: '0', used: '0' }, storage: { hard: '0', used: '0' } },
+      workspaces: [],
+      allocation: { core_hours: 100, used: 100, period_start: '2031-03-01T00:00:00.000Z', period_end: '2031-04-01T00:00:00.000Z', used_up_at: '2031-03-20T12:00:00.000Z' },
+    };
+    renderApp({ path: '/teams/edgelab', loggedIn: true });
+    const card = await screen.findByRole('region', { name: 'CPU allocation, March 2031' });
+    expect(within(card).getByTestId('allocation-used')).toHaveTextContent('100 of 100 used');
+    expect(within(card).getByRole('progressbar', { name: '100 of 100 used' })).toHaveAttribute('aria-valuenow', '100');
+    expect(within(card).getByText(/^Used up: the team’s workspaces accept no new pods until April 1, 2031/)).toBeInTheDocument();
+    // No workspaces: no quota sums.
+    expect(screen.queryByRole('region', { name: 'Workspaces’ quotas' })).toBeNull();
   });
 
   it('shows neither to those outside the team', async () => {

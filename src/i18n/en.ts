@@ -643,6 +643,13 @@ export const appMessages = {
       title: 'Workspaces’ quotas',
       intro: 'Summed over the team’s workspace |||| Summed over the team’s %{smart_count} workspaces',
     },
+    allocation: {
+      title: 'CPU allocation, %{month}',
+      used_of: '%{used} of %{allocation} used',
+      renews: 'A new allocation starts on %{date}.',
+      used_up: 'Used up: the team’s workspaces accept no new pods until %{date}; running pods go on. Ask the platform admins if the team needs more before then.',
+      workspace_used_up: 'The team has used all of its CPU allocation for this month: new pods are refused here until next month; running pods go on. The team’s page says more.',
+    },
     near_limit: {
       title: 'Workspaces near their limits',
       resource: '%{resource}: %{percent} (%{used} / %{hard})',

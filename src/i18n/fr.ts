@@ -638,6 +638,13 @@ export const frenchAppMessages: typeof appMessages = {
       title: 'Quotas des espaces de travail',
       intro: 'Somme sur l’espace de travail de l’équipe |||| Somme sur les %{smart_count} espaces de travail de l’équipe',
     },
+    allocation: {
+      title: 'Allocation de CPU, %{month}',
+      used_of: '%{used} sur %{allocation} utilisées',
+      renews: 'Une nouvelle allocation commence le %{date}.',
+      used_up: 'Épuisée : les espaces de travail de l’équipe n’acceptent plus de nouveaux pods jusqu’au %{date} ; ceux qui tournent continuent. Demandez-en plus aux administrateurs de la plateforme si l’équipe en a besoin avant.',
+      workspace_used_up: 'L’équipe a utilisé toute son allocation de CPU pour ce mois : les nouveaux pods sont refusés ici jusqu’au mois prochain ; ceux qui tournent continuent. La page de l’équipe en dit plus.',
+    },
     near_limit: {
       title: 'Espaces de travail proches de leurs limites',
       resource: '%{resource} : %{percent} (%{used} / %{hard})',

@@ -55,6 +55,8 @@ export const workspaceSchema = z.object({
   }),
   /** Each quota resource's limit and what the cluster counts against it (usage.ts); used null when not known now. */
   quota: workspaceUsageSchema,
+  /** Since when its team's CPU allocation for the month is used up (no new pods); null: not used up. */
+  allocation_used_up_at: z.string().nullable(),
 });
 
 /** What a workspace's status is measured against: the clock's now and the warning time. */
@@ -72,7 +74,7 @@ export async function presentWorkspace(
 ): Promise<z.infer<typeof workspaceSchema>> {
   // The cluster is read alongside the database, so its round trip adds nothing when it is quick.
   const [team, members, pending, quota] = await Promise.all([
-    db.selectFrom('teams').select(['id', 'name', 'fullname', 'expires_at']).where('id', '=', workspace.team_id).executeTakeFirstOrThrow(),
+    db.selectFrom('teams').select(['id', 'name', 'fullname', 'expires_at', 'allocation_used_up_at']).where('id', '=', workspace.team_id).executeTakeFirstOrThrow(),
     db
       .selectFrom('workspace_members as wm')
       .innerJoin('users as u', 'u.id', 'wm.user_id')
@@ -121,6 +123,7 @@ export async function presentWorkspace(
     ...presentEnd(workspace, team.expires_at, when),
     pod_security: { ...POD_SECURITY },
     quota,
+    allocation_used_up_at: team.allocation_used_up_at,
   };
 }
 

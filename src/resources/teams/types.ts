@@ -77,6 +77,8 @@ export interface InvitationBatchAnswer {
 export interface TeamQuotaAnswer {
   total: WorkspaceQuotaUsage;
   workspaces: { id: number; name: string; label: string; quota: WorkspaceQuotaUsage }[];
+  /** This month's CPU allocation (core-hours) and its use; null or absent: the team has none. */
+  allocation?: { core_hours: number; used: number; period_start: string; period_end: string; used_up_at: string | null } | null;
 }
 
 /** One of GET /api/subnamespaces/near-limit: a workspace at 80 % of a limit or more. */

@@ -93,6 +93,12 @@ export const WorkspaceShow = () => {
 
       <ExpiryBanner workspace={workspace} action={renewal} />
 
+      {workspace.allocation_used_up_at && (
+        <Alert severity="warning" data-testid="allocation-used-up">
+          {translate('usage.allocation.workspace_used_up')}
+        </Alert>
+      )}
+
       {suspendedTeam && (
         <Alert severity="warning">
           {translate('workspaces.team_suspended', { team: suspendedTeam.fullname || suspendedTeam.name })}

@@ -47,6 +47,8 @@ export interface WorkspaceRecord {
   suspension?: 'suspending' | 'suspended' | null;
   /** Each quota resource as used / hard. */
   quota?: WorkspaceQuotaUsage | null;
+  /** Since when the team's CPU allocation for the month is used up (no new pods); null: it is not. */
+  allocation_used_up_at?: string | null;
 }
 
 /** 201 answer of POST /api/subnamespaces/{id}/kubeconfig (docs/api-contract.md "Cluster"). */
