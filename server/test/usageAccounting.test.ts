@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HOUR_MS, movableClock } from '../src/clock.js';
-import type { ClusterGateway } from '../src/cluster/gateway.js';
+import { type ClusterGateway, WORKSPACE_NAMESPACE_SELECTOR } from '../src/cluster/gateway.js';
+import { kubeConfigFor, kubernetesGateway } from '../src/cluster/kubernetesGateway.js';
 import { accountUsage, hourSlices, podCores, podGib } from '../src/usage/accounting.js';
 import { createUsageRunner } from '../src/usage/runner.js';
 import { FAST_SANDBOX_TIMINGS } from './kubectl.js';
@@ -89,6 +90,44 @@ describe('the parts of a pass', () => {
       { hourStart: t('2030-01-01T13:00:00Z'), hours: 0.25 },
     ]);
     expect(hourSlices(t('2030-01-01T11:00:00Z'), t('2030-01-01T11:00:00Z'))).toEqual([]);
+  });
+});
+
+describe('reading every workspace’s running pods', () => {
+  it('lists across namespaces in pages, by label, as an API server does; the gateway follows the pages', async () => {
+    for (const name of ['a', 'b', 'c']) await runningPod(workspace.namespace, name, '2030-01-01T00:00:00Z');
+    await runningPod(other.namespace, 'd', '2030-01-01T00:00:00Z', [container('250m', '256Mi')]);
+    await runningPod('not-a-workspace', 'e', '2030-01-01T00:00:00Z');
+    const kube = ctx.cluster.kube();
+    const first = await kube.listPodForAllNamespaces({ limit: 2 });
+    expect(first.items).toHaveLength(2);
+    expect(first.metadata?._continue).toBeTruthy();
+    const names = first.items.map((pod) => pod.metadata?.name);
+    for (let token = first.metadata?._continue; token; ) {
+      const page = await kube.listPodForAllNamespaces({ limit: 2, _continue: token });
+      names.push(...page.items.map((pod) => pod.metadata?.name));
+      token = page.metadata?._continue;
+    }
+    expect(names.filter((name) => ['a', 'b', 'c', 'd', 'e'].includes(name!)).sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(new Set(names).size).toBe(names.length);
+    await expect(kube.listPodForAllNamespaces({ limit: 2, _continue: 'not-a-token' })).rejects.toMatchObject({ code: 400 });
+    const labelled = await kube.listNamespace({ labelSelector: WORKSPACE_NAMESPACE_SELECTOR });
+    expect(labelled.items.map((namespace) => namespace.metadata?.name).sort()).toEqual([workspace.namespace, other.namespace].sort());
+
+    // One pod per page: the gateway reads them all, and keeps those of workspace namespaces.
+    const { url, caPem, adminToken } = ctx.cluster.sandbox;
+    const paged = kubernetesGateway(kubeConfigFor({ server: url, caPem, token: adminToken }), 'sandbox', { listPageSize: 1 });
+    const pods = await paged.listWorkspacePods();
+    expect(pods.map((pod) => `${pod.namespace}/${pod.name}`).sort()).toEqual(
+      [`${workspace.namespace}/a`, `${workspace.namespace}/b`, `${workspace.namespace}/c`, `${other.namespace}/d`].sort(),
+    );
+    expect(pods.find((pod) => pod.name === 'd')).toEqual({
+      namespace: other.namespace,
+      name: 'd',
+      phase: 'Running',
+      startTime: '2030-01-01T00:00:00.000Z',
+      containers: [{ requests: { cpu: 0.25, memory: 256 * 2 ** 20 }, limits: { cpu: 0.25, memory: 256 * 2 ** 20 } }],
+    });
   });
 });
 

@@ -67,7 +67,7 @@ function podSummary(pod: V1Pod, namespace: string): PodSummary {
   };
 }
 
-export function podCalls(kc: KubeConfig, core: CoreV1Api): Pick<ClusterGateway, 'listPods' | 'listWorkspacePods' | 'watchPods' | 'streamPodLogs'> {
+export function podCalls(kc: KubeConfig, core: CoreV1Api, pageSize = LIST_PAGE_SIZE): Pick<ClusterGateway, 'listPods' | 'listWorkspacePods' | 'watchPods' | 'streamPodLogs'> {
   return {
     async listPods(namespace): Promise<PodSummary[]> {
       const list = await call(() => core.listNamespacedPod({ namespace }));
@@ -80,12 +80,12 @@ export function podCalls(kc: KubeConfig, core: CoreV1Api): Pick<ClusterGateway, 
       // server selects on), kept when they are in one of them.
       const namespaces = new Set(
         await allPages(
-          (token) => core.listNamespace({ labelSelector: WORKSPACE_NAMESPACE_SELECTOR, limit: LIST_PAGE_SIZE, _continue: token }),
+          (token) => core.listNamespace({ labelSelector: WORKSPACE_NAMESPACE_SELECTOR, limit: pageSize, _continue: token }),
           (items) => items.map((namespace) => namespace.metadata?.name ?? ''),
         ),
       );
       return allPages(
-        (token) => core.listPodForAllNamespaces({ fieldSelector: 'status.phase=Running', limit: LIST_PAGE_SIZE, _continue: token }),
+        (token) => core.listPodForAllNamespaces({ fieldSelector: 'status.phase=Running', limit: pageSize, _continue: token }),
         (items) =>
           items
             .filter((pod) => namespaces.has(pod.metadata?.namespace ?? ''))
