@@ -30,7 +30,7 @@ const setting = (name: string, fallback: number) => {
 };
 
 /** Server CPU per accounting pass over 50,000 pods. */
-export const USAGE_PASS_GOAL_MS = 2000;
+export const USAGE_PASS_GOAL_MS = 1000;
 /** Wall time of a workspace's or a team's read (median). */
 export const USAGE_READ_GOAL_MS = 250;
 /** Wall time of a platform-wide read (median): every hour row of the range is summed. */
