@@ -18,12 +18,15 @@ import { adminUsageQuery, adminUsageSchema, teamUsageSchema, usageQuery, usageSe
 const security = bearerAuth;
 const tags = ['usage'];
 
-/** The answer's range part. */
-const rangeOf = async (context: AppContext, range: UsageRange) => ({
+/**
+ * The answer's range part. `accounted` is read before the hours: a pass that commits meanwhile
+ * makes the numbers newer than it says, never older.
+ */
+const rangeOf = (range: UsageRange, accounted: string | null) => ({
   from: range.from.toISOString(),
   to: range.to.toISOString(),
   granularity: range.granularity,
-  accounted_until: await accountedUntil(context.db),
+  accounted_until: accounted,
 });
 
 const csvColumns: CsvColumn<GroupedUsageRow>[] = [
@@ -42,7 +45,8 @@ export function usageRoutes(context: AppContext): FastifyPluginAsyncZod {
   const { db, clock } = context;
   const adminUsage = async (query: z.infer<typeof adminUsageQuery>) => {
     const range = resolveRange(query, clock.now());
-    return { range, data: await groupedUsage(db, query.group_by, range) };
+    const accounted = await accountedUntil(db);
+    return { range, accounted, data: await groupedUsage(db, query.group_by, range) };
   };
   return async (app) => {
     app.get(
@@ -63,8 +67,9 @@ export function usageRoutes(context: AppContext): FastifyPluginAsyncZod {
         const workspace = await findWorkspace(db, request.params.id);
         if (!workspace) throw notFound();
         const range = resolveRange(request.query, clock.now());
+        const accounted = await accountedUntil(db);
         const { series, total } = await usageSeries(db, { workspaceId: workspace.id }, range);
-        return { ...(await rangeOf(context, range)), series, total };
+        return { ...rangeOf(range, accounted), series, total };
       },
     );
 
@@ -88,8 +93,9 @@ export function usageRoutes(context: AppContext): FastifyPluginAsyncZod {
           throw new HttpError(403, "Only the team's members and platform admins can see its usage.");
         }
         const range = resolveRange(request.query, clock.now());
+        const accounted = await accountedUntil(db);
         const [{ series, total }, workspaces] = await Promise.all([usageSeries(db, { teamId: team.id }, range), teamWorkspaceTotals(db, team.id, range)]);
-        return { ...(await rangeOf(context, range)), series, total, workspaces };
+        return { ...rangeOf(range, accounted), series, total, workspaces };
       },
     );
 
@@ -106,9 +112,9 @@ export function usageRoutes(context: AppContext): FastifyPluginAsyncZod {
         onRequest: requireAdmin,
       },
       async (request, reply) => {
-        const { range, data } = await adminUsage(request.query);
+        const { range, accounted, data } = await adminUsage(request.query);
         if (request.query.format === 'csv') return sendCsv(reply, `usage-by-${request.query.group_by}`, csvStream(csvColumns, once(data)));
-        return { data, ...(await rangeOf(context, range)) };
+        return { data, ...rangeOf(range, accounted) };
       },
     );
 
