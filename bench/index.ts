@@ -1,7 +1,8 @@
 // `npm run bench` (the API: bench/run.ts, then the lifecycle pass), `npm run bench -- console`
 // (the console: bench/console.ts), `npm run bench -- floor` (the pinned stack's own weight and
-// Lighthouse score: bench/floor.ts) or `npm run bench -- lifecycle` (only the lifecycle pass when
-// nothing is due: bench/lifecycle.ts).
+// Lighthouse score: bench/floor.ts), `npm run bench -- lifecycle` (only the lifecycle pass when
+// nothing is due: bench/lifecycle.ts) or `npm run bench -- usage` (usage accounting and its
+// reads at scale: bench/usage.ts).
 const target = process.argv[2] ?? 'api';
 
 if (target === 'api') {
@@ -19,11 +20,15 @@ if (target === 'api') {
   const { runLifecycleBench } = await import('./lifecycle.js');
   const { goal } = await runLifecycleBench();
   if (!goal.pass) process.exitCode = 1;
+} else if (target === 'usage') {
+  const { runUsageBench } = await import('./usage.js');
+  const { goals } = await runUsageBench();
+  if (goals.some((goal) => !goal.pass)) process.exitCode = 1;
 } else if (target === 'floor') {
   const { runFloorBench } = await import('./floor.js');
   await runFloorBench();
 } else {
-  console.error(`Unknown bench "${target}": npm run bench [-- api | console | floor | lifecycle]`);
+  console.error(`Unknown bench "${target}": npm run bench [-- api | console | floor | lifecycle | usage]`);
   process.exitCode = 2;
 }
 export {};

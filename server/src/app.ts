@@ -51,6 +51,7 @@ import { authenticateToken } from './tokens/tokens.js';
 import { userRoutes } from './profile/routes.js';
 import { policyStandingNow } from './policy/inForce.js';
 import { policyRoutes } from './policy/routes.js';
+import { usageRoutes } from './usage/routes.js';
 import { workspaceRoutes } from './workspaces/routes.js';
 
 declare module 'fastify' {
@@ -107,6 +108,7 @@ const domains = [
   adminTeamRoutes,
   workspaceRoutes,
   requestRoutes,
+  usageRoutes,
   adminRoutes,
   adminWorkspaceRoutes,
   adminUserRoutes,

@@ -24,6 +24,7 @@ import { attachClusterFeeds } from './realtime/clusterFeeds.js';
 import { createRealtimeServer, realtimeAppSecret } from './realtime/pusherServer.js';
 import { attachRightsChecks } from './realtime/rights.js';
 import { platformAdminExists } from './users/users.js';
+import { createUsageRunner } from './usage/runner.js';
 
 // The server process: `npm start` runs it compiled (build/server/main.js, scripts/build-server.mjs);
 // `node --import tsx server/src/main.ts` runs it from source.
@@ -126,6 +127,12 @@ async function main(): Promise<void> {
     services: { broadcaster, clusterSync, outbox: app.mailOutbox, tasks: app.backgroundTasks },
     logger,
   });
+  // Usage accounting (docs/usage.md): the running pods' requests, per workspace and hour, on the
+  // same clock. Without a cluster there is nothing to count.
+  const usage =
+    cluster.gateway.mode === 'none'
+      ? null
+      : createUsageRunner({ db, gateway: cluster.gateway, clock: systemClock, intervalMs: config.usageSampleSeconds * 1000, logger });
   // Background work that must run once across the replicas runs in the leader only.
   const backgroundWork = {
     start() {
@@ -134,8 +141,10 @@ async function main(): Promise<void> {
       // Mail retries and mails a killed replica left (every replica kicks its own fresh ones).
       app.mailOutbox.start();
       lifecycle.start();
+      usage?.start();
     },
     async stop() {
+      await usage?.stop();
       await lifecycle.stop();
       await reconciler?.stop();
       await nodeWatcher?.stop();

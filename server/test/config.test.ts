@@ -128,6 +128,14 @@ describe('loadConfig', () => {
     expect(() => load({ DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE must be at least 1/);
   });
 
+  it('reads USAGE_SAMPLE_SECONDS: 60 by default, a whole number of seconds from 1', () => {
+    expect(load({}).usageSampleSeconds).toBe(60);
+    expect(load({ USAGE_SAMPLE_SECONDS: '15' }).usageSampleSeconds).toBe(15);
+    expect(() => load({ USAGE_SAMPLE_SECONDS: '0' })).toThrow(/USAGE_SAMPLE_SECONDS must be at least 1/);
+    expect(() => load({ USAGE_SAMPLE_SECONDS: '1.5' })).toThrow(/USAGE_SAMPLE_SECONDS must be a whole number/);
+    expect(() => load({ USAGE_SAMPLE_SECONDS: 'often' })).toThrow(/USAGE_SAMPLE_SECONDS must be a number/);
+  });
+
   it('generates APP_KEY once into STORAGE_DIR/app-key and reuses it', () => {
     const first = load({});
     const keyFile = join(dir, 'storage', 'app-key');

@@ -200,7 +200,8 @@ describe('Kustomize manifests (deploy/)', () => {
       return lower.endsWith('y') ? `${lower.slice(0, -1)}ies` : `${lower}s`;
     };
     const used = new Set<string>();
-    for (const [, verb, kind] of sources.matchAll(/\b(?:core|rbac|networking)\.(create|read|replace|delete|list|patch)(?:Namespaced)?(\w+?)\(/g)) {
+    // (`listPodForAllNamespaces`: the list of pods, cluster-wide, which a ClusterRole grants.)
+    for (const [, verb, kind] of sources.matchAll(/\b(?:core|rbac|networking)\.(create|read|replace|delete|list|patch)(?:Namespaced)?(\w+?)(?:ForAllNamespaces)?\(/g)) {
       const resource = kind === 'ServiceAccountToken' ? 'serviceaccounts/token' : plural(kind);
       used.add(`${resource} ${VERBS[verb]}`);
     }

@@ -151,6 +151,30 @@ export interface PodSummary {
   status: { phase: string | null; podIP: string | null; hostIP: string | null; startTime: string | null };
 }
 
+/**
+ * The namespaces of workspaces: what ensureWorkspace labels (the console's managed-by label and
+ * the workspace label; testbed-identities has the first only). A label selector on namespaces:
+ * pods do not carry their namespace's labels.
+ */
+export const WORKSPACE_NAMESPACE_SELECTOR = `app.kubernetes.io/managed-by=${MANAGED_BY['app.kubernetes.io/managed-by']},${WORKSPACE_LABEL}`;
+
+/** What one container asks for and may use: CPU in cores, memory in bytes; null when not set. */
+export interface AccountedResources {
+  requests: { cpu: number | null; memory: number | null };
+  limits: { cpu: number | null; memory: number | null };
+}
+
+/** A running pod of a workspace namespace, as usage accounting reads it (docs/usage.md). */
+export interface AccountedPod {
+  namespace: string;
+  name: string;
+  phase: string | null;
+  /** ISO 8601: when the kubelet took the pod on (`status.startTime`); null before that. */
+  startTime: string | null;
+  /** Its containers (not init containers), quantities parsed. */
+  containers: AccountedResources[];
+}
+
 export interface Stoppable {
   stop(): void;
 }
@@ -231,6 +255,11 @@ export interface ClusterGateway {
   /** A TokenRequest token for the member's service account of this workspace. */
   issueKubeconfigToken(input: MemberTarget & { expirationSeconds: number }): Promise<IssuedToken>;
   listPods(namespace: string): Promise<PodSummary[]>;
+  /**
+   * The Running pods of every workspace namespace (WORKSPACE_NAMESPACE_SELECTOR), cluster-wide,
+   * read in pages: the leader's usage accounting (docs/usage.md).
+   */
+  listWorkspacePods(): Promise<AccountedPod[]>;
   /**
    * Watches the namespace's pods from now on: `onChange` for each ADDED/MODIFIED/DELETED, `onEnd`
    * once when the watch ends (error: it failed; none: the server closed it; not after stop()).

@@ -45,6 +45,8 @@ export function loadKubeConfig(kubeconfigPath: string | null): KubeConfig {
 export interface KubernetesGatewayOptions {
   /** The API server address handed out (kubeconfigs, clusterInfo, bootstrap tokens); null = kc's. */
   publicServer?: string | null;
+  /** Items per page of the cluster-wide lists (default LIST_PAGE_SIZE, 500). */
+  listPageSize?: number;
 }
 
 export function kubernetesGateway(kc: KubeConfig, mode: ClusterMode = 'kubernetes', options: KubernetesGatewayOptions = {}): ClusterGateway {
@@ -70,7 +72,7 @@ export function kubernetesGateway(kc: KubeConfig, mode: ClusterMode = 'kubernete
     mode,
     ...workspaceCalls(core, networking),
     ...accessCalls(core, rbac),
-    ...podCalls(kc, core),
+    ...podCalls(kc, core, options.listPageSize),
     ...nodeCalls(kc, core, info),
 
     clusterInfo: () => info,

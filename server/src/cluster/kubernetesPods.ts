@@ -1,10 +1,55 @@
 import { Writable } from 'node:stream';
-import { type CoreV1Api, type KubeConfig, Log, type V1Pod, Watch } from '@kubernetes/client-node';
-import type { ClusterError, ClusterGateway, PodLogHandlers, PodSummary, PodWatchHandlers, Stoppable, WatchEventType } from './gateway.js';
+import { type CoreV1Api, type KubeConfig, Log, type V1Container, type V1Pod, Watch } from '@kubernetes/client-node';
+import {
+  type AccountedPod,
+  type AccountedResources,
+  type ClusterError,
+  type ClusterGateway,
+  type PodLogHandlers,
+  type PodSummary,
+  type PodWatchHandlers,
+  type Stoppable,
+  type WatchEventType,
+  WORKSPACE_NAMESPACE_SELECTOR,
+} from './gateway.js';
 import { call, toClusterError } from './kubernetesCalls.js';
+import { quantityNumber } from './sandbox/quantity.js';
 
 // A workspace's pods for the console: the list, a watch (the workspace page's live list) and
-// a follow of one pod's log. Reads only.
+// a follow of one pod's log; and the running pods of every workspace, for usage accounting.
+// Reads only.
+
+/** Items per page of a cluster-wide list (kubectl's chunk size). */
+export const LIST_PAGE_SIZE = 500;
+
+/**
+ * Every item of a list, page by page (`limit`/`continue`), each page turned into what the
+ * caller keeps as it comes (so 50,000 pods are never held as client objects at once). Each page
+ * is one call with its own timeout; a continue token that expired (410) fails the whole read,
+ * as a partial one would count only some pods.
+ */
+async function allPages<T, U>(
+  page: (token: string | undefined) => Promise<{ items: T[]; metadata?: { _continue?: string } }>,
+  keep: (items: T[]) => U[],
+): Promise<U[]> {
+  const kept: U[] = [];
+  let token: string | undefined;
+  do {
+    const list = await call(() => page(token));
+    for (const item of keep(list.items)) kept.push(item);
+    token = list.metadata?._continue || undefined;
+  } while (token);
+  return kept;
+}
+
+function accountedResources(container: V1Container): AccountedResources {
+  const requests = container.resources?.requests ?? {};
+  const limits = container.resources?.limits ?? {};
+  return {
+    requests: { cpu: quantityNumber(requests.cpu), memory: quantityNumber(requests.memory) },
+    limits: { cpu: quantityNumber(limits.cpu), memory: quantityNumber(limits.memory) },
+  };
+}
 
 const WATCH_TYPES = new Set(['ADDED', 'MODIFIED', 'DELETED']);
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -22,11 +67,36 @@ function podSummary(pod: V1Pod, namespace: string): PodSummary {
   };
 }
 
-export function podCalls(kc: KubeConfig, core: CoreV1Api): Pick<ClusterGateway, 'listPods' | 'watchPods' | 'streamPodLogs'> {
+export function podCalls(kc: KubeConfig, core: CoreV1Api, pageSize = LIST_PAGE_SIZE): Pick<ClusterGateway, 'listPods' | 'listWorkspacePods' | 'watchPods' | 'streamPodLogs'> {
   return {
     async listPods(namespace): Promise<PodSummary[]> {
       const list = await call(() => core.listNamespacedPod({ namespace }));
       return list.items.map((pod) => podSummary(pod, namespace));
+    },
+
+    async listWorkspacePods(): Promise<AccountedPod[]> {
+      // Pods do not carry their namespace's labels: the workspace namespaces are listed by
+      // label, then the running pods of the whole cluster (status.phase is a field every API
+      // server selects on), kept when they are in one of them.
+      const namespaces = new Set(
+        await allPages(
+          (token) => core.listNamespace({ labelSelector: WORKSPACE_NAMESPACE_SELECTOR, limit: pageSize, _continue: token }),
+          (items) => items.map((namespace) => namespace.metadata?.name ?? ''),
+        ),
+      );
+      return allPages(
+        (token) => core.listPodForAllNamespaces({ fieldSelector: 'status.phase=Running', limit: pageSize, _continue: token }),
+        (items) =>
+          items
+            .filter((pod) => namespaces.has(pod.metadata?.namespace ?? ''))
+            .map((pod) => ({
+              namespace: pod.metadata?.namespace ?? '',
+              name: pod.metadata?.name ?? '',
+              phase: pod.status?.phase ?? null,
+              startTime: pod.status?.startTime ? new Date(pod.status.startTime).toISOString() : null,
+              containers: (pod.spec?.containers ?? []).map(accountedResources),
+            })),
+      );
     },
 
     async watchPods(namespace, handlers: PodWatchHandlers): Promise<Stoppable> {

@@ -12,6 +12,7 @@ export const noneGateway: ClusterGateway = {
   deleteMemberAccessObject: () => Promise.reject(new ClusterUnavailable()),
   issueKubeconfigToken: () => Promise.reject(new ClusterUnavailable()),
   listPods: () => Promise.reject(new ClusterUnavailable()),
+  listWorkspacePods: () => Promise.reject(new ClusterUnavailable()),
   watchPods: () => Promise.reject(new ClusterUnavailable()),
   streamPodLogs: () => Promise.reject(new ClusterUnavailable()),
   readWorkspaceQuota: () => Promise.reject(new ClusterUnavailable()),

@@ -103,6 +103,8 @@ export interface Config {
   realtimeLimits: RealtimeConfigLimits;
   /** How often the leader's lifecycle pass runs (expiry, warnings, retention, memberships that end). */
   lifecycleIntervalSeconds: number;
+  /** How often the leader's usage accounting pass runs (docs/usage.md). */
+  usageSampleSeconds: number;
   /** The lifecycle settings until a platform admin changes them (lifecycle/settings.ts). */
   lifecycleDefaults: LifecycleSettings;
   /** null = rate limiting is off (RATE_LIMITS=off, for load benchmarks). */
@@ -230,6 +232,8 @@ const environmentSchema = z.object({
   // Allocations over time (docs/lifecycle.md): the defaults platform admins may change in the
   // console's settings page; these only seed it.
   LIFECYCLE_INTERVAL_SECONDS: positive('LIFECYCLE_INTERVAL_SECONDS').default(60),
+  // Usage accounting (docs/usage.md): how often the leader samples the running pods.
+  USAGE_SAMPLE_SECONDS: positive('USAGE_SAMPLE_SECONDS').default(60),
   WORKSPACE_LIFETIME_DAYS: positive('WORKSPACE_LIFETIME_DAYS').default(180),
   TEAM_REVIEW_DAYS: positive('TEAM_REVIEW_DAYS').default(365),
   EXPIRY_WARNING_DAYS: positive('EXPIRY_WARNING_DAYS').default(30),
@@ -356,6 +360,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     metricsPort: vars.METRICS_PORT ?? null,
     oidcProviders: oidc.providers,
     lifecycleIntervalSeconds: vars.LIFECYCLE_INTERVAL_SECONDS,
+    usageSampleSeconds: vars.USAGE_SAMPLE_SECONDS,
     lifecycleDefaults: {
       workspace_lifetime_days: vars.WORKSPACE_LIFETIME_DAYS,
       team_review_days: vars.TEAM_REVIEW_DAYS,

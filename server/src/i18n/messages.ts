@@ -6,6 +6,7 @@ import { common } from './catalogue/common.js';
 import { lifecycle } from './catalogue/lifecycle.js';
 import { nodes } from './catalogue/nodes.js';
 import { teams } from './catalogue/teams.js';
+import { usage } from './catalogue/usage.js';
 
 // The server's messages in the person's language (English or French). The code keeps writing its
 // messages in English, as Laravel's do ("The firstname field is required."); this catalogue
@@ -27,7 +28,7 @@ export const isLocale = (value: unknown): value is Locale => LOCALES.includes(va
  * text in the English message. The domains' specific messages come before the shared generic
  * rules, so that a specific wording wins where both match.
  */
-const catalogue: Record<string, string> = { ...accounts, ...teams, ...admin, ...nodes, ...lifecycle, ...common };
+const catalogue: Record<string, string> = { ...accounts, ...teams, ...admin, ...nodes, ...lifecycle, ...usage, ...common };
 
 /** Field names as a French form labels them (the English message names the field as sent). */
 const frenchFields: Record<string, string> = {

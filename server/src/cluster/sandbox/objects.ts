@@ -40,13 +40,59 @@ export function getObject({ store }: ApiContext, r: Route): KubeObject {
   return withKind(r.type, object);
 }
 
+/** Where a `continue` token resumes: after this object, in the store's order (namespace, name). */
+interface ContinueKey {
+  namespace: string;
+  name: string;
+}
+
+const storeOrder = (a: ContinueKey, b: ContinueKey) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name);
+
+/** A continue token: base64 JSON, opaque to clients, like kube-apiserver's (which also carries `v` and `rv`). */
+const encodeContinue = (last: KubeObject, resourceVersion: string) =>
+  Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: Number(resourceVersion), namespace: last.metadata.namespace ?? '', name: last.metadata.name })).toString('base64url');
+
+function decodeContinue(token: string): ContinueKey {
+  try {
+    const decoded = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Record<string, unknown>;
+    if (decoded.v === 'meta.k8s.io/v1' && typeof decoded.namespace === 'string' && typeof decoded.name === 'string' && decoded.name) {
+      return { namespace: decoded.namespace, name: decoded.name };
+    }
+  } catch {
+    // refused below
+  }
+  throw badRequest('continue key is not valid: invalid continue token');
+}
+
+/**
+ * A list, with `limit`/`continue` paging as kube-apiserver does it: at most `limit` matching
+ * items, and a `continue` token in the metadata while more match. Unlike kube-apiserver the
+ * next page is read from the store as it is then, not from a snapshot at the first page's
+ * resourceVersion (objects created meanwhile past the token are included), and a token never
+ * expires.
+ */
 export function list({ store }: ApiContext, r: Route, query: URLSearchParams, table: boolean) {
   const byLabel = labelSelector(query.get('labelSelector'));
   const byField = fieldSelector(query.get('fieldSelector'));
-  const matching = store.list(r.type.resource, r.namespace).filter((o) => byLabel(o) && byField(o));
-  if (table) return toTable(r.type.resource, matching.map((o) => withKind(r.type, o)), store.resourceVersion, query.get('includeObject'));
+  let matching = store.list(r.type.resource, r.namespace).filter((o) => byLabel(o) && byField(o));
+  const token = query.get('continue');
+  if (token) {
+    const after = decodeContinue(token);
+    matching = matching.filter((o) => storeOrder({ namespace: o.metadata.namespace ?? '', name: o.metadata.name }, after) > 0);
+  }
+  const limit = Number(query.get('limit') ?? 0);
+  let next: string | undefined;
+  if (Number.isInteger(limit) && limit > 0 && matching.length > limit) {
+    matching = matching.slice(0, limit);
+    next = encodeContinue(matching[limit - 1]!, store.resourceVersion);
+  }
+  const paging = next ? { continue: next } : {};
+  if (table) {
+    const answer = toTable(r.type.resource, matching.map((o) => withKind(r.type, o)), store.resourceVersion, query.get('includeObject'));
+    return { ...answer, metadata: { ...answer.metadata, ...paging } };
+  }
   const items = matching.map(({ kind: _kind, apiVersion: _apiVersion, ...item }) => item);
-  return { kind: `${r.type.kind}List`, apiVersion: apiVersionOf(r.type), metadata: { resourceVersion: store.resourceVersion }, items };
+  return { kind: `${r.type.kind}List`, apiVersion: apiVersionOf(r.type), metadata: { resourceVersion: store.resourceVersion, ...paging }, items };
 }
 
 /**

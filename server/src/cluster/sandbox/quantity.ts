@@ -43,6 +43,17 @@ export function parseQuantity(text: unknown): Quantity | undefined {
   return { nanos: sign === '-' ? -nanos : nanos, format };
 }
 
+/**
+ * A quantity as a plain number of units (cores, bytes), or null when the text is not one. For
+ * arithmetic where float precision is enough (usage accounting), not for comparing quotas.
+ */
+export function quantityNumber(text: unknown): number | null {
+  const quantity = parseQuantity(text);
+  if (!quantity) return null;
+  const whole = quantity.nanos / NANO;
+  return Number(whole) + Number(quantity.nanos - whole * NANO) / 1e9;
+}
+
 /** The canonical string the API server writes for a quantity. */
 export function formatQuantity(quantity: Quantity): string {
   const { nanos, format } = quantity;
