@@ -72,7 +72,7 @@ describe('a workspace’s usage', () => {
   it('says how far usage is accounted', async () => {
     await ctx.db.insertInto('usage_accounting').values({ id: 1, accounted_until: '2030-03-15T10:29:00.000Z' }).execute();
     try {
-      expect((await get(`/api/subnamespaces/${world.workspace.id}/usage`, world.people.outsider.token)).json().accounted_until).toBe('2030-03-15T10:29:00.000Z');
+      expect((await get(`/api/subnamespaces/${world.workspace.id}/usage`, world.people.member.token)).json().accounted_until).toBe('2030-03-15T10:29:00.000Z');
     } finally {
       await ctx.db.deleteFrom('usage_accounting').execute();
     }
@@ -97,11 +97,15 @@ describe('a workspace’s usage', () => {
     ]);
   });
 
-  it('is visible to every onboarded user, as the workspace is', async () => {
-    expect((await get(`/api/subnamespaces/${world.workspace.id}/usage`)).statusCode).toBe(401);
+  it("is visible to the workspace's members, its team's members and platform admins only", async () => {
+    const url = `/api/subnamespaces/${world.workspace.id}/usage`;
+    expect((await get(url)).statusCode).toBe(401);
     const unverified = await ctx.createUser({ verified: false });
-    expect((await get(`/api/subnamespaces/${world.workspace.id}/usage`, await ctx.login(unverified.user.email))).statusCode).toBe(403);
-    expect((await get(`/api/subnamespaces/${world.workspace.id}/usage`, world.people.outsider.token)).statusCode).toBe(200);
+    expect((await get(url, await ctx.login(unverified.user.email))).statusCode).toBe(403);
+    const refused = await get(url, world.people.outsider.token);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toBe("Only the workspace's members, its team's members and platform admins can see its usage.");
+    for (const person of [world.people.wsMember, world.people.member, world.people.admin]) expect((await get(url, person.token)).statusCode).toBe(200);
     expect((await get('/api/subnamespaces/987654/usage', world.people.admin.token)).statusCode).toBe(404);
   });
 });

@@ -54,7 +54,7 @@ export function usageRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          summary: "A workspace's CPU core-hours and memory GiB-hours per hour, day or month (UTC), zero-filled; visible as the workspace is",
+          summary: "A workspace's CPU core-hours and memory GiB-hours per hour, day or month (UTC), zero-filled; its members, its team's members and platform admins",
           security,
           params: z.object({ id: idParam() }),
           querystring: usageQuery,
@@ -62,10 +62,14 @@ export function usageRoutes(context: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        // Visible to every onboarded user, as the workspace itself (GET /api/subnamespaces/{id}),
-        // whose page already shows what its pods use of the quota now.
+        // What a workspace used over time is its people's business (and its team's, which answers
+        // for it): not every onboarded user's, who may see the workspace's page.
         const workspace = await findWorkspace(db, request.params.id);
         if (!workspace) throw notFound();
+        const access = await loadAccess(db, currentUser(request));
+        if (!access.workspaceRoles.has(workspace.id) && !seesTeamMembers(access, workspace.team_id)) {
+          throw new HttpError(403, "Only the workspace's members, its team's members and platform admins can see its usage.");
+        }
         const range = resolveRange(request.query, clock.now());
         const accounted = await accountedUntil(db);
         const { series, total } = await usageSeries(db, { workspaceId: workspace.id }, range);

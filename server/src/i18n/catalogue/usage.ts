@@ -12,4 +12,6 @@ export const usage: Record<string, string> = {
   'The format field must be json or csv.': 'Le champ format doit valoir json ou csv.',
   "Only the team's members and platform admins can see its usage.":
     'Seuls les membres de l’équipe et les administrateurs de la plateforme peuvent voir sa consommation.',
+  "Only the workspace's members, its team's members and platform admins can see its usage.":
+    'Seuls les membres de l’espace de travail, ceux de son équipe et les administrateurs de la plateforme peuvent voir sa consommation.',
 };
