@@ -34,12 +34,14 @@ describe('the usage card', () => {
     expect(within(card).queryByRole('alert')).toBeNull();
     expect(within(card).getByRole('button', { name: 'CPU' })).toHaveAttribute('aria-pressed', 'true');
 
-    await user.click(within(card).getByRole('button', { name: 'Show the numbers' }));
-    const rows = within(within(card).getByRole('table')).getAllByRole('row');
-    expect(rows.map((row) => row.textContent)).toEqual(['DayCPU core-hoursMemory GiB-hours', 'Nov 251224.5', 'Nov 2600', 'Nov 273.36']);
     await user.click(within(card).getByRole('button', { name: 'Memory' }));
     expect(within(card).getByRole('button', { name: 'Memory' })).toHaveAttribute('aria-pressed', 'true');
-    await user.click(within(card).getByRole('button', { name: 'Hide the numbers' }));
+    await user.click(within(card).getByRole('button', { name: 'Show as a table' }));
+    const rows = within(within(card).getByRole('table')).getAllByRole('row');
+    expect(rows.map((row) => row.textContent)).toEqual(['DayCPU core-hoursMemory GiB-hours', 'Nov 251224.5', 'Nov 2600', 'Nov 273.36']);
+    // The table instead of the chart, not under it.
+    expect(within(card).queryByRole('button', { name: 'Memory' })).toBeNull();
+    await user.click(within(card).getByRole('button', { name: 'Show as a chart' }));
     expect(within(card).queryByRole('table')).toBeNull();
   });
 

@@ -636,8 +636,8 @@ export const appMessages = {
     memory: 'Memory',
     cpu_core_hours: 'CPU core-hours',
     memory_gib_hours: 'Memory GiB-hours',
-    show_table: 'Show the numbers',
-    hide_table: 'Hide the numbers',
+    show_table: 'Show as a table',
+    show_chart: 'Show as a chart',
     day: 'Day',
     team_quota: {
       title: 'Workspaces’ quotas',

@@ -631,8 +631,8 @@ export const frenchAppMessages: typeof appMessages = {
     memory: 'Mémoire',
     cpu_core_hours: 'Heures-cœur de CPU',
     memory_gib_hours: 'Gio-heures de mémoire',
-    show_table: 'Afficher les chiffres',
-    hide_table: 'Masquer les chiffres',
+    show_table: 'Afficher en tableau',
+    show_chart: 'Afficher en graphique',
     day: 'Jour',
     team_quota: {
       title: 'Quotas des espaces de travail',

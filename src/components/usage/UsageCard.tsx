@@ -67,33 +67,39 @@ export const UsageCard = ({ queryKey, load }: UsageCardProps) => {
             {translate('usage.known_until', { date: dateTime.format(new Date(data.accounted_until!)) })}
           </Alert>
         )}
-        <ToggleButtonGroup
-          size="small"
-          exclusive
-          value={metric}
-          onChange={(_, value: UsageMetric | null) => value && setMetric(value)}
-          aria-label={translate('usage.metric')}
-          sx={{ mt: 1.5, flexWrap: 'wrap' }}
-        >
-          <ToggleButton value="cpu_core_hours">{translate('usage.cpu')}</ToggleButton>
-          <ToggleButton value="memory_gib_hours">{translate('usage.memory')}</ToggleButton>
-        </ToggleButtonGroup>
-        <Box sx={{ mt: 1 }} aria-hidden={table}>
-          <Suspense fallback={<Skeleton variant="rounded" height={220} />}>
-            <UsageBarChart
-              series={data.series}
-              metric={metric}
-              label={labels[metric]}
-              formatPeriod={(start) => day.format(new Date(start))}
-              formatValue={(value) => number.format(value)}
-            />
-          </Suspense>
-        </Box>
-        <Button size="small" onClick={() => setTable((shown) => !shown)} aria-expanded={table}>
-          {translate(table ? 'usage.hide_table' : 'usage.show_table')}
+        {/* The chart or, on demand, the same numbers as a table: one of them at a time. */}
+        {!table && (
+          <>
+            <ToggleButtonGroup
+              size="small"
+              exclusive
+              value={metric}
+              onChange={(_, value: UsageMetric | null) => value && setMetric(value)}
+              aria-label={translate('usage.metric')}
+              sx={{ mt: 1.5, flexWrap: 'wrap' }}
+            >
+              <ToggleButton value="cpu_core_hours">{translate('usage.cpu')}</ToggleButton>
+              <ToggleButton value="memory_gib_hours">{translate('usage.memory')}</ToggleButton>
+            </ToggleButtonGroup>
+            <Box sx={{ mt: 1 }}>
+              <Suspense fallback={<Skeleton variant="rounded" height={220} />}>
+                <UsageBarChart
+                  series={data.series}
+                  metric={metric}
+                  label={labels[metric]}
+                  formatPeriod={(start) => day.format(new Date(start))}
+                  formatValue={(value) => number.format(value)}
+                />
+              </Suspense>
+            </Box>
+          </>
+        )}
+        <Button size="small" onClick={() => setTable((shown) => !shown)} sx={{ mt: table ? 1 : 0 }}>
+          {translate(table ? 'usage.show_chart' : 'usage.show_table')}
         </Button>
         {table && (
-          <Box sx={{ maxHeight: 280, overflow: 'auto' }}>
+          // Scrolls within the card: focusable, so that the keyboard scrolls it too.
+          <Box sx={{ maxHeight: 280, overflow: 'auto', mt: 1 }} tabIndex={0} role="group" aria-labelledby={titleId}>
             <Table size="small" aria-labelledby={titleId}>
               <TableHead>
                 <TableRow>
