@@ -19,6 +19,7 @@ const TeamJoinPage = lazyNamed(() => import('./resources/teams/TeamJoinPage'), '
 const AdminPolicyPage = lazyNamed(() => import('./resources/admin/policy/AdminPolicyPage'), 'AdminPolicyPage');
 const AdminSettingsPage = lazyNamed(() => import('./resources/admin/lifecycle/AdminSettingsPage'), 'AdminSettingsPage');
 const WhatEndsNextPage = lazyNamed(() => import('./resources/admin/lifecycle/WhatEndsNextPage'), 'WhatEndsNextPage');
+const AdminUsagePage = lazyNamed(() => import('./resources/admin/usage/AdminUsagePage'), 'AdminUsagePage');
 
 /**
  * The main console (react-admin's UI), for fully onboarded users. A chunk of its own (App.tsx
@@ -52,6 +53,7 @@ export const ConsoleUI = ({ title }: { title: string }) => {
         {/* The lifecycle settings and what ends next: platform admins only. */}
         {user?.admin && <Route path="/admin/settings" element={<AdminSettingsPage />} />}
         {user?.admin && <Route path="/admin/lifecycle" element={<WhatEndsNextPage />} />}
+        {user?.admin && <Route path="/admin/usage" element={<AdminUsagePage />} />}
       </CustomRoutes>
     </AdminUI>
   );

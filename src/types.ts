@@ -151,3 +151,20 @@ export interface UsageAnswer {
   /** The team's answer only: each workspace's totals over the range, biggest first. */
   workspaces?: { id: number; name: string | null; label: string | null; cpu_core_hours: number; memory_gib_hours: number }[];
 }
+
+/** The query of GET /api/admin/usage (and .csv): dates as ISO 8601 or YYYY-MM-DD. */
+export interface AdminUsageQuery {
+  group_by: 'team' | 'workspace' | 'user';
+  granularity: 'day' | 'month';
+  from: string;
+  to: string;
+}
+
+/** GET /api/admin/usage: a row per team, workspace or person and period with usage (none with zero). */
+export interface AdminUsageAnswer {
+  from: string;
+  to: string;
+  granularity: 'hour' | 'day' | 'month';
+  accounted_until: string | null;
+  data: { id: number; name: string | null; start: string; cpu_core_hours: number; memory_gib_hours: number }[];
+}

@@ -47,6 +47,7 @@ export const appMessages = {
       admin_nodes: 'Nodes',
       admin_activity: 'Activity',
       admin_policy: 'Usage policy',
+      admin_usage: 'Usage',
       admin_lifecycle: 'What ends next',
       admin_settings: 'Lifecycle settings',
       pending_requests: '%{smart_count} pending request |||| %{smart_count} pending requests',
@@ -839,6 +840,23 @@ export const appMessages = {
       disabled: 'Node %{name} disabled',
       enabled: 'Node %{name} enabled',
     },
+  },
+
+  // Where the testbed's capacity went (/admin/usage).
+  admin_usage: {
+    title: 'Usage',
+    intro: 'CPU core-hours and memory GiB-hours used over a range, per team, workspace or person (a workspace counts for the person whose request created it), biggest first.',
+    group_by: 'Per',
+    groups: { team: 'Team', workspace: 'Workspace', user: 'Person' },
+    from: 'From',
+    to: 'To',
+    csv_periods: 'CSV rows per',
+    granularity: { day: 'Day', month: 'Month' },
+    export: 'Export CSV',
+    loading: 'Loading usage',
+    accounted_until: 'Usage accounted until %{date}.',
+    empty: 'No usage in this range.',
+    deleted: 'Deleted (#%{id})',
   },
 
   adminWorkspaces: {

@@ -46,6 +46,7 @@ export const frenchAppMessages: typeof appMessages = {
       admin_nodes: 'Nœuds',
       admin_activity: 'Activité',
       admin_policy: 'Charte d’utilisation',
+      admin_usage: 'Utilisation',
       admin_lifecycle: 'Ce qui prend fin',
       admin_settings: 'Réglages du cycle de vie',
       pending_requests: '%{smart_count} demande en attente |||| %{smart_count} demandes en attente',
@@ -833,6 +834,23 @@ export const frenchAppMessages: typeof appMessages = {
       disabled: 'Nœud %{name} désactivé',
       enabled: 'Nœud %{name} activé',
     },
+  },
+
+  // Où est allée la capacité de la plateforme (/admin/usage).
+  admin_usage: {
+    title: 'Utilisation',
+    intro: 'Heures-cœur de CPU et Gio-heures de mémoire utilisées sur une période, par équipe, espace de travail ou personne (un espace de travail compte pour la personne dont la demande l’a créé), des plus grandes aux plus petites.',
+    group_by: 'Par',
+    groups: { team: 'Équipe', workspace: 'Espace de travail', user: 'Personne' },
+    from: 'Du',
+    to: 'Au',
+    csv_periods: 'Lignes du CSV par',
+    granularity: { day: 'Jour', month: 'Mois' },
+    export: 'Exporter en CSV',
+    loading: 'Chargement de l’utilisation',
+    accounted_until: 'Utilisation comptée jusqu’au %{date}.',
+    empty: 'Aucune utilisation sur cette période.',
+    deleted: 'Supprimé (n° %{id})',
   },
 
   adminWorkspaces: {

@@ -3,6 +3,7 @@ import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
 import EventBusyOutlinedIcon from '@mui/icons-material/EventBusyOutlined';
 import AssignmentOutlinedIcon from '@mui/icons-material/AssignmentOutlined';
 import GroupsOutlinedIcon from '@mui/icons-material/GroupsOutlined';
+import QueryStatsOutlinedIcon from '@mui/icons-material/QueryStatsOutlined';
 import HistoryOutlinedIcon from '@mui/icons-material/HistoryOutlined';
 import GavelOutlinedIcon from '@mui/icons-material/GavelOutlined';
 import HomeOutlinedIcon from '@mui/icons-material/HomeOutlined';
@@ -34,6 +35,7 @@ const ADMIN_ENTRIES = [
   { to: '/admin/users', label: 'app.menu.admin_users', icon: <PeopleOutlineIcon /> },
   { to: '/admin/nodes', label: 'app.menu.admin_nodes', icon: <DnsOutlinedIcon /> },
   { to: '/admin/activity', label: 'app.menu.admin_activity', icon: <HistoryOutlinedIcon /> },
+  { to: '/admin/usage', label: 'app.menu.admin_usage', icon: <QueryStatsOutlinedIcon /> },
   { to: '/admin/policy', label: 'app.menu.admin_policy', icon: <GavelOutlinedIcon /> },
   { to: '/admin/lifecycle', label: 'app.menu.admin_lifecycle', icon: <EventBusyOutlinedIcon /> },
   { to: '/admin/settings', label: 'app.menu.admin_settings', icon: <TuneOutlinedIcon /> },

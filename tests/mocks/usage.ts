@@ -1,6 +1,6 @@
 import { http, HttpResponse, type JsonBodyType } from 'msw';
 import type { NearLimitWorkspace, TeamQuotaAnswer } from '../../src/resources/teams/types';
-import type { UsageAnswer } from '../../src/types';
+import type { AdminUsageAnswer, UsageAnswer } from '../../src/types';
 import { authorized, record } from './http';
 
 // Usage over time and quotas seen from a team or the home (docs/api-contract.md, "Usage").
@@ -24,12 +24,15 @@ export const usageDb: {
   /** By the team's id or name; absent: no workspaces. */
   teamQuota: Record<string, TeamQuotaAnswer>;
   nearLimit: NearLimitWorkspace[];
-} = { usage: {}, teamQuota: {}, nearLimit: [] };
+  /** GET /api/admin/usage's rows, whatever the query (the server's range checks are mimicked). */
+  admin: AdminUsageAnswer['data'];
+} = { usage: {}, teamQuota: {}, nearLimit: [], admin: [] };
 
 export const resetUsageDb = () => {
   usageDb.usage = {};
   usageDb.teamQuota = {};
   usageDb.nearLimit = [];
+  usageDb.admin = [];
 };
 
 const json = (value: unknown, status = 200) => HttpResponse.json(value as JsonBodyType, { status });
@@ -45,6 +48,20 @@ export const usageHandlers = [
     await record(request);
     if (!authorized(request)) return unauthenticated();
     return json({ data: usageDb.nearLimit });
+  }),
+  http.get('/api/admin/usage', async ({ request }) => {
+    await record(request);
+    if (!authorized(request)) return unauthenticated();
+    const url = new URL(request.url);
+    const from = url.searchParams.get('from') ?? '';
+    const to = url.searchParams.get('to') ?? '';
+    if (from && to && to < from) return json({ message: 'The to field must be a date after or equal to from.', errors: { to: ['The to field must be a date after or equal to from.'] } }, 422);
+    return json({ from, to, granularity: url.searchParams.get('granularity') ?? 'day', accounted_until: '2026-11-27T11:59:00.000Z', data: usageDb.admin });
+  }),
+  http.get('/api/admin/usage.csv', async ({ request }) => {
+    await record(request);
+    if (!authorized(request)) return unauthenticated();
+    return new HttpResponse('id,name,start,cpu_core_hours,memory_gib_hours\n', { headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="usage-team-2026-11-27.csv"' } });
   }),
   http.get('/api/subnamespaces/:id/usage', async ({ request, params }) => {
     await record(request);
