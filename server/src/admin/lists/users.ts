@@ -1,4 +1,5 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import { DAY_MS } from '../../clock.js';
 import { dialectOf } from '../../db/database.js';
 import { jsonArrayFrom, jsonRows } from '../../db/json.js';
 import type { Database } from '../../db/schema.js';
@@ -15,6 +16,45 @@ export interface UserFilters {
   policy?: boolean;
   /** Members of this team (any role). */
   teamId?: number;
+  /** Active from `now` back this many days (activeUserIds); needs `now`. */
+  activeWithinDays?: number;
+  /** When the list is read (the app's clock), for activeWithinDays. */
+  now?: Date;
+}
+
+/** The activity log entries that only the person themself causes, by signing in or out. */
+const PRESENCE = ['logged in', 'logged out'] as const;
+
+/**
+ * Who was active since `since`: a person whose access token (a session or a personal token)
+ * authenticated a request then, or who logged in or out then. Tokens alone would forget whoever
+ * logged out since (logging out deletes the session), so the log's sign-ins and sign-outs fill
+ * in; other log entries are left out, since some name a person who did not act (a failed login
+ * on their address). Both reads walk an index of migration 0020 over the window only.
+ */
+export const activeUserIds = (db: Kysely<Database>, since: Date) => {
+  const from = since.toISOString();
+  return db
+    .selectFrom('access_tokens')
+    .select('user_id')
+    .where('last_used_at', '>=', from)
+    .union(
+      db
+        .selectFrom('activity_log')
+        .select('causer_id as user_id')
+        .where('description', 'in', [...PRESENCE])
+        .where('created_at', '>=', from)
+        .where('causer_id', 'is not', null)
+        .$narrowType<{ user_id: number }>(),
+    );
+};
+
+
+/** The start of the "active within N days" window at `now`. */
+export function activeSince(filters: Pick<UserFilters, 'activeWithinDays' | 'now'>): Date {
+  // A filter read by time without the app's clock would disagree with the dashboard's counts.
+  if (!filters.now) throw new Error('The activity filter needs the time it is read at (the app clock).');
+  return new Date(filters.now.getTime() - filters.activeWithinDays! * DAY_MS);
 }
 
 type Flag = 'admin' | 'enabled' | 'verified' | 'policy';
@@ -39,6 +79,7 @@ export const filteredUsers = (db: Kysely<Database>, filters: UserFilters, option
     .$if(filters.teamId !== undefined, (qb) =>
       qb.where('id', 'in', db.selectFrom('team_members').select('user_id').where('team_id', '=', filters.teamId!)),
     )
+    .$if(filters.activeWithinDays !== undefined, (qb) => qb.where('id', 'in', activeUserIds(db, activeSince(filters))))
     .$if(filters.q !== undefined && filters.q !== '', (qb) =>
       qb.where(matches(db, 'users', 'users', filters.q!, { inOrder: options.searchInOrder })),
     );
@@ -64,7 +105,7 @@ const countOf = async (query: ReturnType<typeof filteredUsers>) =>
 export async function countUsers(db: Kysely<Database>, filters: UserFilters): Promise<number> {
   const flags = FLAG_NAMES.filter((flag) => filters[flag] !== undefined);
   const searching = filters.q !== undefined && filters.q !== '';
-  if (!searching && filters.teamId === undefined) {
+  if (!searching && filters.teamId === undefined && filters.activeWithinDays === undefined) {
     if (flags.length === 0) return allUsers(db);
     const flag = flags[0]!;
     if (flags.length === 1 && filters[flag] !== FLAGS[flag].rare) {
@@ -72,7 +113,7 @@ export async function countUsers(db: Kysely<Database>, filters: UserFilters): Pr
       return all - rare;
     }
   }
-  if (searching && filters.teamId === undefined && flags.length === 0) {
+  if (searching && filters.teamId === undefined && filters.activeWithinDays === undefined && flags.length === 0) {
     const counted = await countMatches(db, 'users', filters.q!);
     if (counted !== null) return counted;
   }
