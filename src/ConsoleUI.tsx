@@ -19,6 +19,7 @@ const TeamJoinPage = lazyNamed(() => import('./resources/teams/TeamJoinPage'), '
 const AdminPolicyPage = lazyNamed(() => import('./resources/admin/policy/AdminPolicyPage'), 'AdminPolicyPage');
 const AdminSettingsPage = lazyNamed(() => import('./resources/admin/lifecycle/AdminSettingsPage'), 'AdminSettingsPage');
 const WhatEndsNextPage = lazyNamed(() => import('./resources/admin/lifecycle/WhatEndsNextPage'), 'WhatEndsNextPage');
+const AdminDashboardPage = lazyNamed(() => import('./resources/admin/dashboard/AdminDashboardPage'), 'AdminDashboardPage');
 
 /**
  * The main console (react-admin's UI), for fully onboarded users. A chunk of its own (App.tsx
@@ -47,6 +48,8 @@ export const ConsoleUI = ({ title }: { title: string }) => {
         <Route path="/profile" element={<ProfilePage />} />
         <Route path="/team/registration" element={<TeamRegistrationPage />} />
         <Route path="/team/join" element={<TeamJoinPage />} />
+        {/* The platform admins' overview, the first entry of their menu section. */}
+        {user?.admin && <Route path="/admin" element={<AdminDashboardPage />} />}
         {/* The policy's versions: platform admins only (others get the catch-all). */}
         {user?.admin && <Route path="/admin/policy" element={<AdminPolicyPage />} />}
         {/* The lifecycle settings and what ends next: platform admins only. */}
