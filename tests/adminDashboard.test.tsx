@@ -103,8 +103,8 @@ describe('/admin: the overview', () => {
     expect(link(capacity, '2 Ready nodes')).toEqual({ path: '/admin/nodes', filter: { status: 'ok' } });
     expect(within(capacity).getByText('12 of 16 cores')).toBeInTheDocument();
     expect(within(capacity).getByText('16 of 64 GiB')).toBeInTheDocument();
-    expect(within(capacity).getByRole('progressbar', { name: 'CPU' })).toHaveAttribute('aria-valuenow', '75');
-    expect(within(capacity).getByRole('progressbar', { name: 'Memory' })).toHaveAttribute('aria-valuenow', '25');
+    expect(within(capacity).getByRole('meter', { name: 'CPU' })).toHaveAttribute('aria-valuenow', '75');
+    expect(within(capacity).getByRole('meter', { name: 'Memory' })).toHaveAttribute('aria-valuenow', '25');
 
     const top = screen.getByRole('region', { name: 'Top teams this month' });
     expect(within(top).getByRole('link', { name: 'Edge Computing Lab' })).toHaveAttribute('href', '/admin/teams/3');

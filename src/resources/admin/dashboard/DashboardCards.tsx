@@ -72,7 +72,9 @@ export const UsageBar = ({ label, used, total, text }: { label: string; used: nu
           {text}
         </Typography>
       </Stack>
+      {/* A meter, not a progress bar: it measures a share, nothing is loading. */}
       <LinearProgress
+        role="meter"
         variant="determinate"
         value={Math.min(percent, 100)}
         color={percent >= 90 ? 'error' : percent >= 75 ? 'warning' : 'primary'}
