@@ -269,6 +269,8 @@ for (const [size, viewport] of SIZES) {
 test('the admin pages in French at both sizes: nothing scrolls sideways, no translation key shows', async ({ browser }) => {
   test.setTimeout(180_000);
   const page = await loggedIn(browser, arranged.frenchAdmin);
+  // The sign-in may still be on its way when the page shows: wait for its session first.
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('authentication_token'))).not.toBeNull();
   // Through the page's own session, as the language menu does.
   await page.evaluate(async () => {
     await fetch('/user', {

@@ -4,7 +4,7 @@ import { quantityValue } from '../cluster/quota.js';
 import type { Database } from '../db/schema.js';
 import { parseInfo } from '../nodes/presenter.js';
 import { REQUEST_TYPES } from '../requests/schemas.js';
-import { filteredTeams, filteredUsers, filteredWorkspaces } from './lists.js';
+import { countActive, filteredTeams, filteredWorkspaces } from './lists.js';
 
 // The platform admins' dashboard (GET /api/admin/dashboard): a few numbers about the whole
 // testbed, each counted with the same filter as the admin list the console links it to, so
@@ -58,12 +58,7 @@ async function pendingRequests(db: Kysely<Database>) {
   return { total: byType.reduce((sum, entry) => sum + entry.count, 0), by_type: byType };
 }
 
-async function activePeople(db: Kysely<Database>, now: Date) {
-  const entries = await Promise.all(
-    Object.entries(ACTIVE_WINDOWS).map(async ([window, days]) => [window, total(await filteredUsers(db, { activeWithinDays: days, now }).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow())] as const),
-  );
-  return Object.fromEntries(entries) as Record<keyof typeof ACTIVE_WINDOWS, number>;
-}
+const activePeople = (db: Kysely<Database>, now: Date) => countActive(db, now, ACTIVE_WINDOWS);
 
 async function topTeams(db: Kysely<Database>, now: Date) {
   const month = monthBounds(now);

@@ -32,23 +32,54 @@ const PRESENCE = ['logged in', 'logged out'] as const;
  * in; other log entries are left out, since some name a person who did not act (a failed login
  * on their address). Both reads walk an index of migration 0020 over the window only.
  */
-export const activeUserIds = (db: Kysely<Database>, since: Date) => {
+export const activeUserIds = (db: Kysely<Database>, since: Date) => activity(db, since).select('user_id');
+
+/** The rows of activeUserIds with when each was: `user_id`, `seen` (one row per token or log entry). */
+const activity = (db: Kysely<Database>, since: Date) => {
   const from = since.toISOString();
-  return db
-    .selectFrom('access_tokens')
-    .select('user_id')
-    .where('last_used_at', '>=', from)
-    .union(
-      db
-        .selectFrom('activity_log')
-        .select('causer_id as user_id')
-        .where('description', 'in', [...PRESENCE])
-        .where('created_at', '>=', from)
-        .where('causer_id', 'is not', null)
-        .$narrowType<{ user_id: number }>(),
-    );
+  return db.selectFrom(
+    db
+      .selectFrom('access_tokens')
+      .select(['user_id', 'last_used_at as seen'])
+      .where('last_used_at', '>=', from)
+      .$narrowType<{ seen: string }>()
+      .unionAll(
+        db
+          .selectFrom('activity_log')
+          .select(['causer_id as user_id', 'created_at as seen'])
+          .where('description', 'in', [...PRESENCE])
+          .where('created_at', '>=', from)
+          .where('causer_id', 'is not', null)
+          .$narrowType<{ user_id: number }>(),
+      )
+      .as('presence'),
+  );
 };
 
+/**
+ * How many people were active within each window back from `now`, in one pass over the widest:
+ * each person's latest sign of presence, counted against each window's start. Every id is a
+ * user's (tokens go with their user, a deleted user's log entries lose their causer), so these
+ * are the users list's totals for filter[active_within_days].
+ */
+export async function countActive<W extends string>(db: Kysely<Database>, now: Date, windows: Record<W, number>): Promise<Record<W, number>> {
+  const entries = Object.entries(windows) as [W, number][];
+  const widest = Math.max(...entries.map(([, days]) => days));
+  const latest = activity(db, activeSince({ activeWithinDays: widest, now }))
+    .select(['user_id', (eb) => eb.fn.max('seen').as('seen')])
+    .groupBy('user_id')
+    .as('latest');
+  const row = await db
+    .selectFrom(latest)
+    .select(
+      entries.map(([window, days]) =>
+        sql<number | string>`sum(case when ${sql.ref('latest.seen')} >= ${activeSince({ activeWithinDays: days, now }).toISOString()} then 1 else 0 end)`.as(window),
+      ),
+    )
+    .executeTakeFirstOrThrow();
+  const counts = row as Record<string, number | string | null>;
+  return Object.fromEntries(entries.map(([window]) => [window, Number(counts[window] ?? 0)])) as Record<W, number>;
+}
 
 /** The start of the "active within N days" window at `now`. */
 export function activeSince(filters: Pick<UserFilters, 'activeWithinDays' | 'now'>): Date {
