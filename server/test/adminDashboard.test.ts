@@ -241,6 +241,18 @@ describe('usage: top teams this month and capacity used', () => {
     // 09:00–10:00: six workspaces at half a core and 1 GiB on average.
     expect(answer.capacity.used).toEqual({ hour_start: '2030-03-15T09:00:00.000Z', cpu: 3, memory: 6 });
 
+    // An hour of the open day counts at once (the days the cursor has passed are summed once a
+    // day), and still when the cursor passes that day too.
+    await usage(teams[0]!.id, 50_000, '2030-03-15T08:00:00.000Z', 10, 1);
+    expect((await dashboard()).top_teams.teams[0]).toEqual(named(0, 11, 2));
+    await ctx.db.updateTable('usage_accounting').set({ accounted_until: '2030-03-16T01:00:00.000Z' }).execute();
+    clock.set('2030-03-16T01:30:00.000Z');
+    const nextDay = await dashboard();
+    expect(nextDay.top_teams.teams.slice(0, 2)).toEqual([named(0, 11, 2), named(1, 9, 10)]);
+    expect(nextDay.capacity.used).toEqual({ hour_start: '2030-03-16T00:00:00.000Z', cpu: 0, memory: 0 });
+    await ctx.db.updateTable('usage_accounting').set({ accounted_until: at(0) }).execute();
+    clock.set(T0);
+
     // The accounting lags: the last hour it completed is shown, not a later one.
     clock.set(at(5 * HOUR));
     expect((await dashboard()).capacity.used).toEqual({ hour_start: '2030-03-15T09:00:00.000Z', cpu: 3, memory: 6 });
