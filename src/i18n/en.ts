@@ -1238,8 +1238,8 @@ export const appMessages = {
     top: {
       title: 'Top teams this month',
       team: 'Team',
-      cpu: 'CPU (core-hours)',
-      memory: 'Memory (GiB-hours)',
+      cpu: 'Core-hours',
+      memory: 'GiB-hours',
       deleted: 'Deleted team #%{id}',
       empty: 'No usage accounted yet this month.',
     },

@@ -1227,8 +1227,8 @@ export const frenchAppMessages: typeof appMessages = {
     top: {
       title: 'Équipes les plus consommatrices ce mois-ci',
       team: 'Équipe',
-      cpu: 'CPU (cœurs-heures)',
-      memory: 'Mémoire (Gio-heures)',
+      cpu: 'Cœurs-heures',
+      memory: 'Gio-heures',
       deleted: 'Équipe supprimée n° %{id}',
       empty: 'Aucune consommation comptabilisée ce mois-ci.',
     },

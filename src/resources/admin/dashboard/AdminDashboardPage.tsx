@@ -135,14 +135,19 @@ const TopTeams = ({ data }: { data: AdminDashboard['top_teams'] }) => {
         <TableHead>
           <TableRow>
             <TableCell>{translate('dashboard.top.team')}</TableCell>
-            <TableCell align="right">{translate('dashboard.top.cpu')}</TableCell>
-            <TableCell align="right">{translate('dashboard.top.memory')}</TableCell>
+            <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+              {translate('dashboard.top.cpu')}
+            </TableCell>
+            <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+              {translate('dashboard.top.memory')}
+            </TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
           {data.teams.map((team) => (
             <TableRow key={team.id}>
-              <TableCell sx={{ overflowWrap: 'anywhere' }}>
+              {/* Long names wrap between words (a word longer than the cell breaks, no more). */}
+              <TableCell sx={{ overflowWrap: 'break-word', hyphens: 'auto', minWidth: '8rem' }}>
                 {team.name === null ? (
                   translate('dashboard.top.deleted', { id: team.id })
                 ) : (
@@ -151,8 +156,12 @@ const TopTeams = ({ data }: { data: AdminDashboard['top_teams'] }) => {
                   </MuiLink>
                 )}
               </TableCell>
-              <TableCell align="right">{number(team.cpu_core_hours, 1)}</TableCell>
-              <TableCell align="right">{number(team.memory_gib_hours, 1)}</TableCell>
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                {number(team.cpu_core_hours, 1)}
+              </TableCell>
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                {number(team.memory_gib_hours, 1)}
+              </TableCell>
             </TableRow>
           ))}
         </TableBody>

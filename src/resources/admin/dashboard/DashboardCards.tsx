@@ -49,7 +49,7 @@ export const CountLink = ({ to, value, label, big = false }: { to: string; value
       underline="hover"
       sx={{ display: 'flex', alignItems: 'baseline', gap: 1, py: 0.5, minWidth: 0, color: 'text.primary', '&:hover .count, &:focus-visible .count': { color: 'primary.main' } }}
     >
-      <Typography className="count" component="span" variant={big ? 'h4' : 'h6'} sx={{ fontWeight: 600, minWidth: '2ch', color: 'primary.dark' }}>
+      <Typography className="count" component="span" variant={big ? 'h4' : 'h6'} sx={{ fontWeight: 600, minWidth: '3rem', color: 'primary.dark' }}>
         {number(value)}
       </Typography>
       <Typography component="span" variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
