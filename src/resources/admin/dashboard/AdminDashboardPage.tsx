@@ -196,8 +196,11 @@ export const AdminDashboardPage = () => {
   }, [dataProvider, attempt]);
 
   const loading = data === null;
+  // Five cards in a grid (one, two, three columns), the top teams' table on a row of its own;
+  // on two columns the capacity takes a row too, so that no hole is left.
+  const span = { capacity: { xs: 'auto', md: '1 / -1', lg: 'auto' }, top: '1 / -1' } as Record<string, unknown>;
   const card = (id: string, title: string, icon: ReactElement, body: (answer: AdminDashboard) => ReactElement) => (
-    <Box sx={{ minWidth: 0 }}>
+    <Box sx={{ minWidth: 0, gridColumn: span[id] ?? 'auto' }}>
       <DashboardCard id={id} title={title} icon={icon} loading={loading}>
         {data && body(data)}
       </DashboardCard>
