@@ -131,7 +131,8 @@ const TopTeams = ({ data }: { data: AdminDashboard['top_teams'] }) => {
   if (data.teams.length === 0) return <Empty>{translate('dashboard.top.empty')}</Empty>;
   return (
     <Box sx={{ overflowX: 'auto' }}>
-      <Table size="small" aria-labelledby="dashboard-top">
+      {/* Narrow cells on phones, so that the three columns fit in 360 px. */}
+      <Table size="small" aria-labelledby="dashboard-top" sx={{ '& td, & th': { px: { xs: 0.75, sm: 2 } } }}>
         <TableHead>
           <TableRow>
             <TableCell>{translate('dashboard.top.team')}</TableCell>
@@ -147,7 +148,7 @@ const TopTeams = ({ data }: { data: AdminDashboard['top_teams'] }) => {
           {data.teams.map((team) => (
             <TableRow key={team.id}>
               {/* Long names wrap between words (a word longer than the cell breaks, no more). */}
-              <TableCell sx={{ overflowWrap: 'break-word', hyphens: 'auto', minWidth: '8rem' }}>
+              <TableCell sx={{ overflowWrap: 'break-word', hyphens: 'auto' }}>
                 {team.name === null ? (
                   translate('dashboard.top.deleted', { id: team.id })
                 ) : (
@@ -197,8 +198,8 @@ export const AdminDashboardPage = () => {
 
   const loading = data === null;
   // Five cards in a grid (one, two, three columns), the top teams' table on a row of its own;
-  // on two columns the capacity takes a row too, so that no hole is left.
-  const span = { capacity: { xs: 'auto', md: '1 / -1', lg: 'auto' }, top: '1 / -1' } as Record<string, unknown>;
+  // the capacity fills the rest of its row (all of it on two columns, two of three), no hole left.
+  const span = { capacity: { xs: 'auto', md: '1 / -1', lg: 'span 2' }, top: '1 / -1' } as Record<string, unknown>;
   const card = (id: string, title: string, icon: ReactElement, body: (answer: AdminDashboard) => ReactElement) => (
     <Box sx={{ minWidth: 0, gridColumn: span[id] ?? 'auto' }}>
       <DashboardCard id={id} title={title} icon={icon} loading={loading}>
