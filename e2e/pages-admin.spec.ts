@@ -39,7 +39,7 @@ const SIZES = [
 ] as const;
 
 /** Text that reads as a translation key left untranslated ('resources.admin/users.name', 'app.menu'). */
-const RAW_KEY = /^(?:ra|app|resources|admin[a-zA-Z_]*|team[a-zA-Z]*|requests|nodes|workspaces)\.[\w/.-]+$/;
+const RAW_KEY = /^(?:ra|app|resources|admin[a-zA-Z_]*|team[a-zA-Z]*|requests|nodes|workspaces|dashboard)\.[\w/.-]+$/;
 
 async function arrange(): Promise<Arranged> {
   const tag = Date.now() % 100000;
@@ -249,6 +249,12 @@ for (const [size, viewport] of SIZES) {
     await expect(page.getByText('Conditions').first()).toBeVisible();
     await checkPage(page, at('node'));
 
+    // The platform overview: every card filled in (the numbers link to the lists above).
+    await open(page, '/admin');
+    await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Pending requests' }).getByRole('link', { name: /Join team/ })).toBeVisible();
+    await checkPage(page, at('overview'));
+
     // The pages of allocations over time: the settings, what ends next, the usage policy.
     await open(page, '/admin/settings');
     await expect(page.getByRole('button', { name: 'Save' })).toBeVisible();
@@ -263,6 +269,8 @@ for (const [size, viewport] of SIZES) {
 test('the admin pages in French at both sizes: nothing scrolls sideways, no translation key shows', async ({ browser }) => {
   test.setTimeout(180_000);
   const page = await loggedIn(browser, arranged.frenchAdmin);
+  // The sign-in may still be on its way when the page shows: wait for its session first.
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('authentication_token'))).not.toBeNull();
   // Through the page's own session, as the language menu does.
   await page.evaluate(async () => {
     await fetch('/user', {
@@ -272,6 +280,7 @@ test('the admin pages in French at both sizes: nothing scrolls sideways, no tran
     });
   });
   const paths = [
+    ['overview', '/admin'],
     ['users', '/admin/users'],
     ['user', `/admin/users/${arranged.ownerId}`],
     ['teams', '/admin/teams'],

@@ -20,6 +20,7 @@ const AdminPolicyPage = lazyNamed(() => import('./resources/admin/policy/AdminPo
 const AdminSettingsPage = lazyNamed(() => import('./resources/admin/lifecycle/AdminSettingsPage'), 'AdminSettingsPage');
 const WhatEndsNextPage = lazyNamed(() => import('./resources/admin/lifecycle/WhatEndsNextPage'), 'WhatEndsNextPage');
 const AdminUsagePage = lazyNamed(() => import('./resources/admin/usage/AdminUsagePage'), 'AdminUsagePage');
+const AdminDashboardPage = lazyNamed(() => import('./resources/admin/dashboard/AdminDashboardPage'), 'AdminDashboardPage');
 
 /**
  * The main console (react-admin's UI), for fully onboarded users. A chunk of its own (App.tsx
@@ -48,6 +49,8 @@ export const ConsoleUI = ({ title }: { title: string }) => {
         <Route path="/profile" element={<ProfilePage />} />
         <Route path="/team/registration" element={<TeamRegistrationPage />} />
         <Route path="/team/join" element={<TeamJoinPage />} />
+        {/* The platform admins' overview, the first entry of their menu section. */}
+        {user?.admin && <Route path="/admin" element={<AdminDashboardPage />} />}
         {/* The policy's versions: platform admins only (others get the catch-all). */}
         {user?.admin && <Route path="/admin/policy" element={<AdminPolicyPage />} />}
         {/* The lifecycle settings and what ends next: platform admins only. */}

@@ -91,7 +91,7 @@ describe('/admin/nodes', () => {
     const menu = document.querySelector('.RaSidebar-fixed, .RaSidebar-paper') as HTMLElement;
     const entries = within(menu).getAllByRole('menuitem').map((item) => item.textContent);
     // Admin → Nodes comes after Users and before Activity (the product's sidebar order).
-    expect(entries.slice(entries.indexOf('Teams'))).toEqual(['Teams', 'Workspaces', 'Users', 'Nodes', 'Activity', 'Usage', 'Usage policy', 'What ends next', 'Lifecycle settings', 'Ada Lovelace']);
+    expect(entries.slice(entries.indexOf('Overview'))).toEqual(['Overview', 'Teams', 'Workspaces', 'Users', 'Nodes', 'Activity', 'Usage', 'Usage policy', 'What ends next', 'Lifecycle settings', 'Ada Lovelace']);
     expect(within(menu).getAllByRole('menuitem', { name: 'Nodes' }).map((item) => item.getAttribute('href'))).toEqual([
       '/nodes',
       '/admin/nodes',

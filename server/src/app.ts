@@ -21,6 +21,7 @@ import { nodeRoutes } from './nodes/routes.js';
 import { adminNodeRoutes } from './admin/nodeRoutes.js';
 import { adminSettingsRoutes } from './admin/settingsRoutes.js';
 import { adminLifecycleRoutes } from './admin/lifecycleRoutes.js';
+import { adminDashboardRoutes } from './admin/dashboardRoutes.js';
 import type { Config } from './config/config.js';
 import type { AppContext } from './context.js';
 import type { Database } from './db/schema.js';
@@ -115,6 +116,7 @@ const domains = [
   adminSettingsRoutes,
   policyRoutes,
   adminLifecycleRoutes,
+  adminDashboardRoutes,
   realtimeRoutes,
   clusterRoutes,
   nodeRoutes,

@@ -3,6 +3,7 @@ import type { HttpClient } from '../httpClient';
 import type { BulkTeamsAnswer, BulkTeamsRequest, TeamDeletion } from '../resources/admin/teams/types';
 import type { BulkUsersAnswer, BulkUsersRequest } from '../resources/admin/users/types';
 import type { BulkWorkspacesAnswer } from '../resources/admin/workspaces/types';
+import type { AdminDashboard } from '../resources/admin/dashboard/types';
 import type { BulkExtendAnswer, BulkExtendRequest, LifecyclePreview, LifecycleSettings, LifecycleSettingsPatch } from '../resources/admin/lifecycle/types';
 import type { DownloadedFile, LinkedIdentity, PolicyInForce, PolicyVersion } from '../types';
 import { type ApiObject, type ResourceEndpoint, paginatorQuery, unwrap } from './crud';
@@ -11,7 +12,7 @@ import { fetchFile, segment } from './files';
 // The platform admins' calls that are not CRUD (docs/api-contract.md "Admin: …"): bulk
 // actions with their dry runs, the team deletion with its cascade, node enabling, token
 // revocation, a user's identities, the lists' CSV exports, the lifecycle settings and the
-// preview of what ends next. The admin lists and records
+// preview of what ends next, the dashboard's overview. The admin lists and records
 // themselves are CRUD (resources 'admin/teams', 'admin/users'…).
 
 export interface AdminMethods {
@@ -35,6 +36,8 @@ export interface AdminMethods {
   updateLifecycleSettings(patch: LifecycleSettingsPatch): Promise<LifecycleSettings>;
   /** GET /api/admin/lifecycle/preview?until=: what will be warned of, suspended, deleted and removed until then. */
   getLifecyclePreview(until?: string): Promise<LifecyclePreview>;
+  /** GET /api/admin/dashboard: the platform overview's numbers. */
+  getAdminDashboard(): Promise<AdminDashboard>;
   /** POST /api/admin/users/bulk: disable or enable by ids or by the list's filter. */
   bulkUsers(data: BulkUsersRequest): Promise<BulkUsersAnswer>;
   /** DELETE /api/admin/users/{id}/tokens[/{tokenId}]: how many personal tokens ended. */
@@ -82,6 +85,9 @@ export const adminMethods = (http: HttpClient, map: Record<string, ResourceEndpo
   },
   async getLifecyclePreview(until) {
     return (await http<LifecyclePreview>('/api/admin/lifecycle/preview', until ? { query: { until } } : {})).json;
+  },
+  async getAdminDashboard() {
+    return (await http<AdminDashboard>('/api/admin/dashboard')).json;
   },
   async bulkUsers(data) {
     return (await http<BulkUsersAnswer>('/api/admin/users/bulk', { method: 'POST', body: data })).json;

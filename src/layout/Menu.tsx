@@ -1,4 +1,5 @@
 import AccountCircleIcon from '@mui/icons-material/AccountCircle';
+import DashboardOutlinedIcon from '@mui/icons-material/DashboardOutlined';
 import DnsOutlinedIcon from '@mui/icons-material/DnsOutlined';
 import EventBusyOutlinedIcon from '@mui/icons-material/EventBusyOutlined';
 import AssignmentOutlinedIcon from '@mui/icons-material/AssignmentOutlined';
@@ -13,6 +14,7 @@ import WorkspacesOutlinedIcon from '@mui/icons-material/WorkspacesOutlined';
 import { Badge, Box, Divider, ListSubheader } from '@mui/material';
 import type { ReactElement, ReactNode } from 'react';
 import { Menu as RaMenu, useSidebarState, useTranslate } from 'react-admin';
+import { useLocation } from 'react-router-dom';
 import { fullName } from '../authProvider';
 import { useCurrentUser, useOwnPendingRequestsCount, usePendingRequestsCount } from '../hooks';
 import nodes from '../resources/nodes';
@@ -30,6 +32,7 @@ const Counted = ({ count, icon }: { count: number; icon: ReactElement }) =>
   );
 
 const ADMIN_ENTRIES = [
+  { to: '/admin', label: 'dashboard.menu', icon: <DashboardOutlinedIcon />, exact: true },
   { to: '/admin/teams', label: 'app.menu.admin_teams', icon: <GroupsOutlinedIcon /> },
   { to: '/admin/workspaces', label: 'app.menu.admin_workspaces', icon: <WorkspacesOutlinedIcon /> },
   { to: '/admin/users', label: 'app.menu.admin_users', icon: <PeopleOutlineIcon /> },
@@ -40,6 +43,14 @@ const ADMIN_ENTRIES = [
   { to: '/admin/lifecycle', label: 'app.menu.admin_lifecycle', icon: <EventBusyOutlinedIcon /> },
   { to: '/admin/settings', label: 'app.menu.admin_settings', icon: <TuneOutlinedIcon /> },
 ];
+
+/**
+ * react-admin marks an entry active on every path under its own, so /admin (the overview) would
+ * look selected on /admin/teams too: an exact entry off its own page wears the plain look.
+ */
+const NOT_ACTIVE = {
+  '&.RaMenuItemLink-active': { borderLeft: '3px solid transparent', backgroundColor: 'transparent', fontWeight: 'inherit', color: 'text.secondary' },
+};
 
 /**
  * A titled section of the sidebar: a divider, the title while the sidebar is open, the entries.
@@ -78,6 +89,7 @@ export const Menu = () => {
   const pending = useOwnPendingRequestsCount();
   const name = user ? fullName(user) : translate('app.menu.profile');
   const requestsLabel = translate('app.menu.requests');
+  const { pathname } = useLocation();
 
   return (
     <RaMenu>
@@ -102,7 +114,13 @@ export const Menu = () => {
       {user?.admin && (
         <MenuSection title="app.menu.admin">
           {ADMIN_ENTRIES.map((entry) => (
-            <RaMenu.Item key={entry.to} to={entry.to} primaryText={entry.label} leftIcon={entry.icon} />
+            <RaMenu.Item
+              key={entry.to}
+              to={entry.to}
+              primaryText={entry.label}
+              leftIcon={entry.icon}
+              sx={'exact' in entry && pathname !== entry.to ? NOT_ACTIVE : undefined}
+            />
           ))}
         </MenuSection>
       )}

@@ -34,13 +34,15 @@ const answer = <T>(query: { page?: number; per_page: number }, result: { rows: T
 /** The page's rows with the spec's names beside ours (lists/aliases.ts). */
 const aliased = <T, U>(result: { rows: T[]; total: number }, alias: (row: T) => U) => ({ total: result.total, rows: result.rows.map(alias) });
 
-/** The users list's `filter[...]` (the list and its export share them). */
-const userFilters = (query: z.infer<typeof adminUsersExportQuery>) => ({
+/** The users list's `filter[...]` (the list and its export share them); activity is read at `now`. */
+const userFilters = (query: z.infer<typeof adminUsersExportQuery>, now: Date) => ({
   admin: query['filter[admin]'],
   enabled: query['filter[enabled]'],
   verified: query['filter[verified]'],
   policy: query['filter[policy]'],
   teamId: query['filter[team_id]'],
+  activeWithinDays: query['filter[active_within_days]'],
+  now,
 });
 
 /**
@@ -128,7 +130,7 @@ export function adminRoutes({ db, clock, config }: AppContext): FastifyPluginAsy
         const { query } = request;
         return answer(
           query,
-          aliased(await listUsers(db, { ...query, perPage: query.per_page, ...userFilters(query) }), withUserAliases),
+          aliased(await listUsers(db, { ...query, perPage: query.per_page, ...userFilters(query, clock.now()) }), withUserAliases),
         );
       },
     );
@@ -202,7 +204,7 @@ export function adminRoutes({ db, clock, config }: AppContext): FastifyPluginAsy
       },
       async (request, reply) => {
         const { query } = request;
-        return sendCsv(reply, 'users', exportUsers(db, { ...query, ...userFilters(query) }));
+        return sendCsv(reply, 'users', exportUsers(db, { ...query, ...userFilters(query, clock.now()) }));
       },
     );
 

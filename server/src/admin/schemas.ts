@@ -98,6 +98,10 @@ export const adminWorkspacesQuery = z.object({
   ...endFilters,
 });
 
+/** The most days back the activity filter looks (the log and tokens are kept that long at most). */
+export const MAX_ACTIVE_DAYS = 3650;
+export const ACTIVE_MESSAGE = `The active_within_days filter must be a whole number of days from 1 to ${MAX_ACTIVE_DAYS}.`;
+
 export const adminUsersQuery = z.object({
   ...common,
   sort: sortField(USER_SORTS).default('name'),
@@ -106,6 +110,13 @@ export const adminUsersQuery = z.object({
   'filter[verified]': flagFilter('verified'),
   'filter[policy]': flagFilter('policy'),
   'filter[team_id]': idFilter('team_id'),
+  /** Active from now back N days (the app's clock): lists/users.ts, activeUserIds. */
+  'filter[active_within_days]': z
+    .string({ error: ACTIVE_MESSAGE })
+    .regex(/^\d{1,4}$/, ACTIVE_MESSAGE)
+    .transform(Number)
+    .refine((value) => value >= 1 && value <= MAX_ACTIVE_DAYS, ACTIVE_MESSAGE)
+    .optional(),
 });
 
 export const adminActivityQuery = z.object({

@@ -19,7 +19,7 @@ const security = bearerAuth;
 
 /** A platform admin's actions on users (docs/api-contract.md, "Admin: users"); 403 for everyone else. */
 export function adminUserRoutes(context: AppContext): FastifyPluginAsyncZod {
-  const { db } = context;
+  const { db, clock } = context;
   const services = context;
   return async (app) => {
     app.get(
@@ -93,6 +93,8 @@ export function adminUserRoutes(context: AppContext): FastifyPluginAsyncZod {
           verified: filter.verified,
           policy: filter.policy,
           teamId: filter.team_id,
+          activeWithinDays: filter.active_within_days,
+          now: clock.now(),
         };
         return bulkUsers(services, currentUser(request).id, { ids, filter: filters, action, dryRun });
       },

@@ -34,6 +34,12 @@ export const bulkFilter = z.object(
     verified: flag('filter.verified'),
     policy: flag('filter.policy'),
     team_id: bulkId.optional(),
+    active_within_days: z
+      .number({ error: 'The filter.active_within_days field must be a whole number of days from 1 to 3650.' })
+      .int('The filter.active_within_days field must be a whole number of days from 1 to 3650.')
+      .min(1, 'The filter.active_within_days field must be a whole number of days from 1 to 3650.')
+      .max(3650, 'The filter.active_within_days field must be a whole number of days from 1 to 3650.')
+      .optional(),
   },
   { error: 'The filter field must be an object.' },
 );

@@ -1,4 +1,5 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import { DAY_MS } from '../../clock.js';
 import { dialectOf } from '../../db/database.js';
 import { jsonArrayFrom, jsonRows } from '../../db/json.js';
 import type { Database } from '../../db/schema.js';
@@ -15,6 +16,76 @@ export interface UserFilters {
   policy?: boolean;
   /** Members of this team (any role). */
   teamId?: number;
+  /** Active from `now` back this many days (activeUserIds); needs `now`. */
+  activeWithinDays?: number;
+  /** When the list is read (the app's clock), for activeWithinDays. */
+  now?: Date;
+}
+
+/** The activity log entries that only the person themself causes, by signing in or out. */
+const PRESENCE = ['logged in', 'logged out'] as const;
+
+/**
+ * Who was active since `since`: a person whose access token (a session or a personal token)
+ * authenticated a request then, or who logged in or out then. Tokens alone would forget whoever
+ * logged out since (logging out deletes the session), so the log's sign-ins and sign-outs fill
+ * in; other log entries are left out, since some name a person who did not act (a failed login
+ * on their address). Both reads walk an index of migration 0020 over the window only.
+ */
+export const activeUserIds = (db: Kysely<Database>, since: Date) => activity(db, since).select('user_id');
+
+/** The rows of activeUserIds with when each was: `user_id`, `seen` (one row per token or log entry). */
+const activity = (db: Kysely<Database>, since: Date) => {
+  const from = since.toISOString();
+  return db.selectFrom(
+    db
+      .selectFrom('access_tokens')
+      .select(['user_id', 'last_used_at as seen'])
+      .where('last_used_at', '>=', from)
+      .$narrowType<{ seen: string }>()
+      .unionAll(
+        db
+          .selectFrom('activity_log')
+          .select(['causer_id as user_id', 'created_at as seen'])
+          .where('description', 'in', [...PRESENCE])
+          .where('created_at', '>=', from)
+          .where('causer_id', 'is not', null)
+          .$narrowType<{ user_id: number }>(),
+      )
+      .as('presence'),
+  );
+};
+
+/**
+ * How many people were active within each window back from `now`, in one pass over the widest:
+ * each person's latest sign of presence, counted against each window's start. Every id is a
+ * user's (tokens go with their user, a deleted user's log entries lose their causer), so these
+ * are the users list's totals for filter[active_within_days].
+ */
+export async function countActive<W extends string>(db: Kysely<Database>, now: Date, windows: Record<W, number>): Promise<Record<W, number>> {
+  const entries = Object.entries(windows) as [W, number][];
+  const widest = Math.max(...entries.map(([, days]) => days));
+  const latest = activity(db, activeSince({ activeWithinDays: widest, now }))
+    .select(['user_id', (eb) => eb.fn.max('seen').as('seen')])
+    .groupBy('user_id')
+    .as('latest');
+  const row = await db
+    .selectFrom(latest)
+    .select(
+      entries.map(([window, days]) =>
+        sql<number | string>`sum(case when ${sql.ref('latest.seen')} >= ${activeSince({ activeWithinDays: days, now }).toISOString()} then 1 else 0 end)`.as(window),
+      ),
+    )
+    .executeTakeFirstOrThrow();
+  const counts = row as Record<string, number | string | null>;
+  return Object.fromEntries(entries.map(([window]) => [window, Number(counts[window] ?? 0)])) as Record<W, number>;
+}
+
+/** The start of the "active within N days" window at `now`. */
+export function activeSince(filters: Pick<UserFilters, 'activeWithinDays' | 'now'>): Date {
+  // A filter read by time without the app's clock would disagree with the dashboard's counts.
+  if (!filters.now) throw new Error('The activity filter needs the time it is read at (the app clock).');
+  return new Date(filters.now.getTime() - filters.activeWithinDays! * DAY_MS);
 }
 
 type Flag = 'admin' | 'enabled' | 'verified' | 'policy';
@@ -39,6 +110,7 @@ export const filteredUsers = (db: Kysely<Database>, filters: UserFilters, option
     .$if(filters.teamId !== undefined, (qb) =>
       qb.where('id', 'in', db.selectFrom('team_members').select('user_id').where('team_id', '=', filters.teamId!)),
     )
+    .$if(filters.activeWithinDays !== undefined, (qb) => qb.where('id', 'in', activeUserIds(db, activeSince(filters))))
     .$if(filters.q !== undefined && filters.q !== '', (qb) =>
       qb.where(matches(db, 'users', 'users', filters.q!, { inOrder: options.searchInOrder })),
     );
@@ -64,7 +136,7 @@ const countOf = async (query: ReturnType<typeof filteredUsers>) =>
 export async function countUsers(db: Kysely<Database>, filters: UserFilters): Promise<number> {
   const flags = FLAG_NAMES.filter((flag) => filters[flag] !== undefined);
   const searching = filters.q !== undefined && filters.q !== '';
-  if (!searching && filters.teamId === undefined) {
+  if (!searching && filters.teamId === undefined && filters.activeWithinDays === undefined) {
     if (flags.length === 0) return allUsers(db);
     const flag = flags[0]!;
     if (flags.length === 1 && filters[flag] !== FLAGS[flag].rare) {
@@ -72,7 +144,7 @@ export async function countUsers(db: Kysely<Database>, filters: UserFilters): Pr
       return all - rare;
     }
   }
-  if (searching && filters.teamId === undefined && flags.length === 0) {
+  if (searching && filters.teamId === undefined && filters.activeWithinDays === undefined && flags.length === 0) {
     const counted = await countMatches(db, 'users', filters.q!);
     if (counted !== null) return counted;
   }

@@ -18,6 +18,7 @@ import * as identityOrigin from './0016_identity_origin.js';
 import * as lifecycle from './0017_lifecycle.js';
 import * as noticeSubjects from './0018_notice_subjects.js';
 import * as usage from './0019_usage.js';
+import * as dashboard from './0020_dashboard.js';
 
 /**
  * Every migration, by name; they run in name order. Add new ones at the end with the next
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '0017_lifecycle': lifecycle,
   '0018_notice_subjects': noticeSubjects,
   '0019_usage': usage,
+  '0020_dashboard': dashboard,
 };

@@ -16,4 +16,8 @@ export const admin: Record<string, string> = {
   'The :field filter must be a user id or all.': 'Le filtre :field doit être un identifiant de personne ou all.',
   '1 personal access token revoked.': '1 jeton d’accès personnel révoqué.',
   ':count personal access tokens revoked.': ':count jetons d’accès personnels révoqués.',
+  'The active_within_days filter must be a whole number of days from 1 to :max_active_days.':
+    'Le filtre active_within_days doit être un nombre entier de jours, de 1 à :max_active_days.',
+  'The filter.active_within_days field must be a whole number of days from 1 to 3650.':
+    'Le champ filter.active_within_days doit être un nombre entier de jours, de 1 à 3650.',
 };

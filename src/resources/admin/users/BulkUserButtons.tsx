@@ -37,12 +37,16 @@ type Flow =
 
 const FLAGS = ['admin', 'enabled', 'verified', 'policy'] as const;
 
-/** The list's filter values as the bulk body's `filter` (booleans, the search, the team). */
+/** The list's filter values as the bulk body's `filter` (booleans, the search, the team, the activity window). */
 export const bulkFilter = (values: Record<string, unknown>): NonNullable<BulkUsersRequest['filter']> => {
   const filter: NonNullable<BulkUsersRequest['filter']> = {};
   if (typeof values.q === 'string' && values.q !== '') filter.q = values.q;
   for (const flag of FLAGS) if (typeof values[flag] === 'boolean') filter[flag] = values[flag] as boolean;
   if (values.team_id !== undefined && values.team_id !== null && values.team_id !== '') filter.team_id = Number(values.team_id);
+  // "Active in the last N days" (the dashboard's links): a bulk action must act on the same people.
+  if (values.active_within_days !== undefined && values.active_within_days !== null && values.active_within_days !== '') {
+    filter.active_within_days = Number(values.active_within_days);
+  }
   return filter;
 };
 

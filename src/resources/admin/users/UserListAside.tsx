@@ -1,5 +1,6 @@
 import AdminPanelSettingsOutlinedIcon from '@mui/icons-material/AdminPanelSettingsOutlined';
 import GavelOutlinedIcon from '@mui/icons-material/GavelOutlined';
+import HowToRegOutlinedIcon from '@mui/icons-material/HowToRegOutlined';
 import MailOutlineIcon from '@mui/icons-material/MailOutline';
 import ToggleOnOutlinedIcon from '@mui/icons-material/ToggleOnOutlined';
 import { FilterList, FilterListItem } from 'react-admin';
@@ -7,6 +8,8 @@ import { FilterSidebar } from '../FilterSidebar';
 
 // The users list's filter sidebar, as react-admin's demo (VisitorListAside): beside the list
 // on wide screens, a folded panel above it below md (FilterSidebar), as on the other admin lists.
+// "Active" is who signed in or out or used a token in the last day, week or month (the server's
+// filter[active_within_days]).
 
 const FLAGS = [
   { source: 'admin', icon: <AdminPanelSettingsOutlinedIcon />, yes: 'adminUsers.filters.yes', no: 'adminUsers.filters.no' },
@@ -23,5 +26,11 @@ export const UserListAside = () => (
         <FilterListItem label={flag.no} value={{ [flag.source]: false }} />
       </FilterList>
     ))}
+    {/* filter[active_within_days]: the dashboard's "active people" link here. */}
+    <FilterList label="dashboard.active.filter" icon={<HowToRegOutlinedIcon />}>
+      <FilterListItem label="dashboard.active.day" value={{ active_within_days: 1 }} />
+      <FilterListItem label="dashboard.active.week" value={{ active_within_days: 7 }} />
+      <FilterListItem label="dashboard.active.month" value={{ active_within_days: 30 }} />
+    </FilterList>
   </FilterSidebar>
 );

@@ -25,7 +25,7 @@ export interface AdminUserDetail {
 /** POST /api/admin/users/bulk (docs/api-contract.md "Admin: users"): ids or filter, not both. */
 export interface BulkUsersRequest {
   ids?: Identifier[];
-  filter?: { q?: string; admin?: boolean; enabled?: boolean; verified?: boolean; policy?: boolean; team_id?: number };
+  filter?: { q?: string; admin?: boolean; enabled?: boolean; verified?: boolean; policy?: boolean; team_id?: number; active_within_days?: number };
   action: 'disable' | 'enable';
   dry_run?: boolean;
 }
