@@ -263,6 +263,9 @@ for (const [size, viewport] of SIZES) {
     await checkPage(page, at('lifecycle'));
     await open(page, '/admin/policy');
     await checkPage(page, at('policy'));
+    await open(page, '/admin/usage');
+    await expect(page.getByRole('button', { name: 'Export CSV' })).toBeVisible();
+    await checkPage(page, at('usage'));
   });
 }
 
@@ -294,6 +297,7 @@ test('the admin pages in French at both sizes: nothing scrolls sideways, no tran
     ['settings', '/admin/settings'],
     ['lifecycle', '/admin/lifecycle'],
     ['policy', '/admin/policy'],
+    ['usage', '/admin/usage'],
   ] as const;
   for (const [size, viewport] of SIZES) {
     await page.setViewportSize(viewport);
