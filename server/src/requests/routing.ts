@@ -11,6 +11,8 @@ import type { AppContext } from '../context.js';
 import { newWorkspaceEnd } from '../workspaces/expiry.js';
 import { renewedEnd, setTeamEnd, setWorkspaceEnd } from '../workspaces/renewal.js';
 import { DAY_MS } from '../clock.js';
+import { NO_QUOTA } from '../cluster/quota.js';
+import { assertTeamRoom, effectiveAmounts } from '../teams/quota.js';
 import { addTeamMember, findTeam, findTeamByName, insertTeam, type NewTeam } from '../teams/teams.js';
 import { addWorkspaceMember, findWorkspaceByName, insertWorkspace } from '../workspaces/workspaces.js';
 
@@ -206,6 +208,8 @@ async function applyApproval(
       if (await findWorkspaceByName(trx, team.id, request.object_name)) {
         throw new HttpError(409, 'A workspace with this name already exists in this team.');
       }
+      // A new workspace gets the default quota: it must fit in what its team has left.
+      await assertTeamRoom(trx, { teamId: team.id, needs: effectiveAmounts(NO_QUOTA) });
       const workspace = await insertWorkspace(trx, {
         team,
         name: request.object_name,
