@@ -217,36 +217,65 @@ export type TeamQuotaChange = Partial<TeamQuota>;
  * with the credit, would be lower than what the team's workspaces already hold.
  */
 export async function setTeamQuota(db: Kysely<Database>, input: { teamId: number; change: TeamQuotaChange; causerId: number }): Promise<Team> {
-  return db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom('teams').selectAll().where('id', '=', input.teamId).executeTakeFirstOrThrow();
-    const after: TeamQuota = { ...teamQuotaOf(before) };
-    for (const resource of QUOTA_RESOURCES) {
-      const value = input.change[resource];
-      if (value !== undefined) (after as Record<QuotaResource, string | number | null>)[resource] = value;
-    }
-    const [allocated, credit] = await Promise.all([allocatedInTeam(trx, input.teamId), teamCredit(trx, input.teamId)]);
-    const caps = capsOf(after, credit);
-    const errors: FieldErrors = {};
-    for (const resource of QUOTA_RESOURCES) {
-      const cap = caps[resource];
-      if (input.change[resource] === undefined || cap === null) continue;
-      if (cap + 1e-9 * Math.max(1, cap) < allocated[resource]) errors[`quota.${resource}`] = [lowerMessage(resource, formatAmount(resource, allocated[resource]))];
-    }
-    if (Object.keys(errors).length > 0) throw validationError(errors);
-    const updated = await trx
-      .updateTable('teams')
-      .set({ quota_cpu: after.cpu, quota_memory: after.memory, quota_pods: after.pods, quota_storage: after.storage, updated_at: timestamp() })
-      .where('id', '=', input.teamId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await recordActivity(trx, {
-      causerId: input.causerId,
-      description: 'team quota changed',
-      subject: { type: 'team', id: input.teamId },
-      properties: { before: teamQuotaOf(before), after },
-    });
-    return updated;
+  return db.transaction().execute((trx) => changeTeamQuota(trx, input));
+}
+
+/** setTeamQuota inside the caller's transaction. */
+export async function changeTeamQuota(
+  trx: Kysely<Database>,
+  input: { teamId: number; change: TeamQuotaChange; causerId: number; requestId?: number },
+): Promise<Team> {
+  const before = await trx.selectFrom('teams').selectAll().where('id', '=', input.teamId).executeTakeFirstOrThrow();
+  const after: TeamQuota = { ...teamQuotaOf(before) };
+  for (const resource of QUOTA_RESOURCES) {
+    const value = input.change[resource];
+    if (value !== undefined) (after as Record<QuotaResource, string | number | null>)[resource] = value;
+  }
+  const [allocated, credit] = await Promise.all([allocatedInTeam(trx, input.teamId), teamCredit(trx, input.teamId)]);
+  const caps = capsOf(after, credit);
+  const errors: FieldErrors = {};
+  for (const resource of QUOTA_RESOURCES) {
+    const cap = caps[resource];
+    if (input.change[resource] === undefined || cap === null) continue;
+    if (cap + 1e-9 * Math.max(1, cap) < allocated[resource]) errors[`quota.${resource}`] = [lowerMessage(resource, formatAmount(resource, allocated[resource]))];
+  }
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+  const updated = await trx
+    .updateTable('teams')
+    .set({ quota_cpu: after.cpu, quota_memory: after.memory, quota_pods: after.pods, quota_storage: after.storage, updated_at: timestamp() })
+    .where('id', '=', input.teamId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await recordActivity(trx, {
+    causerId: input.causerId,
+    description: 'team quota changed',
+    subject: { type: 'team', id: input.teamId },
+    properties: { before: teamQuotaOf(before), after, ...(input.requestId !== undefined ? { request_id: input.requestId } : {}) },
   });
+  return updated;
+}
+
+/**
+ * A platform admin approving more quota than the team has left raises the team's caps just
+ * enough for the workspace to get `needs` (each capped resource that would not fit).
+ */
+export async function raiseTeamQuotaFor(
+  trx: Kysely<Database>,
+  input: { teamId: number; workspaceId: number; needs: Amounts; causerId: number; requestId: number },
+): Promise<void> {
+  const team = await trx.selectFrom('teams').selectAll().where('id', '=', input.teamId).executeTakeFirstOrThrow();
+  const [allocated, credit] = await Promise.all([allocatedInTeam(trx, input.teamId, input.workspaceId), teamCredit(trx, input.teamId)]);
+  const caps = capsOf(teamQuotaOf(team), credit);
+  const change: TeamQuotaChange = {};
+  for (const resource of QUOTA_RESOURCES) {
+    const cap = caps[resource];
+    const wanted = allocated[resource] + input.needs[resource];
+    if (cap === null || wanted <= cap) continue;
+    const own = wanted - (resource === 'cpu' ? credit.cpu : resource === 'memory' ? credit.memory : 0);
+    if (resource === 'pods') change.pods = Math.ceil(own);
+    else (change as Record<string, string>)[resource] = formatAmount(resource, resource === 'cpu' ? Math.ceil(own * 1000) / 1000 : Math.ceil(own));
+  }
+  if (Object.keys(change).length > 0) await changeTeamQuota(trx, { teamId: input.teamId, change, causerId: input.causerId, requestId: input.requestId });
 }
 
 const teamQuotaEntry = z.object({ hard: z.string(), allocated: z.string() }).nullable();

@@ -97,4 +97,10 @@ export const teams: Record<string, string> = {
     'Le quota d’équipe en pods ne peut pas être inférieur aux :allocated que ses espaces de travail détiennent déjà.',
   'The team quota for storage cannot be lower than the :allocated its workspaces already hold.':
     'Le quota d’équipe en stockage ne peut pas être inférieur aux :allocated que ses espaces de travail détiennent déjà.',
+  'Only the members of this workspace and the managers of its team may ask for more quota.':
+    'Seuls les membres de cet espace de travail et les responsables de son équipe peuvent demander plus de quota.',
+  'Ask for at least one of cpu, memory, pods and storage.': 'Demandez au moins l’un de cpu, memory, pods et storage.',
+  'Only platform admins may raise the team quota.': 'Seuls les administrateurs de la plateforme peuvent augmenter le quota de l’équipe.',
+  'The :field field must not be lower than the current :current.': 'Le champ :field ne doit pas être inférieur à la valeur actuelle, :current.',
+  'The raise_team_quota field must be true or false.': 'Le champ raise_team_quota doit valoir true ou false.',
 };
