@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DAY_MS, movableClock } from '../src/clock.js';
+import { createLifecycleRunner } from '../src/lifecycle/runner.js';
+import { lifecycleSteps } from '../src/lifecycle/steps.js';
 import { createTestContext, type TestContext } from './helpers.js';
 import { addTeamMember, addWorkspaceMember, insertTeam, insertWorkspace } from './teamFixtures.js';
 
@@ -9,9 +12,24 @@ import { addTeamMember, addWorkspaceMember, insertTeam, insertWorkspace } from '
 
 let ctx: TestContext;
 let admin: Awaited<ReturnType<TestContext['signedInUser']>>;
+const clock = movableClock(new Date());
+let clusterSyncs = 0;
+const runner = () =>
+  createLifecycleRunner({
+    db: ctx.db,
+    config: ctx.config,
+    clock,
+    steps: lifecycleSteps,
+    services: {
+      broadcaster: { toUser() {}, toWorkspace() {}, rightsChanged() {} },
+      clusterSync: { request: () => clusterSyncs++, listen: () => () => {} },
+      outbox: { kick() {} },
+    },
+  });
+const outboxTo = (email: string) => ctx.db.selectFrom('mail_outbox').select(['subject', 'text']).where('recipient', '=', email).execute();
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  ctx = await createTestContext({ clock });
   admin = await ctx.signedInUser({ admin: true });
 });
 afterAll(() => ctx.close());
@@ -116,7 +134,7 @@ describe('POST /api/requests/workspaces/{id}/quota', () => {
 
   it('a grant with until keeps the former quota to return to; a second pending request is a duplicate', async () => {
     const w = await world(null);
-    const until = new Date(Date.now() + 30 * 86_400_000).toISOString();
+    const until = new Date(clock.now().getTime() + 30 * DAY_MS).toISOString();
     const asked = (await ask(w.workspace.id, { quota: { cpu: '9' }, reason: 'A month', until }, w.wsMember.token)).json();
     expect((await ask(w.workspace.id, { quota: { cpu: '10' }, reason: 'Again' }, w.wsMember.token)).statusCode).toBe(409);
     await decide(asked.id, { action: 'approve' }, w.manager.token);
@@ -124,5 +142,37 @@ describe('POST /api/requests/workspaces/{id}/quota', () => {
     expect(stored.quota_cpu).toBe('9');
     expect(new Date(String(stored.quota_until)).toISOString()).toBe(until);
     expect(JSON.parse(String(stored.quota_previous))).toEqual({ cpu: null, memory: null, pods: null, storage: null });
+  });
+
+  it('at the until date the workspace returns to its former quota; its members are mailed 72 h before, once, in their language', async () => {
+    const w = await world('64');
+    await ctx.db.updateTable('users').set({ locale: 'fr' }).where('id', '=', w.wsMember.user.id).execute();
+    await ctx.db.updateTable('workspaces').set({ quota_memory: '20Gi' }).where('id', '=', w.workspace.id).execute();
+    const until = new Date(clock.now().getTime() + 5 * DAY_MS).toISOString();
+    const asked = (await ask(w.workspace.id, { quota: { cpu: '16', memory: '24Gi' }, reason: 'A sprint', until }, w.wsMember.token)).json();
+    expect((await decide(asked.id, { action: 'approve' }, w.manager.token)).statusCode).toBe(200);
+    expect(await quotaOf(w.workspace.id)).toMatchObject({ quota_cpu: '16', quota_memory: '24Gi' });
+
+    await runner().runOnce();
+    const grantMails = async () => (await outboxTo(w.wsMember.user.email)).filter((mail) => mail.subject.includes('quota supplémentaire'));
+    expect(await grantMails()).toEqual([]);
+    clock.advance(2.5 * DAY_MS);
+    const pass = await runner().runOnce();
+    expect(pass.steps.every((step) => step.error === undefined)).toBe(true);
+    const mails = await grantMails();
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toContain('Le quota supplémentaire de Label');
+    expect(mails[0]!.text).toContain(until.slice(0, 10));
+    await runner().runOnce();
+    expect(await grantMails()).toHaveLength(1);
+    expect(await quotaOf(w.workspace.id)).toMatchObject({ quota_cpu: '16' });
+
+    clock.advance(3 * DAY_MS);
+    const syncsBefore = clusterSyncs;
+    await runner().runOnce();
+    expect(await quotaOf(w.workspace.id)).toMatchObject({ quota_cpu: null, quota_memory: '20Gi', quota_until: null, quota_previous: null, cluster_state: 'pending' });
+    expect(clusterSyncs).toBeGreaterThan(syncsBefore);
+    const entry = await ctx.db.selectFrom('activity_log').select('description').where('subject_type', '=', 'workspace').where('subject_id', '=', w.workspace.id).where('description', '=', 'workspace quota grant ended').executeTakeFirst();
+    expect(entry).toBeDefined();
   });
 });
