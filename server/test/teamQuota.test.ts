@@ -112,12 +112,12 @@ describe('workspaces within the team quota', () => {
 });
 
 describe('contributor credit', () => {
-  async function contributedNode(teamId: number, status: 'ok' | 'error', capacity: { cpu: string; memory: string }) {
+  async function contributedNode(teamId: number | null, status: 'ok' | 'error', capacity: { cpu: string; memory: string }, ownerId = world.people.owner.user.id) {
     const now = timestamp();
-    await ctx.db
+    return ctx.db
       .insertInto('nodes')
       .values({
-        owner_id: world.people.owner.user.id,
+        owner_id: ownerId,
         name: `node-${Math.random().toString(36).slice(2, 10)}`,
         type: 'amd64',
         dhcp: 1,
@@ -137,8 +137,31 @@ describe('contributor credit', () => {
         updated_at: now,
         team_id: teamId,
       })
-      .execute();
+      .returning('id')
+      .executeTakeFirstOrThrow();
   }
+
+  it("PATCH /api/nodes/{id} {team_id}: the owner chooses among their own teams; 401, 403, 404, 422", async () => {
+    const node = await contributedNode(null, 'ok', { cpu: '2', memory: '4Gi' });
+    const url = `/api/nodes/${node.id}`;
+    const owner = world.people.owner.token;
+    expect((await ctx.inject('PATCH', url, { body: { team_id: world.team.id } })).statusCode).toBe(401);
+    expect((await ctx.inject('PATCH', url, { token: world.people.member.token, body: { team_id: world.team.id } })).statusCode).toBe(404);
+    const byAdmin = await ctx.inject('PATCH', url, { token: admin(), body: { team_id: world.team.id } });
+    expect(byAdmin.statusCode).toBe(403);
+    expect(byAdmin.json().message).toBe('Only the owner of this node may choose the team it counts for.');
+    const other = await insertTeam(ctx);
+    const notTheirs = await ctx.inject('PATCH', url, { token: owner, body: { team_id: other.id } });
+    expect(notTheirs.statusCode).toBe(422);
+    expect(notTheirs.json().errors).toEqual({ team_id: ['The selected team_id is invalid.'] });
+    expect((await ctx.inject('PATCH', url, { token: owner, body: { team_id: 'x' } })).statusCode).toBe(422);
+    const chosen = await ctx.inject('PATCH', url, { token: owner, body: { team_id: world.team.id } });
+    expect(chosen.statusCode, chosen.body).toBe(200);
+    expect(chosen.json().team_id).toBe(world.team.id);
+    expect((await teamCredit(ctx.db, world.team.id)).nodes).toBe(1);
+    expect((await ctx.inject('PATCH', url, { token: owner, body: { team_id: null } })).json().team_id).toBeNull();
+    expect((await teamCredit(ctx.db, world.team.id)).nodes).toBe(0);
+  });
 
   it('Ready nodes add capacity × factor to the cpu and memory caps; nodes not Ready add nothing; factor 0 turns it off', async () => {
     const { team, workspaces } = await teamWith(1);
