@@ -1225,6 +1225,27 @@ export const appMessages = {
       type_more: 'Type at least one letter to search the teams',
     },
   },
+  teamQuota: {
+    ask: {
+      button: 'Ask for more quota',
+      title: 'Ask for more quota for %{name}',
+      intro: 'Give only the values you need more of. Within what the team has left, its managers decide; beyond it, the platform admins.',
+      cpu: 'CPUs',
+      memory: 'Memory',
+      pods: 'Pods',
+      storage: 'Storage',
+      cpu_hint: 'e.g. 16, 0.5 or 500m',
+      size_hint: 'e.g. 32Gi or 1Ti',
+      reason: 'Reason',
+      reason_hint: 'What you will run, and why the current quota is not enough',
+      until: 'Until (optional)',
+      until_hint: 'After this date the workspace returns to its current quota',
+      nothing: 'Give at least one value.',
+      submit: 'Send request',
+      sent: 'Your request for more quota for %{name} was sent. You will be told of the decision.',
+      granted: 'The quota of %{name} was raised.',
+    },
+  },
   resources: {
     requests: {
       name: 'Request |||| Requests',

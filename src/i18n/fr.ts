@@ -1214,6 +1214,27 @@ export const frenchAppMessages: typeof appMessages = {
       type_more: 'Tapez au moins une lettre pour chercher les équipes',
     },
   },
+  teamQuota: {
+    ask: {
+      button: 'Demander plus de quota',
+      title: 'Demander plus de quota pour %{name}',
+      intro: 'Indiquez seulement les valeurs à augmenter. Dans la limite de ce qui reste à l’équipe, ses responsables décident ; au-delà, les administrateurs de la plateforme.',
+      cpu: 'CPU',
+      memory: 'Mémoire',
+      pods: 'Pods',
+      storage: 'Stockage',
+      cpu_hint: 'par ex. 16, 0.5 ou 500m',
+      size_hint: 'par ex. 32Gi ou 1Ti',
+      reason: 'Motif',
+      reason_hint: 'Ce que vous allez lancer, et pourquoi le quota actuel ne suffit pas',
+      until: 'Jusqu’au (facultatif)',
+      until_hint: 'Après cette date, l’espace de travail revient à son quota actuel',
+      nothing: 'Indiquez au moins une valeur.',
+      submit: 'Envoyer la demande',
+      sent: 'Votre demande de quota pour %{name} a été envoyée. Vous serez informé de la décision.',
+      granted: 'Le quota de %{name} a été augmenté.',
+    },
+  },
   resources: {
     requests: {
       name: 'Demande |||| Demandes',
