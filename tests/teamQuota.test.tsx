@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { makeWorkspace } from './fixtures.teams';
+import { makeTeam, makeWorkspace } from './fixtures.teams';
 import { db } from './mocks/db';
 import { server } from './mocks/server';
 import { errorUnder, field } from './queries';
@@ -62,5 +62,29 @@ describe('Ask for more quota', () => {
     renderApp({ path: '/workspaces/7', loggedIn: true });
     expect(await screen.findByRole('heading', { level: 1, name: 'Vision' }, FIRST_RENDER)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Ask for more quota' })).not.toBeInTheDocument();
+  });
+});
+
+describe('the team quota on the team page', () => {
+  it('shows allocated / total per resource and what contributed nodes earned', async () => {
+    db.teams = [
+      makeTeam({
+        quota: { cpu: { hard: '22', allocated: '16' }, memory: null, pods: { hard: '200', allocated: '100' }, storage: null },
+        credit: { nodes: 2, cpu: '6', memory: '13Gi' },
+      }),
+    ];
+    renderApp({ path: '/teams/edgelab', loggedIn: true });
+    const section = await screen.findByRole('region', { name: 'Team quota' }, FIRST_RENDER);
+    expect(within(section).getByTestId('team-quota-cpu')).toHaveTextContent('16 allocated of 22');
+    expect(within(section).getByTestId('team-quota-pods')).toHaveTextContent('100 allocated of 200');
+    expect(within(section).queryByTestId('team-quota-memory')).not.toBeInTheDocument();
+    expect(within(section).getByText('Includes 6 CPUs and 13Gi of memory earned from 2 contributed nodes')).toBeInTheDocument();
+  });
+
+  it('shows nothing without a team quota', async () => {
+    db.teams = [makeTeam({ quota: null })];
+    renderApp({ path: '/teams/edgelab', loggedIn: true });
+    expect(await screen.findByRole('heading', { name: 'Edge Computing Lab', level: 1 }, FIRST_RENDER)).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Team quota' })).not.toBeInTheDocument();
   });
 });

@@ -1245,6 +1245,11 @@ export const appMessages = {
       sent: 'Your request for more quota for %{name} was sent. You will be told of the decision.',
       granted: 'The quota of %{name} was raised.',
     },
+    team: {
+      title: 'Team quota',
+      allocated_of: '%{allocated} allocated of %{hard}',
+      credit: 'Includes %{cpu} CPUs and %{memory} of memory earned from %{smart_count} contributed node |||| Includes %{cpu} CPUs and %{memory} of memory earned from %{smart_count} contributed nodes',
+    },
   },
   resources: {
     requests: {

@@ -1234,6 +1234,11 @@ export const frenchAppMessages: typeof appMessages = {
       sent: 'Votre demande de quota pour %{name} a été envoyée. Vous serez informé de la décision.',
       granted: 'Le quota de %{name} a été augmenté.',
     },
+    team: {
+      title: 'Quota de l’équipe',
+      allocated_of: '%{allocated} attribués sur %{hard}',
+      credit: 'Dont %{cpu} CPU et %{memory} de mémoire gagnés grâce à %{smart_count} nœud contribué |||| Dont %{cpu} CPU et %{memory} de mémoire gagnés grâce à %{smart_count} nœuds contribués',
+    },
   },
   resources: {
     requests: {
