@@ -1245,6 +1245,14 @@ export const appMessages = {
       sent: 'Your request for more quota for %{name} was sent. You will be told of the decision.',
       granted: 'The quota of %{name} was raised.',
     },
+    admin: {
+      button: 'Team quota',
+      title: 'Quota of %{name}',
+      intro: 'What the team’s workspaces may add up to. Leave a value empty for no cap.',
+      empty_hint: 'Empty: no cap',
+      save: 'Save',
+      saved: 'Team quota saved',
+    },
     team: {
       title: 'Team quota',
       allocated_of: '%{allocated} allocated of %{hard}',

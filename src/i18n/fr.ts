@@ -1234,6 +1234,14 @@ export const frenchAppMessages: typeof appMessages = {
       sent: 'Votre demande de quota pour %{name} a été envoyée. Vous serez informé de la décision.',
       granted: 'Le quota de %{name} a été augmenté.',
     },
+    admin: {
+      button: 'Quota de l’équipe',
+      title: 'Quota de %{name}',
+      intro: 'Ce que les espaces de travail de l’équipe peuvent totaliser. Laissez une valeur vide pour ne pas la limiter.',
+      empty_hint: 'Vide : pas de limite',
+      save: 'Enregistrer',
+      saved: 'Quota de l’équipe enregistré',
+    },
     team: {
       title: 'Quota de l’équipe',
       allocated_of: '%{allocated} attribués sur %{hard}',
