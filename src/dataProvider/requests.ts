@@ -32,6 +32,11 @@ export interface RequestMethods {
   renewWorkspace(id: Identifier, data: { days: number; reason: string }): Promise<UserRequest>;
   /** POST /api/requests/teams/{id}/renewal {reason}: ask the platform admins for a new review date. */
   renewTeam(id: Identifier, data: { reason: string }): Promise<UserRequest>;
+  /**
+   * POST /api/requests/workspaces/{id}/quota {quota, reason, until?}: ask for more quota. The team's
+   * managers decide within what the team has left (at once when they ask), platform admins beyond.
+   */
+  askForQuota(id: Identifier, data: { quota: Record<string, string | number>; reason: string; until?: string }): Promise<UserRequest>;
 }
 
 export const requestMethods = (http: HttpClient): RequestMethods => ({
@@ -60,5 +65,8 @@ export const requestMethods = (http: HttpClient): RequestMethods => ({
   },
   async renewTeam(id, data) {
     return (await http<UserRequest>(`/api/requests/teams/${segment(id)}/renewal`, { method: 'POST', body: data })).json;
+  },
+  async askForQuota(id, data) {
+    return (await http<UserRequest>(`/api/requests/workspaces/${segment(id)}/quota`, { method: 'POST', body: data })).json;
   },
 });

@@ -7,8 +7,9 @@ import { type Access, managesTeam } from './access.js';
 type Routed = Pick<Request, 'type' | 'team_id' | 'workspace_id'> & { data?: string };
 
 /**
- * A renewal longer than the default lifetime goes to platform admins only: the request says so
- * in its data when it is made (requests/renewals.ts).
+ * A renewal longer than the default lifetime, or more quota than the team has left, goes to
+ * platform admins only: the request says so in its data when it is made (requests/renewals.ts,
+ * requests/quotaRequests.ts).
  */
 export const ADMINS_DECIDE = '"admins_decide":true';
 const adminsDecide = (request: Routed) => request.data?.includes(ADMINS_DECIDE) ?? false;
@@ -21,6 +22,7 @@ export function isDecider(access: Access, request: Routed): boolean {
     case 'RenewTeam':
       return false;
     case 'RenewWorkspace':
+    case 'QuotaIncrease':
       return !adminsDecide(request) && managesTeam(access, request.team_id);
     case 'JoinTeam':
     case 'CreateWorkspace':

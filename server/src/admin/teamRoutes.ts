@@ -10,6 +10,7 @@ import { bulkTeams } from './teamBulk.js';
 import { bulkExtend } from './extendBulk.js';
 import { adminTeamDetailSchema, bulkTeamsAnswer, bulkTeamsBody, deleteTeamQuery, teamDeletionSchema, updateTeamBody } from './teamSchemas.js';
 import { findTeam } from '../teams/teams.js';
+import { setTeamQuota } from '../teams/quota.js';
 
 const tags = ['admin'];
 const security = bearerAuth;
@@ -37,7 +38,8 @@ export function adminTeamRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          summary: "Edit a team (fullname, url, country, affiliation) or suspend/enable it (enabled): a suspended team's members lose their rights and cluster access in it",
+          summary:
+            "Edit a team (fullname, url, country, affiliation), suspend/enable it (enabled): a suspended team's members lose their rights and cluster access in it, or set its quota (cpu, memory, pods, storage; null: no cap), which its workspaces' quotas may not add up beyond",
           security,
           params,
           body: updateTeamBody,
@@ -48,7 +50,11 @@ export function adminTeamRoutes(context: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const team = await findTeam(db, request.params.id);
         if (!team) throw notFound();
-        const result = await updateTeam(db, { team, changes: request.body, causerId: currentUser(request).id });
+        const { quota, ...changes } = request.body;
+        const causerId = currentUser(request).id;
+        // The quota first: a cap below what the workspaces hold is refused before anything changes.
+        if (quota !== undefined) await setTeamQuota(db, { teamId: team.id, change: quota, causerId });
+        const result = await updateTeam(db, { team, changes, causerId });
         applyAfterCommit(context, result.effects);
         return teamDetail(db, result.team);
       },

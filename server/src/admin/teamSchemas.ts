@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { workspaceQuotaBody } from '../workspaces/quota.js';
+import { teamQuotaSchema } from '../teams/quota.js';
 import { adminTeamsQuery } from './schemas.js';
 import { lineText, MAX_ID, requiredText } from '../http/schemas.js';
 import { bulkEndFilters, bulkExtendAnswer, DAYS_REQUIRED, extendDays, extendHasDays } from './extendBulk.js';
@@ -36,6 +38,8 @@ export const updateTeamBody = z.object({
   country: clearableText('country'),
   affiliation: clearableText('affiliation'),
   enabled: z.boolean({ error: 'The enabled field must be true or false.' }).optional(),
+  /** The team quota: the workspace quota's fields and messages (null: no cap on that resource). */
+  quota: workspaceQuotaBody.shape.quota.optional(),
 });
 
 const queryFlag = (field: string) =>
@@ -91,6 +95,7 @@ export const adminTeamDetailSchema = z.object({
     pending_requests: z.number(),
   }),
   activity: z.array(activityEntry),
+  quota: teamQuotaSchema,
 });
 
 export const teamDeletionSchema = z.object({

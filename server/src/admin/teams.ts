@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { presentActivity, recordActivity } from '../activity/log.js';
 import { quotaHard } from '../cluster/quota.js';
 import { timestamp } from '../db/database.js';
+import { presentTeamQuota } from '../teams/quota.js';
 import type { Database, Team } from '../db/schema.js';
 import { type AfterCommit, accessChanged } from '../effects/afterCommit.js';
 import { HttpError } from '../http/errors.js';
@@ -85,6 +86,7 @@ export async function teamDetail(db: Kysely<Database>, team: Team) {
       pending_requests: Number(pending.count),
     },
     activity: activity.map(presentActivity),
+    quota: await presentTeamQuota(db, team),
   };
 }
 

@@ -176,7 +176,7 @@ export interface ClusterRevocationsTable {
   last_error: string | null;
 }
 
-export type RequestType = 'CreateTeam' | 'JoinTeam' | 'CreateWorkspace' | 'JoinWorkspace' | 'RenewWorkspace' | 'RenewTeam';
+export type RequestType = 'CreateTeam' | 'JoinTeam' | 'CreateWorkspace' | 'JoinWorkspace' | 'RenewWorkspace' | 'RenewTeam' | 'QuotaIncrease';
 export type RequestStatus = 'Pending' | 'Approved' | 'Denied' | 'Error';
 
 export interface RequestsTable {

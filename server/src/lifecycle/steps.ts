@@ -4,6 +4,7 @@ import type { LifecycleStep } from './runner.js';
 import { membershipSteps } from '../memberships/endingStep.js';
 import { suspensionStep } from './suspension.js';
 import { warningStep } from './warnings.js';
+import { quotaGrantSteps } from '../workspaces/quotaGrant.js';
 
 /**
  * The lifecycle pass's steps, in the order they run. Warnings come before the ends they warn
@@ -16,6 +17,8 @@ export const lifecycleSteps: LifecycleStep[] = [
   retentionStep,
   // Memberships that end: the warning, then the removal (memberships/endingStep.ts).
   ...membershipSteps,
+  // More quota granted until a date: the warning 72 h before, then the return to the former quota.
+  ...quotaGrantSteps,
   // Monthly CPU allocations: the warning at 90 %, no new pods at 100 % (allocations/).
   allocationStep,
 ];

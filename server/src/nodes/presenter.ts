@@ -56,6 +56,7 @@ export function presentNode(config: PresenterConfig, node: NodeWithOwner) {
     image_url: `/api/nodes/${node.id}/image`,
     owner: node.owner,
     created_at: node.created_at,
+    team_id: node.team_id,
   };
 }
 

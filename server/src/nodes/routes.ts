@@ -15,6 +15,7 @@ import {
   nodesQuery,
 } from './schemas.js';
 import { deriveNodeSecret } from './secrets.js';
+import { nodeTeamBody, setNodeTeam } from './contribution.js';
 
 const tags = ['nodes'];
 const security = bearerAuth;
@@ -67,6 +68,26 @@ export function nodeRoutes(context: AppContext): FastifyPluginAsyncZod {
       { schema: { tags, summary: 'One of your nodes (platform admins: any)', security, params: idParams, response: { 200: nodeSchema } } },
       async (request) => {
         const [presented] = await present([await nodeForUser(db, currentUser(request), request.params.id)]);
+        return presented;
+      },
+    );
+
+    app.patch(
+      '/api/nodes/:id',
+      {
+        schema: {
+          tags,
+          summary: "Choose the team your node counts for (team_id, one of your teams; null: none): while it is Ready, its capacity times the platform's factors adds to that team's quota",
+          security,
+          params: idParams,
+          body: nodeTeamBody,
+          response: { 200: nodeSchema },
+        },
+      },
+      async (request) => {
+        const user = currentUser(request);
+        const node = await setNodeTeam(db, user, await nodeForUser(db, user, request.params.id), request.body.team_id);
+        const [presented] = await present([node]);
         return presented;
       },
     );

@@ -92,6 +92,8 @@ export const nodeSchema = z.object({
   image_url: z.string(),
   owner: ownerSchema,
   created_at: z.string(),
+  /** The team the node counts for (contributor credit); null: none. */
+  team_id: z.number().nullable(),
 });
 
 export const nodeActivitySchema = z.object({

@@ -50,6 +50,8 @@ const OUTCOMES: Record<number, { status: BulkOutcome; http: 403 | 404 | 409 }> =
   403: { status: 'forbidden', http: 403 },
   404: { status: 'not_found', http: 404 },
   409: { status: 'conflict', http: 409 },
+  // A QuotaIncrease that no longer fits in its team: the state changed since it was asked.
+  422: { status: 'conflict', http: 409 },
 };
 
 /** Rows read per query when previewing a bulk decision. */

@@ -50,7 +50,7 @@ export function requestDecidedNotices(context: Readers, request: Request): After
 /** An approval that grants workspace access (a new workspace, a join, a renewal lifting a suspension): the reconciler applies it. */
 const grantsAccess = (request: Request) =>
   request.status === 'Approved' &&
-  ((request.workspace_id !== null && (request.type === 'CreateWorkspace' || request.type === 'JoinWorkspace' || request.type === 'RenewWorkspace')) ||
+  ((request.workspace_id !== null && (request.type === 'CreateWorkspace' || request.type === 'JoinWorkspace' || request.type === 'RenewWorkspace' || request.type === 'QuotaIncrease')) ||
     request.type === 'RenewTeam');
 
 /**

@@ -45,7 +45,7 @@ export function matchingRequests(db: Kysely<Database>, access: Access, filters: 
         ...(managedTeams.length
           ? [
               eb.and([eb('r.type', 'in', ['JoinTeam', 'CreateWorkspace', 'JoinWorkspace']), eb('r.team_id', 'in', managedTeams)]),
-              eb.and([eb('r.type', '=', 'RenewWorkspace'), eb('r.team_id', 'in', managedTeams), eb('r.data', 'not like', `%${ADMINS_DECIDE}%`)]),
+              eb.and([eb('r.type', 'in', ['RenewWorkspace', 'QuotaIncrease']), eb('r.team_id', 'in', managedTeams), eb('r.data', 'not like', `%${ADMINS_DECIDE}%`)]),
             ]
           : []),
         ...(managedWorkspaces.length ? [eb.and([eb('r.type', '=', 'JoinWorkspace'), eb('r.workspace_id', 'in', managedWorkspaces)])] : []),

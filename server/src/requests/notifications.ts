@@ -30,6 +30,8 @@ export function describeRequest(request: PresentedRequest, locale: Locale = 'en'
         return `renouveler l’espace de travail « ${object.label ?? object.name} »${team}${renewalLength(request, 'fr')}`;
       case 'RenewTeam':
         return `renouveler l’équipe « ${object.fullname ?? object.name} »`;
+      case 'QuotaIncrease':
+        return `augmenter le quota de l’espace de travail « ${object.label ?? object.name} »${team}${quotaAsked(request)}`;
     }
   }
   const team = request.team ? ` in the team “${request.team.fullname}”` : '';
@@ -46,6 +48,8 @@ export function describeRequest(request: PresentedRequest, locale: Locale = 'en'
       return `renew the workspace “${object.label ?? object.name}”${team}${renewalLength(request, 'en')}`;
     case 'RenewTeam':
       return `renew the team “${object.fullname ?? object.name}”`;
+    case 'QuotaIncrease':
+      return `raise the quota of the workspace “${object.label ?? object.name}”${team}${quotaAsked(request)}`;
   }
 }
 
@@ -54,6 +58,13 @@ function renewalLength(request: PresentedRequest, locale: Locale): string {
   const days = (request.data as { days?: unknown }).days;
   if (typeof days !== 'number') return '';
   return locale === 'fr' ? ` pour ${days} jours` : ` for ${days} days`;
+}
+
+/** " (cpu 16, memory 32Gi)": what a quota request asks, in the quantities' own notation. */
+function quotaAsked(request: PresentedRequest): string {
+  const asked = (request.data as { quota?: Record<string, unknown> }).quota ?? {};
+  const parts = Object.entries(asked).filter(([, value]) => value !== null && value !== undefined).map(([key, value]) => `${key} ${String(value)}`);
+  return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
 /** Where the requester goes after a decision: the team or workspace when approved, else the profile. */

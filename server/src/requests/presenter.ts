@@ -7,7 +7,7 @@ import { mayDecide } from '../access/requests.js';
 /** A request as the console sees it (docs/api-contract.md, "Request"). */
 export const requestSchema = z.object({
   id: z.number(),
-  type: z.enum(['CreateTeam', 'JoinTeam', 'CreateWorkspace', 'JoinWorkspace', 'RenewWorkspace', 'RenewTeam']),
+  type: z.enum(['CreateTeam', 'JoinTeam', 'CreateWorkspace', 'JoinWorkspace', 'RenewWorkspace', 'RenewTeam', 'QuotaIncrease']),
   status: z.enum(['Pending', 'Approved', 'Denied', 'Error']),
   message: z.string().nullable(),
   data: z.record(z.string(), z.unknown()),
@@ -143,6 +143,7 @@ export function presentRequestsWith(requests: Request[], relations: RequestRelat
       case 'CreateWorkspace':
       case 'JoinWorkspace':
       case 'RenewWorkspace':
+      case 'QuotaIncrease':
         object = workspace
           ? { id: workspace.id, name: workspace.name, label: workspace.label }
           : { name: request.object_name, label: text('label') };

@@ -28,10 +28,12 @@ import {
   joinWorkspaceBody,
   requestIdParams,
   requestListQuery,
+  quotaRequestBody,
   teamRenewalBody,
   workspaceRenewalBody,
 } from './schemas.js';
 import { requestTeamRenewal, requestWorkspaceRenewal } from './renewals.js';
+import { checkRaiseTeamQuota, requestQuotaIncrease } from './quotaRequests.js';
 
 const tags = ['requests'];
 const security = bearerAuth;
@@ -130,6 +132,28 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
     );
 
     app.post(
+      '/api/requests/workspaces/:id/quota',
+      {
+        schema: {
+          tags,
+          summary:
+            "Ask for more quota for a workspace (its members and its team's managers): the values wanted, why, and optionally until when; the team managers decide within what the team has left, platform admins beyond (and may raise the team quota: raise_team_quota in the decision)",
+          security,
+          params: requestIdParams,
+          body: quotaRequestBody,
+          response: { 201: requestSchema },
+        },
+      },
+      async (request, reply) => {
+        const user = currentUser(request);
+        const access = await loadAccess(db, user);
+        const { quota, reason, until } = request.body;
+        const created = await requestQuotaIncrease(context, user, access, { workspaceId: request.params.id, quota, reason, until });
+        return reply.code(201).send((await presentRequests(db, [created], access))[0]);
+      },
+    );
+
+    app.post(
       '/api/requests/teams/:id/renewal',
       {
         schema: {
@@ -202,7 +226,7 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
       {
         schema: {
           tags,
-          summary: 'Approve or deny a pending request; the requester is mailed',
+          summary: 'Approve or deny a pending request; the requester is mailed (raise_team_quota: a platform admin approving more quota than the team has left raises the team quota too)',
           security,
           params: requestIdParams,
           body: decisionBody,
@@ -223,6 +247,7 @@ export function requestRoutes(context: AppContext): FastifyPluginAsyncZod {
             // Checked against the clock before anything is decided; ignored on a denial.
             membershipExpiresAt:
               request.body.action === 'approve' ? checkEndDate('membership_expires_at', request.body.membership_expires_at, context.clock.now()) : null,
+            raiseTeamQuota: request.body.action === 'approve' && checkRaiseTeamQuota(access, request.body.raise_team_quota),
           },
           (trx, result) => notifyRequester(trx, context.config, result),
         );

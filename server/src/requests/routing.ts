@@ -11,6 +11,9 @@ import type { AppContext } from '../context.js';
 import { newWorkspaceEnd } from '../workspaces/expiry.js';
 import { renewedEnd, setTeamEnd, setWorkspaceEnd } from '../workspaces/renewal.js';
 import { DAY_MS } from '../clock.js';
+import { NO_QUOTA } from '../cluster/quota.js';
+import { approveQuotaIncrease } from './quotaRequests.js';
+import { assertTeamRoom, effectiveAmounts } from '../teams/quota.js';
 import { addTeamMember, findTeam, findTeamByName, insertTeam, type NewTeam } from '../teams/teams.js';
 import { addWorkspaceMember, findWorkspaceByName, insertWorkspace } from '../workspaces/workspaces.js';
 
@@ -23,6 +26,7 @@ export const MEMBERSHIP_END_ONLY_FOR_JOIN = 'An end date applies only to approvi
 //   JoinWorkspace   → the workspace's managers and the team's owner/managers
 //   RenewWorkspace  → the team's owner/managers up to the default lifetime; longer: platform admins
 //   RenewTeam       → platform admins
+//   QuotaIncrease   → the team's owner/managers within what the team has left; beyond: platform admins
 // Platform admins may decide anything. Nobody decides their own request: a request its
 // requester could decide is approved at once when it is made (see requests.ts).
 
@@ -48,7 +52,7 @@ export interface Decider {
  */
 export async function whoMayDecide(db: Kysely<Database>, request: Routed & Pick<Request, 'user_id' | 'data'>): Promise<Decider[]> {
   const found: Decider[] = [];
-  const adminsOnly = request.type === 'RenewTeam' || (request.type === 'RenewWorkspace' && request.data.includes(ADMINS_DECIDE));
+  const adminsOnly = request.type === 'RenewTeam' || ((request.type === 'RenewWorkspace' || request.type === 'QuotaIncrease') && request.data.includes(ADMINS_DECIDE));
   if (request.type === 'CreateTeam' || adminsOnly) {
     found.push(
       ...(await db.selectFrom('users').select(['id', 'email', 'firstname', 'locale']).where('admin', '=', 1).where('enabled', '=', 1).execute()),
@@ -110,7 +114,16 @@ export function decisionRefusal(
  */
 export async function decideRequest(
   db: Kysely<Database>,
-  input: { requestId: number; access: Access; action: Decision; message: string | null; terms: ApprovalTerms; membershipExpiresAt?: string | null },
+  input: {
+    requestId: number;
+    access: Access;
+    action: Decision;
+    message: string | null;
+    terms: ApprovalTerms;
+    membershipExpiresAt?: string | null;
+    /** A QuotaIncrease approved by a platform admin: raise the team quota as much as it needs. */
+    raiseTeamQuota?: boolean;
+  },
   /** Runs in the decision's transaction after it (the requester's mail is written there). */
   inTransaction?: (trx: Kysely<Database>, decided: Request) => Promise<void>,
 ): Promise<Request> {
@@ -126,6 +139,7 @@ export async function decideRequest(
       automatic: false,
       terms: input.terms,
       membershipExpiresAt: input.membershipExpiresAt ?? null,
+      raiseTeamQuota: input.raiseTeamQuota ?? false,
     });
     await inTransaction?.(trx, decided);
     return decided;
@@ -140,7 +154,15 @@ export async function decideRequest(
 export async function applyDecision(
   trx: Kysely<Database>,
   request: Request,
-  decision: { deciderId: number; action: Decision; message: string | null; automatic: boolean; terms: ApprovalTerms; membershipExpiresAt?: string | null },
+  decision: {
+    deciderId: number;
+    action: Decision;
+    message: string | null;
+    automatic: boolean;
+    terms: ApprovalTerms;
+    membershipExpiresAt?: string | null;
+    raiseTeamQuota?: boolean;
+  },
 ): Promise<Request> {
   const now = timestamp();
   const status: RequestStatus = decision.action === 'approve' ? 'Approved' : 'Denied';
@@ -154,7 +176,7 @@ export async function applyDecision(
   if (!decided) throw new HttpError(409, ALREADY_DECIDED);
 
   if (status === 'Approved') {
-    const created = await applyApproval(trx, decided, decision.deciderId, decision.terms, decision.membershipExpiresAt ?? null);
+    const created = await applyApproval(trx, decided, decision.deciderId, decision.terms, decision.membershipExpiresAt ?? null, decision.raiseTeamQuota ?? false);
     if (created) {
       decided = await trx.updateTable('requests').set(created).where('id', '=', decided.id).returningAll().executeTakeFirstOrThrow();
     }
@@ -185,6 +207,7 @@ async function applyApproval(
   terms: ApprovalTerms,
   /** A JoinTeam approved with an end date (memberships that end). */
   membershipExpiresAt: string | null = null,
+  raiseTeamQuota = false,
 ): Promise<{ team_id: number } | { workspace_id: number } | null> {
   const data = JSON.parse(request.data) as Record<string, unknown>;
   switch (request.type) {
@@ -206,6 +229,8 @@ async function applyApproval(
       if (await findWorkspaceByName(trx, team.id, request.object_name)) {
         throw new HttpError(409, 'A workspace with this name already exists in this team.');
       }
+      // A new workspace gets the default quota: it must fit in what its team has left.
+      await assertTeamRoom(trx, { teamId: team.id, needs: effectiveAmounts(NO_QUOTA) });
       const workspace = await insertWorkspace(trx, {
         team,
         name: request.object_name,
@@ -236,6 +261,9 @@ async function applyApproval(
       await setTeamEnd(trx, { teamId: team.id, expiresAt: end, now: terms.now, causerId: deciderId, cause: 'renewal approved', requestId: request.id });
       return null;
     }
+    case 'QuotaIncrease':
+      await approveQuotaIncrease(trx, request, { deciderId, raiseTeamQuota });
+      return null;
   }
 }
 

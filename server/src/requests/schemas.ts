@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { endDateField } from '../teams/membershipEnd.js';
 import { paginationQuery } from '../http/pagination.js';
 import { idField, idParam, MAX_ID, optionalLineText, optionalText, requiredMultilineText, requiredText } from '../http/schemas.js';
+import { workspaceQuotaBody } from '../workspaces/quota.js';
 import { MAX_WORKSPACE_NAME_LENGTH, WORKSPACE_NAME_PATTERN } from '../workspaces/naming.js';
 
 export const JOINING_CATEGORIES = ['Research', 'Teaching', 'Other'] as const;
@@ -61,6 +62,8 @@ export const decisionBody = z.object({
   message: optionalText('message'),
   /** Approving a JoinTeam: when the membership it gives ends (null or absent: no end). */
   membership_expires_at: endDateField('membership_expires_at').optional(),
+  /** Approving a QuotaIncrease beyond what the team has left: platform admins raise the team quota as much as it needs. */
+  raise_team_quota: z.boolean({ error: 'The raise_team_quota field must be true or false.' }).optional(),
 });
 
 export const requestIdParams = z.object({ id: idParam() });
@@ -85,11 +88,21 @@ export const workspaceRenewalBody = z
     else if (body.days !== undefined && body.until !== undefined) context.addIssue({ code: 'custom', message: 'Give either days or until, not both.', path: ['days'] });
   });
 
+/**
+ * POST /api/requests/workspaces/{id}/quota: the values wanted (the workspace quota's fields and
+ * messages), why, and optionally until when (then the former quota returns).
+ */
+export const quotaRequestBody = z.object({
+  quota: workspaceQuotaBody.shape.quota,
+  reason: requiredMultilineText('reason', 2000),
+  until: z.iso.datetime({ offset: true, error: 'The until field must be an ISO 8601 date-time.' }).optional(),
+});
+
 /** POST /api/requests/teams/{id}/renewal. */
 export const teamRenewalBody = z.object({ reason: requiredMultilineText('reason', 2000) });
 
 const REQUEST_STATUSES = ['Pending', 'Approved', 'Denied', 'Error'] as const;
-export const REQUEST_TYPES = ['CreateTeam', 'JoinTeam', 'CreateWorkspace', 'JoinWorkspace', 'RenewWorkspace', 'RenewTeam'] as const;
+export const REQUEST_TYPES = ['CreateTeam', 'JoinTeam', 'CreateWorkspace', 'JoinWorkspace', 'RenewWorkspace', 'RenewTeam', 'QuotaIncrease'] as const;
 
 const statusFilter = (field: string) => z.enum(REQUEST_STATUSES, { error: `The selected ${field} is invalid.` }).optional();
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { creditSchema, teamQuotaSchema } from '../teams/quota.js';
 import type { Database, Team } from '../db/schema.js';
 import { presentRequests, requestSchema } from '../requests/presenter.js';
 import { type Access, seesTeamMembers } from '../access/access.js';
@@ -51,6 +52,9 @@ export const teamSchema = z.object({
         pivot: z.object({ role: z.enum(['owner', 'manager', 'member']), expires_at: z.string().nullable() }),
       }),
     ),
+  /** GET /api/tenants/{id} only: the team quota (null: none) and the contributor credit in it. */
+  quota: teamQuotaSchema.optional(),
+  credit: creditSchema.optional(),
 });
 
 export type PresentedTeam = z.infer<typeof teamSchema>;

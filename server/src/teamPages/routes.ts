@@ -8,6 +8,7 @@ import { matches } from '../db/search.js';
 import { loadAccess } from '../access/access.js';
 import { presentTeams, teamSchema } from './presenter.js';
 import { findTeamByIdOrName } from '../teams/teams.js';
+import { presentCredit, presentTeamQuota } from '../teams/quota.js';
 import { recentLifecycleSettings } from '../config/lifecycleSettings.js';
 import { seesTeamMembers } from '../access/access.js';
 import { HttpError } from '../http/errors.js';
@@ -72,7 +73,7 @@ export function teamRoutes({ db, config, clock, cluster }: AppContext): FastifyP
       {
         schema: {
           tags,
-          summary: 'A team by id or name, with its review date and status; members and admins also get its users',
+          summary: 'A team by id or name, with its review date and status, its quota (allocated / hard per resource) and contributor credit; members and admins also get its users',
           security,
           params: z.object({ team: z.string().min(1).max(MAX_TEXT_LENGTH) }),
           response: { 200: teamSchema },
@@ -82,7 +83,8 @@ export function teamRoutes({ db, config, clock, cluster }: AppContext): FastifyP
         const team = await findTeamByIdOrName(db, request.params.team);
         if (!team) throw notFound();
         const access = await loadAccess(db, currentUser(request));
-        return (await presentTeams(db, [team], access, { withMembers: true, when: await statusClock() }))[0];
+        const [presented] = await presentTeams(db, [team], access, { withMembers: true, when: await statusClock() });
+        return { ...presented!, quota: await presentTeamQuota(db, team), credit: await presentCredit(db, team.id) };
       },
     );
 

@@ -4,6 +4,7 @@ import { recordActivity } from '../activity/log.js';
 import { quantityValue, type WorkspaceQuota } from '../cluster/quota.js';
 import { timestamp } from '../db/database.js';
 import type { Database, Workspace } from '../db/schema.js';
+import { assertRaiseFits } from '../teams/quota.js';
 
 // A platform admin sets a workspace's quota (PATCH /api/admin/workspaces/{id}); the reconciler
 // takes it to the namespace's ResourceQuota (cluster/quota.ts says how the four values map).
@@ -66,35 +67,48 @@ export const workspaceQuotaOf = (workspace: Workspace): WorkspaceQuota => ({
  * Stores the new values and marks the workspace `pending`, so the reconciler's next pass
  * ensures its tenancy objects with them (it compares the quota before writing). A workspace the
  * cluster refused (`error`) is retried too: the new quota is a reason to try again.
- * Answers the workspace as stored, or undefined when it no longer exists.
+ * Answers the workspace as stored, or undefined when it no longer exists. A raise beyond what
+ * its team has left is refused (422, teams/quota.ts).
  */
 export async function setWorkspaceQuota(
   db: Kysely<Database>,
   input: { workspaceId: number; change: QuotaChange; causerId: number },
 ): Promise<Workspace | undefined> {
-  return db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom('workspaces').selectAll().where('id', '=', input.workspaceId).executeTakeFirst();
-    if (!before) return undefined;
-    const { cpu, memory, pods, storage } = input.change;
-    const updated = await trx
-      .updateTable('workspaces')
-      .set({
-        ...(cpu !== undefined ? { quota_cpu: cpu } : {}),
-        ...(memory !== undefined ? { quota_memory: memory } : {}),
-        ...(pods !== undefined ? { quota_pods: pods } : {}),
-        ...(storage !== undefined ? { quota_storage: storage } : {}),
-        cluster_state: 'pending',
-        updated_at: timestamp(),
-      })
-      .where('id', '=', input.workspaceId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await recordActivity(trx, {
-      causerId: input.causerId,
-      description: 'workspace quota changed',
-      subject: { type: 'workspace', id: input.workspaceId },
-      properties: { namespace: updated.namespace, before: workspaceQuotaOf(before), after: workspaceQuotaOf(updated) },
-    });
-    return updated;
+  return db.transaction().execute((trx) => changeWorkspaceQuota(trx, input));
+}
+
+/** setWorkspaceQuota inside the caller's transaction (a request's approval). */
+export async function changeWorkspaceQuota(
+  trx: Kysely<Database>,
+  input: { workspaceId: number; change: QuotaChange; causerId: number; requestId?: number; activity?: Record<string, unknown> },
+): Promise<Workspace | undefined> {
+  const before = await trx.selectFrom('workspaces').selectAll().where('id', '=', input.workspaceId).executeTakeFirst();
+  if (!before) return undefined;
+  const { cpu, memory, pods, storage } = input.change;
+  const after: WorkspaceQuota = {
+    cpu: cpu !== undefined ? cpu : before.quota_cpu,
+    memory: memory !== undefined ? memory : before.quota_memory,
+    pods: pods !== undefined ? pods : before.quota_pods,
+    storage: storage !== undefined ? storage : before.quota_storage,
+  };
+  await assertRaiseFits(trx, { teamId: before.team_id, workspaceId: before.id, before: workspaceQuotaOf(before), after });
+  const updated = await trx
+    .updateTable('workspaces')
+    .set({ quota_cpu: after.cpu, quota_memory: after.memory, quota_pods: after.pods, quota_storage: after.storage, cluster_state: 'pending', updated_at: timestamp() })
+    .where('id', '=', input.workspaceId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await recordActivity(trx, {
+    causerId: input.causerId,
+    description: 'workspace quota changed',
+    subject: { type: 'workspace', id: input.workspaceId },
+    properties: {
+      namespace: updated.namespace,
+      before: workspaceQuotaOf(before),
+      after: workspaceQuotaOf(updated),
+      ...(input.requestId !== undefined ? { request_id: input.requestId } : {}),
+      ...input.activity,
+    },
   });
+  return updated;
 }

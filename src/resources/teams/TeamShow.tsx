@@ -20,6 +20,7 @@ import {
 import { useState } from 'react';
 import { Loading, Title, useDataProvider, useGetOne, useLocaleState, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider } from '../../dataProvider';
+import { type TeamCredit, TeamQuota, type TeamQuotaAnswer } from './TeamQuota';
 import { Link, useParams } from 'react-router-dom';
 import { EmptyState } from '../../components/EmptyState';
 import { EnabledChip } from '../../components/EnabledChip';
@@ -218,6 +219,8 @@ export const TeamShow = () => {
             )}
           </CardContent>
         </Card>
+
+        {(member || admin) && <TeamQuota quota={(team as { quota?: TeamQuotaAnswer }).quota} credit={(team as { credit?: TeamCredit }).credit} />}
 
         {/* `users` is always in the answer (empty for outsiders): the card is for members and admins. */}
         {(member || admin) && team.users && (

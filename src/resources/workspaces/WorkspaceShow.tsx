@@ -9,6 +9,7 @@ import { ResponsiveColumns } from '../../layout/ResponsiveColumns';
 import { NotFound } from '../../pages/NotFound';
 import { formatLongDate } from '../../utils/dates';
 import { RenewalButton } from '../requests/RenewalDialog';
+import { QuotaRequestButton } from './QuotaRequest';
 import { ExpiryBanner } from './ExpiryBanner';
 import { KubeconfigPanel } from './KubeconfigPanel';
 import { PodSecurityChip } from './PodSecurityChip';
@@ -85,6 +86,7 @@ export const WorkspaceShow = () => {
           )}
           {/* Before the warning time, the banner (and its button) is not there: the button is here. */}
           {workspace.status !== 'expiring' && workspace.status !== 'expired' && renewal}
+          {(member || workspace.can_manage) && !suspendedTeam && <QuotaRequestButton workspace={{ id: workspace.id, name: title }} />}
         </Stack>
         <Typography sx={{ mt: 1, whiteSpace: 'pre-wrap' }} color={workspace.description ? undefined : 'text.secondary'}>
           {workspace.description || translate('workspaces.no_description')}

@@ -27,4 +27,5 @@ export const nodes: Record<string, string> = {
   // A request the reconciler could not carry out (its decision_message; the reason is the cluster's own words).
   'The cluster refused this workspace: :reason': 'Le cluster a refusé cet espace de travail : :reason',
   'The cluster refused this access: :reason': 'Le cluster a refusé cet accès : :reason',
+  'Only the owner of this node may choose the team it counts for.': 'Seul le propriétaire de ce nœud peut choisir l’équipe pour laquelle il compte.',
 };

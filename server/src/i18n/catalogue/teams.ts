@@ -82,4 +82,26 @@ export const teams: Record<string, string> = {
   'The :field field must not be greater than :max CPUs.': 'Le champ :field ne doit pas dépasser :max CPU.',
   'The :field field must be a size such as 512Mi, 16Gi or 1Ti.': 'Le champ :field doit être une taille comme 512Mi, 16Gi ou 1Ti.',
   'The :field field must be an object with cpu, memory, pods and storage.': 'Le champ :field doit être un objet avec cpu, memory, pods et storage.',
+
+  // Team quotas (teams/quota.ts) and requests for more quota (requests/quotaRequests.ts).
+  'The team has :left CPUs left of :hard; this workspace needs :needed.': 'L’équipe a encore :left CPU sur :hard ; cet espace de travail en demande :needed.',
+  'The team has :left of memory left of :hard; this workspace needs :needed.':
+    'L’équipe a encore :left de mémoire sur :hard ; cet espace de travail en demande :needed.',
+  'The team has :left pods left of :hard; this workspace needs :needed.': 'L’équipe a encore :left pods sur :hard ; cet espace de travail en demande :needed.',
+  'The team has :left of storage left of :hard; this workspace needs :needed.':
+    'L’équipe a encore :left de stockage sur :hard ; cet espace de travail en demande :needed.',
+  'The team quota for cpu cannot be lower than the :allocated its workspaces already hold.':
+    'Le quota d’équipe en CPU ne peut pas être inférieur aux :allocated que ses espaces de travail détiennent déjà.',
+  'The team quota for memory cannot be lower than the :allocated its workspaces already hold.':
+    'Le quota d’équipe en mémoire ne peut pas être inférieur aux :allocated que ses espaces de travail détiennent déjà.',
+  'The team quota for pods cannot be lower than the :allocated its workspaces already hold.':
+    'Le quota d’équipe en pods ne peut pas être inférieur aux :allocated que ses espaces de travail détiennent déjà.',
+  'The team quota for storage cannot be lower than the :allocated its workspaces already hold.':
+    'Le quota d’équipe en stockage ne peut pas être inférieur aux :allocated que ses espaces de travail détiennent déjà.',
+  'Only the members of this workspace and the managers of its team may ask for more quota.':
+    'Seuls les membres de cet espace de travail et les responsables de son équipe peuvent demander plus de quota.',
+  'Ask for at least one of cpu, memory, pods and storage.': 'Demandez au moins l’un de cpu, memory, pods et storage.',
+  'Only platform admins may raise the team quota.': 'Seuls les administrateurs de la plateforme peuvent augmenter le quota de l’équipe.',
+  'The :field field must not be lower than the current :current.': 'Le champ :field ne doit pas être inférieur à la valeur actuelle, :current.',
+  'The raise_team_quota field must be true or false.': 'Le champ raise_team_quota doit valoir true ou false.',
 };

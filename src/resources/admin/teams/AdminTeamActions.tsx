@@ -1,5 +1,6 @@
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
 import { useEffect, useState } from 'react';
+import { AdminTeamQuotaDialog } from './AdminTeamQuota';
 import { Confirm, Form, TextInput, TopToolbar, useDataProvider, useNotify, useRecordContext, useRefresh, useTranslate, useUpdate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 import type { ConsoleDataProvider } from '../../../dataProvider';
@@ -117,7 +118,7 @@ export const AdminTeamActions = () => {
   const notify = useNotify();
   const refresh = useRefresh();
   const [update, { isPending }] = useUpdate();
-  const [dialog, setDialog] = useState<'edit' | 'suspend' | 'delete' | null>(null);
+  const [dialog, setDialog] = useState<'edit' | 'quota' | 'suspend' | 'delete' | null>(null);
   if (!isDetail(team)) return <TopToolbar />;
 
   const toggle = async () => {
@@ -134,6 +135,7 @@ export const AdminTeamActions = () => {
   return (
     <TopToolbar>
       <Button onClick={() => setDialog('edit')}>{translate('teamAdmin.edit')}</Button>
+      <Button onClick={() => setDialog('quota')}>{translate('teamQuota.admin.button')}</Button>
       <Button color={team.enabled ? 'warning' : 'success'} onClick={() => setDialog('suspend')}>
         {translate(team.enabled ? 'teamAdmin.suspend' : 'teamAdmin.enable')}
       </Button>
@@ -141,6 +143,7 @@ export const AdminTeamActions = () => {
         {translate('teamAdmin.delete')}
       </Button>
       {dialog === 'edit' && <EditDialog team={team} onClose={() => setDialog(null)} />}
+      {dialog === 'quota' && <AdminTeamQuotaDialog team={team} onClose={() => setDialog(null)} />}
       {dialog === 'delete' && <DeleteDialog team={team} onClose={() => setDialog(null)} />}
       <Confirm
         isOpen={dialog === 'suspend'}

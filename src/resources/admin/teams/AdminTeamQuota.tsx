@@ -1,0 +1,88 @@
+import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField, Typography } from '@mui/material';
+import { type FormEvent, useState } from 'react';
+import { useNotify, useRefresh, useTranslate, useUpdate } from 'react-admin';
+import { errorMessage, fieldErrors } from '../../../httpClient';
+
+// Setting a team quota (PATCH /api/admin/teams/{id} {quota}): the four values, each empty for no
+// cap (null). The server's 422s (not a quantity, below what the workspaces hold) show under
+// their fields, as it words them.
+
+const RESOURCES = ['cpu', 'memory', 'pods', 'storage'] as const;
+type Resource = (typeof RESOURCES)[number];
+type Quota = Record<Resource, { hard: string } | null> | null | undefined;
+
+export const AdminTeamQuotaDialog = ({ team, onClose }: { team: { id: number; fullname: string; quota?: Quota }; onClose: () => void }) => {
+  const translate = useTranslate();
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [update, { isPending }] = useUpdate();
+  // The caps as set: the answer's `hard` includes the credit, so start from it only as a hint.
+  const [values, setValues] = useState<Record<Resource, string>>(() =>
+    Object.fromEntries(RESOURCES.map((resource) => [resource, team.quota?.[resource]?.hard ?? ''])) as Record<Resource, string>,
+  );
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<string | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setMessage(null);
+    const quota = Object.fromEntries(
+      RESOURCES.map((resource) => {
+        const value = values[resource].trim();
+        return [resource, value === '' ? null : resource === 'pods' && /^\d+$/.test(value) ? Number(value) : value];
+      }),
+    );
+    try {
+      await update('admin/teams', { id: team.id, data: { quota }, previousData: team }, { returnPromise: true });
+      notify('teamQuota.admin.saved', { type: 'success' });
+      refresh();
+      onClose();
+    } catch (failure) {
+      const fields = fieldErrors(failure);
+      if (fields && Object.keys(fields).length > 0) setErrors(Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, [value].flat().join(' ')])));
+      else setMessage(errorMessage(failure));
+    }
+  };
+
+  return (
+    <Dialog open onClose={isPending ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby="team-quota-dialog-title">
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <DialogTitle id="team-quota-dialog-title">{translate('teamQuota.admin.title', { name: team.fullname })}</DialogTitle>
+        <DialogContent>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+            {translate('teamQuota.admin.intro')}
+          </Typography>
+          {message && (
+            <Alert severity="error" sx={{ mb: 1 }}>
+              {message}
+            </Alert>
+          )}
+          {RESOURCES.map((resource) => (
+            <TextField
+              key={resource}
+              name={resource}
+              label={translate(`teamQuota.ask.${resource}`)}
+              value={values[resource]}
+              onChange={(event) => {
+                setValues((current) => ({ ...current, [resource]: event.target.value }));
+                setErrors(({ [`quota.${resource}`]: _gone, ...rest }) => rest);
+              }}
+              error={!!errors[`quota.${resource}`]}
+              helperText={errors[`quota.${resource}`] ?? translate('teamQuota.admin.empty_hint')}
+              fullWidth
+              margin="dense"
+            />
+          ))}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose} disabled={isPending}>
+            {translate('app.action.cancel')}
+          </Button>
+          <Button type="submit" variant="contained" disabled={isPending}>
+            {translate('teamQuota.admin.save')}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+};

@@ -1,0 +1,41 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { db } from './mocks/db';
+import { makeUser } from './mocks/fixtures';
+import { server } from './mocks/server';
+import { makeAdminTeamDetail, resetTeamAdminDb, teamAdminDb, teamAdminHandlers } from './mocks/teamAdmin';
+import { errorUnder, field } from './queries';
+import { renderApp } from './render';
+
+// Setting a team quota from the admin team page (PATCH /api/admin/teams/{id} {quota}): the four
+// values (empty: no cap, sent as null) and the server's 422 under its field.
+
+beforeEach(() => {
+  resetTeamAdminDb();
+  server.use(...teamAdminHandlers);
+  db.user = makeUser({ admin: true });
+});
+
+describe('the team quota dialog', () => {
+  it('sends the four values (empty as null) and shows the 422 under its field', async () => {
+    teamAdminDb.details.set(3, makeAdminTeamDetail());
+    const sent: unknown[] = [];
+    const refusal = 'The team quota for cpu cannot be lower than the 16 its workspaces already hold.';
+    server.use(
+      http.patch('/api/admin/teams/:id', async ({ request }) => {
+        sent.push(await request.json());
+        return HttpResponse.json({ message: refusal, errors: { 'quota.cpu': [refusal] } }, { status: 422 });
+      }),
+    );
+    const { user } = renderApp({ path: '/admin/teams/3', loggedIn: true });
+    await user.click(await screen.findByRole('button', { name: 'Team quota' }, { timeout: 10_000 }));
+    const dialog = await screen.findByRole('dialog', { name: 'Quota of Edge Computing Lab' });
+    await user.type(field('CPUs'), '12');
+    await user.type(field('Pods'), '100');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]).toEqual({ quota: { cpu: '12', memory: null, pods: 100, storage: null } });
+    await waitFor(() => expect(errorUnder('CPUs')).toBe(refusal));
+  });
+});
