@@ -66,7 +66,8 @@ const endpoints = (): [string, string, () => string, number][] => [
   ['GET /api/requests, paged and filtered', '/api/requests?page=1&per_page=25&filter%5Bstatus%5D=Pending', () => world.people.manager.token, 4],
   // One more than the rest of the page: the lifecycle settings its status is measured with (docs/lifecycle.md).
   ['GET /api/subnamespaces/{id} (the workspace page)', `/api/subnamespaces/${world.workspace.id}`, () => world.people.wsMember.token, 7],
-  ['GET /api/tenants/{id} (the team page)', `/api/tenants/${world.team.id}`, () => world.people.member.token, 6],
+  // Two more than the rest of the page for its team quota: its contributed nodes and the credit factors (teams/quota.ts).
+  ['GET /api/tenants/{id} (the team page)', `/api/tenants/${world.team.id}`, () => world.people.member.token, 8],
   ['GET /api/admin/users, first page', '/api/admin/users?page=1&per_page=25', () => world.people.admin.token, 3],
   // One more than the rest of the page: the warning time each team's status is measured with.
   ['GET /api/admin/teams, first page', '/api/admin/teams?page=1&per_page=25', () => world.people.admin.token, 6],
