@@ -39,3 +39,17 @@ describe('the team quota dialog', () => {
     await waitFor(() => expect(errorUnder('CPUs')).toBe(refusal));
   });
 });
+
+describe('the team quota dialog with contributor credit', () => {
+  it('starts from the caps as admins set them, not the caps with the credit in them', async () => {
+    teamAdminDb.details.set(3, {
+      ...makeAdminTeamDetail(),
+      quota: { cpu: { hard: '14', allocated: '8', own: '8' }, memory: null, pods: { hard: '100', allocated: '50', own: '100' }, storage: null },
+    });
+    const { user } = renderApp({ path: '/admin/teams/3', loggedIn: true });
+    await user.click(await screen.findByRole('button', { name: 'Team quota' }, { timeout: 10_000 }));
+    await screen.findByRole('dialog', { name: 'Quota of Edge Computing Lab' });
+    expect(field('CPUs')).toHaveValue('8');
+    expect(field('Pods')).toHaveValue('100');
+  });
+});

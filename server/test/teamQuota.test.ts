@@ -41,7 +41,7 @@ describe('PATCH /api/admin/teams/{id} {quota}', () => {
     const { team } = await teamWith(2);
     const answer = await patchTeam(team.id, { quota: { cpu: '20', memory: '64Gi' } });
     expect(answer.statusCode, answer.body).toBe(200);
-    expect(answer.json().quota).toEqual({ cpu: { hard: '20', allocated: '16' }, memory: { hard: '64Gi', allocated: '32Gi' }, pods: null, storage: null });
+    expect(answer.json().quota).toEqual({ cpu: { hard: '20', allocated: '16', own: '20' }, memory: { hard: '64Gi', allocated: '32Gi', own: '64Gi' }, pods: null, storage: null });
     const entry = await ctx.db.selectFrom('activity_log').selectAll().where('subject_type', '=', 'team').where('subject_id', '=', team.id).where('description', '=', 'team quota changed').executeTakeFirst();
     expect(entry).toBeDefined();
     const cleared = await patchTeam(team.id, { quota: { cpu: null, memory: null } });
@@ -75,7 +75,7 @@ describe('PATCH /api/admin/teams/{id} {quota}', () => {
     await patchTeam(team.id, { quota: { pods: 120 } });
     const tenant = await ctx.inject('GET', `/api/tenants/${team.id}`, { token: manager.token });
     expect(tenant.statusCode).toBe(200);
-    expect(tenant.json().quota).toEqual({ cpu: null, memory: null, pods: { hard: '120', allocated: '50' }, storage: null });
+    expect(tenant.json().quota).toEqual({ cpu: null, memory: null, pods: { hard: '120', allocated: '50', own: '120' }, storage: null });
     expect(tenant.json().credit).toEqual({ nodes: 0, cpu: '0', memory: '0' });
   });
 });
@@ -173,7 +173,8 @@ describe('contributor credit', () => {
     expect(formatAmount('memory', credit.memory)).toBe('13Gi');
     await patchTeam(team.id, { quota: { cpu: '8' } });
     const tenant = (await ctx.inject('GET', `/api/tenants/${team.id}`, { token: admin() })).json();
-    expect(tenant.quota.cpu).toEqual({ hard: '14', allocated: '8' });
+    // The cap in force has the credit in it; what admins set (their form's value) does not.
+    expect(tenant.quota.cpu).toEqual({ hard: '14', allocated: '8', own: '8' });
     expect(tenant.credit).toEqual({ nodes: 1, cpu: '6', memory: '13Gi' });
     // The credit is room: the workspace may grow to 14 CPUs.
     expect((await ctx.inject('PATCH', `/api/admin/workspaces/${workspaces[0]!.id}`, { token: admin(), body: { quota: { cpu: '14' } } })).statusCode).toBe(200);

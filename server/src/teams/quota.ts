@@ -278,15 +278,18 @@ export async function raiseTeamQuotaFor(
   if (Object.keys(change).length > 0) await changeTeamQuota(trx, { teamId: input.teamId, change, causerId: input.causerId, requestId: input.requestId });
 }
 
-const teamQuotaEntry = z.object({ hard: z.string(), allocated: z.string() }).nullable();
+const teamQuotaEntry = z.object({ hard: z.string(), allocated: z.string(), own: z.string() }).nullable();
 /** Per resource its cap (contributor credit included) and the sum of the workspaces' quotas; null: no team quota. */
 export const teamQuotaSchema = z.object({ cpu: teamQuotaEntry, memory: teamQuotaEntry, pods: teamQuotaEntry, storage: teamQuotaEntry }).nullable();
 /** What the team's Ready contributed nodes add to its caps. */
 export const creditSchema = z.object({ nodes: z.number(), cpu: z.string(), memory: z.string() });
 
 export interface PresentedTeamQuota {
+  /** The cap in force: what platform admins set, plus the contributor credit. */
   hard: string;
   allocated: string;
+  /** What platform admins set, without the credit (what their form edits). */
+  own: string;
 }
 
 /** `quota` as the team pages answer it: per resource its cap (credit included) and what the workspaces hold; null without a team quota. */
@@ -300,7 +303,10 @@ export async function presentTeamQuota(
   const caps = capsOf(quota, credit);
   const entry = (resource: QuotaResource) => {
     const cap = caps[resource];
-    return cap === null ? null : { hard: formatAmount(resource, cap), allocated: formatAmount(resource, allocated[resource]) };
+    const own = quota[resource];
+    return cap === null || own === null
+      ? null
+      : { hard: formatAmount(resource, cap), allocated: formatAmount(resource, allocated[resource]), own: String(own) };
   };
   return { cpu: entry('cpu'), memory: entry('memory'), pods: entry('pods'), storage: entry('storage') };
 }

@@ -9,16 +9,17 @@ import { errorMessage, fieldErrors } from '../../../httpClient';
 
 const RESOURCES = ['cpu', 'memory', 'pods', 'storage'] as const;
 type Resource = (typeof RESOURCES)[number];
-type Quota = Record<Resource, { hard: string } | null> | null | undefined;
+type Quota = Record<Resource, { hard: string; own?: string } | null> | null | undefined;
 
 export const AdminTeamQuotaDialog = ({ team, onClose }: { team: { id: number; fullname: string; quota?: Quota }; onClose: () => void }) => {
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
   const [update, { isPending }] = useUpdate();
-  // The caps as set: the answer's `hard` includes the credit, so start from it only as a hint.
+  // The caps as platform admins set them (`own`): `hard` includes the contributor credit, which
+  // saving the form unchanged must not write into the cap.
   const [values, setValues] = useState<Record<Resource, string>>(() =>
-    Object.fromEntries(RESOURCES.map((resource) => [resource, team.quota?.[resource]?.hard ?? ''])) as Record<Resource, string>,
+    Object.fromEntries(RESOURCES.map((resource) => [resource, team.quota?.[resource]?.own ?? team.quota?.[resource]?.hard ?? ''])) as Record<Resource, string>,
   );
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
