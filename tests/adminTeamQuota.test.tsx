@@ -35,7 +35,7 @@ describe('the team quota dialog', () => {
     await user.type(field('Pods'), '100');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(sent).toHaveLength(1));
-    expect(sent[0]).toEqual({ quota: { cpu: '12', memory: null, pods: 100, storage: null } });
+    expect(sent[0]).toEqual({ quota: { cpu: '12', memory: null, pods: 100, storage: null }, allocation_core_hours: null });
     await waitFor(() => expect(errorUnder('CPUs')).toBe(refusal));
   });
 });
@@ -51,5 +51,27 @@ describe('the team quota dialog with contributor credit', () => {
     await screen.findByRole('dialog', { name: 'Quota of Edge Computing Lab' });
     expect(field('CPUs')).toHaveValue('8');
     expect(field('Pods')).toHaveValue('100');
+  });
+
+  it('sets the monthly CPU allocation, and shows the server’s refusal under it', async () => {
+    teamAdminDb.details.set(3, { ...makeAdminTeamDetail(), allocation_core_hours: 400 });
+    const sent: Record<string, unknown>[] = [];
+    const refusal = 'The allocation_core_hours field must be greater than 0.';
+    server.use(
+      http.patch('/api/admin/teams/:id', async ({ request }) => {
+        sent.push((await request.json()) as Record<string, unknown>);
+        return HttpResponse.json({ message: refusal, errors: { allocation_core_hours: [refusal] } }, { status: 422 });
+      }),
+    );
+    const { user } = renderApp({ path: '/admin/teams/3', loggedIn: true });
+    await user.click(await screen.findByRole('button', { name: 'Team quota' }, { timeout: 10_000 }));
+    const dialog = await screen.findByRole('dialog', { name: 'Quota of Edge Computing Lab' });
+    expect(field('CPU core-hours per month')).toHaveValue('400');
+    await user.clear(field('CPU core-hours per month'));
+    await user.type(field('CPU core-hours per month'), '-5');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]!.allocation_core_hours).toBe(-5);
+    await waitFor(() => expect(errorUnder('CPU core-hours per month')).toBe(refusal));
   });
 });

@@ -136,3 +136,38 @@ describe('a team allocation', () => {
     expect(answer.json().allocation).toBeNull();
   });
 });
+
+describe('PATCH /api/admin/teams/{id} {allocation_core_hours}', () => {
+  it('sets and removes the allocation, recorded; refuses what is not a positive number, in both languages; platform admins only', async () => {
+    const { team, people } = await teamWithWorkspace(ctx);
+    const patch = (body: unknown, token = people.admin.token, headers: Record<string, string> = {}) =>
+      ctx.inject('PATCH', `/api/admin/teams/${team.id}`, { token, body, headers });
+
+    const set = await patch({ allocation_core_hours: 250.5 });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json()).toMatchObject({ allocation_core_hours: 250.5, allocation_used_up_at: null });
+    expect((await patch({ allocation_core_hours: null })).json().allocation_core_hours).toBeNull();
+    const activity = await ctx.db.selectFrom('activity_log').select(['description', 'properties']).where('subject_type', '=', 'team').where('subject_id', '=', team.id).where('description', '=', 'team allocation changed').execute();
+    expect(activity.map((entry) => JSON.parse(entry.properties))).toEqual([
+      { before: null, after: 250.5, severity: 'info' },
+      { before: 250.5, after: null, severity: 'info' },
+    ]);
+
+    for (const [value, message] of [
+      ['100', 'The allocation_core_hours field must be a number.'],
+      [-1, 'The allocation_core_hours field must be greater than 0.'],
+      [0, 'The allocation_core_hours field must be greater than 0.'],
+      [2e9, 'The allocation_core_hours field must not be greater than 1000000000.'],
+    ] as const) {
+      const refused = await patch({ allocation_core_hours: value, fullname: 'Not saved' });
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json().errors).toEqual({ allocation_core_hours: [message] });
+    }
+    const french = await patch({ allocation_core_hours: -1 }, people.admin.token, { 'accept-language': 'fr' });
+    expect(french.json().errors.allocation_core_hours[0]).toMatch(/^Le champ allocation_core_hours /);
+    expect((await ctx.db.selectFrom('teams').select('fullname').where('id', '=', team.id).executeTakeFirstOrThrow()).fullname).not.toBe('Not saved');
+
+    expect((await patch({ allocation_core_hours: 10 }, people.owner.token)).statusCode).toBe(403);
+    expect((await ctx.inject('PATCH', `/api/admin/teams/${team.id}`, { body: { allocation_core_hours: 10 } })).statusCode).toBe(401);
+  });
+});

@@ -1353,6 +1353,8 @@ export const appMessages = {
       button: 'Team quota',
       title: 'Quota of %{name}',
       intro: 'What the team’s workspaces may add up to. Leave a value empty for no cap.',
+      allocation: 'CPU core-hours per month',
+      allocation_hint: 'Empty: no allocation. At 90 % its owners and managers are told; at 100 % new pods are refused until the next month.',
       empty_hint: 'Empty: no cap',
       save: 'Save',
       saved: 'Team quota saved',

@@ -1342,6 +1342,8 @@ export const frenchAppMessages: typeof appMessages = {
       button: 'Quota de l’équipe',
       title: 'Quota de %{name}',
       intro: 'Ce que les espaces de travail de l’équipe peuvent totaliser. Laissez une valeur vide pour ne pas la limiter.',
+      allocation: 'Heures-cœur de CPU par mois',
+      allocation_hint: 'Vide : pas d’allocation. À 90 %, ses propriétaires et gestionnaires sont prévenus ; à 100 %, les nouveaux pods sont refusés jusqu’au mois suivant.',
       empty_hint: 'Vide : pas de limite',
       save: 'Enregistrer',
       saved: 'Quota de l’équipe enregistré',

@@ -11,6 +11,7 @@ import { bulkExtend } from './extendBulk.js';
 import { adminTeamDetailSchema, bulkTeamsAnswer, bulkTeamsBody, deleteTeamQuery, teamDeletionSchema, updateTeamBody } from './teamSchemas.js';
 import { findTeam } from '../teams/teams.js';
 import { setTeamQuota } from '../teams/quota.js';
+import { setTeamAllocation } from '../allocations/allocations.js';
 
 const tags = ['admin'];
 const security = bearerAuth;
@@ -39,7 +40,7 @@ export function adminTeamRoutes(context: AppContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary:
-            "Edit a team (fullname, url, country, affiliation), suspend/enable it (enabled): a suspended team's members lose their rights and cluster access in it, or set its quota (cpu, memory, pods, storage; null: no cap), which its workspaces' quotas may not add up beyond",
+            "Edit a team (fullname, url, country, affiliation), suspend/enable it (enabled): a suspended team's members lose their rights and cluster access in it, or set its quota (cpu, memory, pods, storage; null: no cap), which its workspaces' quotas may not add up beyond, or its monthly CPU allocation (allocation_core_hours; null: none)",
           security,
           params,
           body: updateTeamBody,
@@ -50,11 +51,12 @@ export function adminTeamRoutes(context: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const team = await findTeam(db, request.params.id);
         if (!team) throw notFound();
-        const { quota, ...changes } = request.body;
+        const { quota, allocation_core_hours: allocation, ...changes } = request.body;
         const causerId = currentUser(request).id;
         // The quota first: a cap below what the workspaces hold is refused before anything changes.
         if (quota !== undefined) await setTeamQuota(db, { teamId: team.id, change: quota, causerId });
-        const result = await updateTeam(db, { team, changes, causerId });
+        if (allocation !== undefined) await setTeamAllocation(db, { teamId: team.id, coreHours: allocation, causerId });
+        const result = await updateTeam(db, { team: allocation === undefined ? team : { ...team, allocation_core_hours: allocation }, changes, causerId });
         applyAfterCommit(context, result.effects);
         return teamDetail(db, result.team);
       },

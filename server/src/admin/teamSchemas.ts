@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { workspaceQuotaBody } from '../workspaces/quota.js';
 import { teamQuotaSchema } from '../teams/quota.js';
+import { MAX_ALLOCATION_CORE_HOURS } from '../allocations/allocations.js';
 import { adminTeamsQuery } from './schemas.js';
 import { lineText, MAX_ID, requiredText } from '../http/schemas.js';
 import { bulkEndFilters, bulkExtendAnswer, DAYS_REQUIRED, extendDays, extendHasDays } from './extendBulk.js';
@@ -40,6 +41,13 @@ export const updateTeamBody = z.object({
   enabled: z.boolean({ error: 'The enabled field must be true or false.' }).optional(),
   /** The team quota: the workspace quota's fields and messages (null: no cap on that resource). */
   quota: workspaceQuotaBody.shape.quota.optional(),
+  /** CPU core-hours per calendar month (docs/usage.md, "Allocations"); null: no allocation. */
+  allocation_core_hours: z
+    .number({ error: 'The allocation_core_hours field must be a number.' })
+    .positive('The allocation_core_hours field must be greater than 0.')
+    .max(MAX_ALLOCATION_CORE_HOURS, `The allocation_core_hours field must not be greater than ${MAX_ALLOCATION_CORE_HOURS}.`)
+    .nullable()
+    .optional(),
 });
 
 const queryFlag = (field: string) =>
@@ -96,6 +104,10 @@ export const adminTeamDetailSchema = z.object({
   }),
   activity: z.array(activityEntry),
   quota: teamQuotaSchema,
+  /** CPU core-hours per calendar month; null: no allocation. */
+  allocation_core_hours: z.number().nullable(),
+  /** Since when this month's allocation is used up (no new pods); null: it is not. */
+  allocation_used_up_at: z.string().nullable(),
 });
 
 export const teamDeletionSchema = z.object({

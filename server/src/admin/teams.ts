@@ -87,6 +87,8 @@ export async function teamDetail(db: Kysely<Database>, team: Team) {
     },
     activity: activity.map(presentActivity),
     quota: await presentTeamQuota(db, team),
+    allocation_core_hours: team.allocation_core_hours,
+    allocation_used_up_at: team.allocation_used_up_at,
   };
 }
 

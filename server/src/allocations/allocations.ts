@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { recordActivity } from '../activity/log.js';
+import { timestamp } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 
 // Reading a team's allocation against its usage this month (plain functions of the database,
@@ -54,4 +56,26 @@ export async function allocationState(
     period_end: nextMonthStart(now),
     used_up_at: team.allocation_used_up_at,
   };
+}
+
+/** The most core-hours a month's allocation may have (a million cores for a month is far beyond any testbed). */
+export const MAX_ALLOCATION_CORE_HOURS = 1_000_000_000;
+
+/**
+ * Sets (or with null removes) a team's monthly CPU allocation, recorded as "team allocation
+ * changed". What it means for the team's pods (used up, or back) is the lifecycle pass's next
+ * decision (step.ts), as for any other change of usage or month.
+ */
+export async function setTeamAllocation(db: Kysely<Database>, input: { teamId: number; coreHours: number | null; causerId: number }): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const before = await trx.selectFrom('teams').select('allocation_core_hours').where('id', '=', input.teamId).executeTakeFirstOrThrow();
+    if (before.allocation_core_hours === input.coreHours) return;
+    await trx.updateTable('teams').set({ allocation_core_hours: input.coreHours, updated_at: timestamp() }).where('id', '=', input.teamId).execute();
+    await recordActivity(trx, {
+      causerId: input.causerId,
+      description: 'team allocation changed',
+      subject: { type: 'team', id: input.teamId },
+      properties: { before: before.allocation_core_hours, after: input.coreHours },
+    });
+  });
 }

@@ -3,15 +3,21 @@ import { type FormEvent, useState } from 'react';
 import { useNotify, useRefresh, useTranslate, useUpdate } from 'react-admin';
 import { errorMessage, fieldErrors } from '../../../httpClient';
 
-// Setting a team quota (PATCH /api/admin/teams/{id} {quota}): the four values, each empty for no
-// cap (null). The server's 422s (not a quantity, below what the workspaces hold) show under
+// Setting a team quota (PATCH /api/admin/teams/{id} {quota, allocation_core_hours}): the four
+// values, each empty for no cap (null), and the monthly CPU allocation (empty: none). The server's 422s (not a quantity, below what the workspaces hold) show under
 // their fields, as it words them.
 
 const RESOURCES = ['cpu', 'memory', 'pods', 'storage'] as const;
 type Resource = (typeof RESOURCES)[number];
 type Quota = Record<Resource, { hard: string; own?: string } | null> | null | undefined;
 
-export const AdminTeamQuotaDialog = ({ team, onClose }: { team: { id: number; fullname: string; quota?: Quota }; onClose: () => void }) => {
+export const AdminTeamQuotaDialog = ({
+  team,
+  onClose,
+}: {
+  team: { id: number; fullname: string; quota?: Quota; allocation_core_hours?: number | null };
+  onClose: () => void;
+}) => {
   const translate = useTranslate();
   const notify = useNotify();
   const refresh = useRefresh();
@@ -21,6 +27,7 @@ export const AdminTeamQuotaDialog = ({ team, onClose }: { team: { id: number; fu
   const [values, setValues] = useState<Record<Resource, string>>(() =>
     Object.fromEntries(RESOURCES.map((resource) => [resource, team.quota?.[resource]?.own ?? team.quota?.[resource]?.hard ?? ''])) as Record<Resource, string>,
   );
+  const [allocation, setAllocation] = useState(team.allocation_core_hours == null ? '' : String(team.allocation_core_hours));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
 
@@ -34,7 +41,10 @@ export const AdminTeamQuotaDialog = ({ team, onClose }: { team: { id: number; fu
       }),
     );
     try {
-      await update('admin/teams', { id: team.id, data: { quota }, previousData: team }, { returnPromise: true });
+      const hours = allocation.trim();
+      // A number as the server wants it; anything else as typed, for the server to say what is wrong.
+      const allocationCoreHours = hours === '' ? null : Number.isFinite(Number(hours)) ? Number(hours) : hours;
+      await update('admin/teams', { id: team.id, data: { quota, allocation_core_hours: allocationCoreHours }, previousData: team }, { returnPromise: true });
       notify('teamQuota.admin.saved', { type: 'success' });
       refresh();
       onClose();
@@ -74,6 +84,20 @@ export const AdminTeamQuotaDialog = ({ team, onClose }: { team: { id: number; fu
               margin="dense"
             />
           ))}
+          <TextField
+            name="allocation_core_hours"
+            label={translate('teamQuota.admin.allocation')}
+            value={allocation}
+            inputMode="decimal"
+            onChange={(event) => {
+              setAllocation(event.target.value);
+              setErrors(({ allocation_core_hours: _gone, ...rest }) => rest);
+            }}
+            error={!!errors.allocation_core_hours}
+            helperText={errors.allocation_core_hours ?? translate('teamQuota.admin.allocation_hint')}
+            fullWidth
+            margin="dense"
+          />
         </DialogContent>
         <DialogActions>
           <Button onClick={onClose} disabled={isPending}>

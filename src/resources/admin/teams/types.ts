@@ -20,6 +20,12 @@ export interface AdminTeamDetail {
   workspaces: { id: number; name: string; label: string; namespace: string; cluster_state: string; created_at: string; member_count: number; quota: Record<string, string> }[];
   counts: { members: number; owners: number; managers: number; workspaces: number; workspace_members: number; pending_requests: number };
   activity: { id: number; description: string; properties: { severity?: string } & Record<string, unknown>; created_at: string }[];
+  /** The team quota: per resource the cap in force (with the contributor credit), what workspaces hold, and the cap as set; null: none. */
+  quota?: Record<'cpu' | 'memory' | 'pods' | 'storage', { hard: string; allocated: string; own?: string } | null> | null;
+  /** CPU core-hours per calendar month; null: no allocation. */
+  allocation_core_hours?: number | null;
+  /** Since when this month's allocation is used up; null: it is not. */
+  allocation_used_up_at?: string | null;
 }
 
 /**
