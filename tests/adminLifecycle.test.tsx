@@ -31,6 +31,8 @@ describe('/admin/settings', () => {
     expect(screen.getByRole('menuitem', { name: 'Lifecycle settings' })).toHaveAttribute('href', '/admin/settings');
 
     fireEvent.change(screen.getByRole('spinbutton', { name: 'Team review period' }), { target: { value: '400' } });
+    expect(screen.getByRole('spinbutton', { name: 'Credit for contributed CPU' })).toHaveValue(1.5);
+    fireEvent.change(screen.getByRole('spinbutton', { name: 'Credit for contributed memory' }), { target: { value: '0' } });
     await user.click(screen.getByRole('checkbox', { name: 'Never delete expired workspaces' }));
     expect(screen.getByRole('spinbutton', { name: 'Keep expired workspaces' })).toBeDisabled();
     await user.click(screen.getByRole('button', { name: 'Save' }));
@@ -44,8 +46,10 @@ describe('/admin/settings', () => {
       retention_notice_days: 7,
       membership_warning_days: 7,
       policy_validity_days: 365,
+      credit_cpu_factor: 1.5,
+      credit_memory_factor: 0,
     });
-    expect(lifecycleDb.settings).toMatchObject({ team_review_days: 400, retention_days: null });
+    expect(lifecycleDb.settings).toMatchObject({ team_review_days: 400, retention_days: null, credit_memory_factor: 0 });
   });
 
   it('shows the server’s 422 under its field and keeps what was typed; an empty field is refused before sending', async () => {

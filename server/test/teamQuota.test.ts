@@ -178,12 +178,24 @@ describe('contributor credit', () => {
     expect(tenant.credit).toEqual({ nodes: 1, cpu: '6', memory: '13Gi' });
     // The credit is room: the workspace may grow to 14 CPUs.
     expect((await ctx.inject('PATCH', `/api/admin/workspaces/${workspaces[0]!.id}`, { token: admin(), body: { quota: { cpu: '14' } } })).statusCode).toBe(200);
-    await ctx.db.insertInto('platform_settings').values({ key: 'credit_cpu_factor', value: '0', updated_at: timestamp() } as never).execute();
+    // Platform admins change the factors on /admin/settings: 0 turns the CPU credit off.
+    const off = await ctx.inject('PATCH', '/api/admin/settings', { token: admin(), body: { credit_cpu_factor: 0 } });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json()).toMatchObject({ credit_cpu_factor: 0, credit_memory_factor: 1.3, defaults: { credit_cpu_factor: 1.5, credit_memory_factor: 1.3 } });
     try {
       expect((await teamCredit(ctx.db, team.id)).cpu).toBe(0);
+      for (const [value, message] of [
+        [-1, 'The credit_cpu_factor field must be at least 0.'],
+        [11, 'The credit_cpu_factor field must not be greater than 10.'],
+      ] as const) {
+        const refused = await ctx.inject('PATCH', '/api/admin/settings', { token: admin(), body: { credit_cpu_factor: value } });
+        expect(refused.statusCode).toBe(422);
+        expect(refused.json().errors).toEqual({ credit_cpu_factor: [message] });
+      }
     } finally {
-      await ctx.db.deleteFrom('platform_settings').where('key', '=', 'credit_cpu_factor').execute();
+      await ctx.inject('PATCH', '/api/admin/settings', { token: admin(), body: { credit_cpu_factor: 1.5 } });
     }
+    expect((await teamCredit(ctx.db, team.id)).cpu).toBe(6);
   });
 
   it('allocatedInTeam sums the effective quotas, leaving one out when asked', async () => {

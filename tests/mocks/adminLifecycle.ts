@@ -33,6 +33,8 @@ export const resetLifecycleDb = () => {
     retention_notice_days: 7,
     membership_warning_days: 7,
     policy_validity_days: 365,
+    credit_cpu_factor: 1.5,
+    credit_memory_factor: 1.3,
   };
   lifecycleDb.settings = { ...lifecycleDb.defaults };
   lifecycleDb.refuse = null;

@@ -22,6 +22,9 @@ const settingsAnswer = z.object({
   retention_notice_days: z.number(),
   membership_warning_days: z.number(),
   policy_validity_days: z.number(),
+  /** Contributor credit: the share of a Ready node's CPU and memory its team's caps gain (0: none). */
+  credit_cpu_factor: z.number(),
+  credit_memory_factor: z.number(),
   /** What the environment gives, for "back to the default". */
   defaults: z.record(z.string(), z.number().nullable()),
 });

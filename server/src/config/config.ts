@@ -179,7 +179,13 @@ export interface LifecycleSettings {
   membership_warning_days: number;
   /** How long an acceptance of the acceptable use policy holds. */
   policy_validity_days: number;
+  /** Contributor credit: what a team's Ready nodes add to its CPU and memory caps, as a share of their capacity (0: none). */
+  credit_cpu_factor: number;
+  credit_memory_factor: number;
 }
+
+/** EdgeNet's factors for contributor credit: a Ready node adds 1.5 × its CPU and 1.3 × its memory. */
+export const CREDIT_DEFAULTS = { credit_cpu_factor: 1.5, credit_memory_factor: 1.3 } as const;
 
 export interface RealtimeConfigLimits {
   maxConnections: number;
@@ -370,6 +376,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       retention_notice_days: vars.RETENTION_NOTICE_DAYS,
       membership_warning_days: vars.MEMBERSHIP_WARNING_DAYS,
       policy_validity_days: vars.POLICY_VALIDITY_DAYS,
+      ...CREDIT_DEFAULTS,
     },
   };
 }

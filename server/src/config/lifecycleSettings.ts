@@ -10,6 +10,12 @@ import type { LifecycleSettings } from './config.js';
 
 const days = (most: number) => z.number().int('Whole days.').min(1, 'At least 1 day.').max(most, `At most ${most} days.`);
 
+const factor = (field: string) =>
+  z
+    .number({ error: `The ${field} field must be a number.` })
+    .min(0, `The ${field} field must be at least 0.`)
+    .max(10, `The ${field} field must not be greater than 10.`);
+
 /** PATCH /api/admin/settings: any of the settings; `retention_days: null` means "never delete". */
 export const lifecycleSettingsPatch = z
   .object({
@@ -21,6 +27,8 @@ export const lifecycleSettingsPatch = z
     retention_notice_days: days(365),
     membership_warning_days: days(365),
     policy_validity_days: days(3650),
+    credit_cpu_factor: factor('credit_cpu_factor'),
+    credit_memory_factor: factor('credit_memory_factor'),
   })
   .partial()
   .strict();

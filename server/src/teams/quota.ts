@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { CREDIT_DEFAULTS } from '../config/config.js';
 import { z } from 'zod';
 import { recordActivity } from '../activity/log.js';
 import { effectiveQuota, quantityValue } from '../cluster/quota.js';
@@ -26,7 +27,6 @@ export interface TeamQuota {
 /** Values as numbers: cores, bytes, pods, bytes. */
 export type Amounts = Record<QuotaResource, number>;
 
-export const CREDIT_DEFAULTS = { credit_cpu_factor: 1.5, credit_memory_factor: 1.3 } as const;
 export type CreditSettings = { credit_cpu_factor: number; credit_memory_factor: number };
 
 export const teamQuotaOf = (team: Pick<Team, 'quota_cpu' | 'quota_memory' | 'quota_pods' | 'quota_storage'>): TeamQuota => ({

@@ -10,7 +10,7 @@ import { FormError } from '../../../pages/auth/FormError';
 import type { LifecycleSettingKey, LifecycleSettings, LifecycleSettingsPatch } from './types';
 
 /** The settings in the form's order, each with its unit (docs/lifecycle.md, "Settings"). */
-const FIELDS: { key: LifecycleSettingKey; unit: 'days' | 'hours' }[] = [
+const FIELDS: { key: LifecycleSettingKey; unit: 'days' | 'hours' | 'factor' }[] = [
   { key: 'workspace_lifetime_days', unit: 'days' },
   { key: 'team_review_days', unit: 'days' },
   { key: 'warning_days', unit: 'days' },
@@ -19,6 +19,8 @@ const FIELDS: { key: LifecycleSettingKey; unit: 'days' | 'hours' }[] = [
   { key: 'retention_notice_days', unit: 'days' },
   { key: 'membership_warning_days', unit: 'days' },
   { key: 'policy_validity_days', unit: 'days' },
+  { key: 'credit_cpu_factor', unit: 'factor' },
+  { key: 'credit_memory_factor', unit: 'factor' },
 ];
 
 type Draft = Record<LifecycleSettingKey, string>;
@@ -127,7 +129,7 @@ export const AdminSettingsPage = () => {
                       error={Boolean(message)}
                       helperText={message ? String(message) : `${translate(`lifecycle_admin.settings.help.${key}`)} ${defaultText(key)}`}
                       slotProps={{
-                        htmlInput: { min: 1, step: 1 },
+                        htmlInput: unit === 'factor' ? { min: 0, max: 10, step: 0.1 } : { min: 1, step: 1 },
                         input: { endAdornment: <InputAdornment position="end">{translate(`lifecycle_admin.settings.units.${unit}`)}</InputAdornment> },
                       }}
                     />

@@ -18,6 +18,9 @@ export interface LifecycleSettings {
   retention_notice_days: number;
   membership_warning_days: number;
   policy_validity_days: number;
+  /** Contributor credit: the share of a Ready node's CPU and memory its team's caps gain (0: none). */
+  credit_cpu_factor: number;
+  credit_memory_factor: number;
   defaults: Record<string, number | null>;
 }
 
