@@ -189,3 +189,27 @@ describe('renewals among the requests', () => {
     await waitFor(() => expect(requestsTo('PATCH', '/api/requests/30')[0]?.body).toEqual({ action: 'approve' }));
   });
 });
+
+describe('requests for more quota among the requests', () => {
+  it('list what is asked against what the workspace has, and say when platform admins decide', async () => {
+    db.toDecide = [
+      makeRequestToDecide({
+        id: 40,
+        type: 'QuotaIncrease',
+        message: 'A bigger model to train.',
+        data: { quota: { cpu: '12', pods: 80 }, current: { cpu: '8', memory: '16Gi', pods: 50, storage: '100Gi' }, until: '2027-02-01T00:00:00.000Z', admins_decide: true },
+        object: { id: 7, name: 'vision', label: 'Vision' },
+      }),
+    ];
+    const { user } = renderApp({ path: '/requests', loggedIn: true });
+    const row = (await screen.findByText('CPU (requests): 8 → 12 · Pods: 50 → 80', {}, FIRST_RENDER)).closest('tr')!;
+    expect(row).toHaveTextContent('More quota');
+    await user.click(within(row).getByRole('button', { name: 'Manage' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Manage request' });
+    const asked = within(dialog).getByLabelText('What was asked');
+    expect(asked).toHaveTextContent('CPU (requests)8 → 12');
+    expect(asked).toHaveTextContent('Pods50 → 80');
+    expect(asked).toHaveTextContent('Until1 February 2027');
+    expect(asked).toHaveTextContent('More than the team has left: platform admins decide');
+  });
+});

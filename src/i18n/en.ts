@@ -457,6 +457,7 @@ export const appMessages = {
       JoinWorkspace: 'Join workspace',
       RenewWorkspace: 'Renew workspace',
       RenewTeam: 'Renew team',
+      QuotaIncrease: 'More quota',
     },
     status: {
       Pending: 'Pending',
@@ -1352,6 +1353,10 @@ export const appMessages = {
       submit: 'Send request',
       sent: 'Your request for more quota for %{name} was sent. You will be told of the decision.',
       granted: 'The quota of %{name} was raised.',
+    },
+    details: {
+      until: 'Until',
+      admins_decide: 'More than the team has left: platform admins decide, and may raise the team quota with it.',
     },
     admin: {
       button: 'Team quota',

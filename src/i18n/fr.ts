@@ -453,6 +453,7 @@ export const frenchAppMessages: typeof appMessages = {
       JoinWorkspace: 'Adhésion à un espace de travail',
       RenewWorkspace: 'Renouvellement d’espace de travail',
       RenewTeam: 'Renouvellement d’équipe',
+      QuotaIncrease: 'Plus de quota',
     },
     status: {
       Pending: 'En attente',
@@ -1341,6 +1342,10 @@ export const frenchAppMessages: typeof appMessages = {
       submit: 'Envoyer la demande',
       sent: 'Votre demande de quota pour %{name} a été envoyée. Vous serez informé de la décision.',
       granted: 'Le quota de %{name} a été augmenté.',
+    },
+    details: {
+      until: 'Jusqu’au',
+      admins_decide: 'Plus que ce qu’il reste à l’équipe : les administrateurs de la plateforme décident, et peuvent relever le quota de l’équipe avec.',
     },
     admin: {
       button: 'Quota de l’équipe',

@@ -43,8 +43,21 @@ export const RequestDetails = ({ request }: { request: UserRequest }) => {
     if (typeof value === 'number') return String(value);
     return typeof value === 'string' ? value.trim() : '';
   };
-  const rows = (DETAIL_FIELDS[request.type] ?? []).map(({ key, label }) => ({ key, label, value: text(key) })).filter((row) => row.value !== '');
-  const adminsDecide = request.type === 'RenewWorkspace' && data.admins_decide === true;
+  const rows = [
+    ...(DETAIL_FIELDS[request.type] ?? []).map(({ key, label }) => ({ key, label, value: text(key) })),
+    // More quota: each resource asked for, from its current value; then until when.
+    ...(request.type === 'QuotaIncrease'
+      ? [
+          ...quotaChanges(data).map(({ resource, current, asked }) => ({
+            key: `quota.${resource}`,
+            label: `workspaces.quota.resources.${resource}`,
+            value: `${current ?? '?'} → ${asked}`,
+          })),
+          { key: 'until', label: 'teamQuota.details.until', value: text('until') },
+        ]
+      : []),
+  ].filter((row) => row.value !== '');
+  const adminsDecide = (request.type === 'RenewWorkspace' || request.type === 'QuotaIncrease') && data.admins_decide === true;
   if (rows.length === 0 && !adminsDecide) return null;
   return (
     <Box
@@ -72,22 +85,44 @@ export const RequestDetails = ({ request }: { request: UserRequest }) => {
       ))}
       {adminsDecide && (
         <Typography variant="body2" color="text.secondary" sx={{ gridColumn: '1 / -1' }}>
-          {translate('lifecycle.details.admins_decide')}
+          {translate(request.type === 'QuotaIncrease' ? 'teamQuota.details.admins_decide' : 'lifecycle.details.admins_decide')}
         </Typography>
       )}
     </Box>
   );
 };
 
+const QUOTA_RESOURCES = ['cpu', 'memory', 'pods', 'storage'] as const;
+
+/** What a QuotaIncrease asks for (`data.quota`) beside what the workspace has (`data.current`). */
+function quotaChanges(data: Record<string, unknown>) {
+  const asked = (data.quota ?? {}) as Record<string, unknown>;
+  const current = (data.current ?? {}) as Record<string, unknown>;
+  return QUOTA_RESOURCES.filter((resource) => asked[resource] !== undefined && asked[resource] !== null).map((resource) => ({
+    resource,
+    asked: String(asked[resource]),
+    current: current[resource] === undefined || current[resource] === null ? null : String(current[resource]),
+  }));
+}
+
 /**
- * What a workspace renewal asks for, beside its object in the lists: '+90 days', or 'until
- * 30 June 2027'. Nothing for other requests.
+ * What a workspace renewal or a request for more quota asks for, beside its object in the
+ * lists: '+90 days', 'until 30 June 2027', or 'CPU (requests): 8 → 12'. Nothing for other requests.
  */
 export const RenewalAsked = ({ request }: { request: UserRequest }) => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  if (request.type !== 'RenewWorkspace') return null;
   const data = request.data ?? {};
+  if (request.type === 'QuotaIncrease') {
+    const changes = quotaChanges(data);
+    if (changes.length === 0) return null;
+    return (
+      <Typography component="span" variant="body2" color="text.secondary" sx={{ display: 'block' }}>
+        {changes.map(({ resource, current, asked }) => `${translate(`workspaces.quota.resources.${resource}`)}: ${current ?? '?'} → ${asked}`).join(' · ')}
+      </Typography>
+    );
+  }
+  if (request.type !== 'RenewWorkspace') return null;
   const asked =
     typeof data.days === 'number'
       ? translate('lifecycle.details.days_more', { smart_count: data.days })

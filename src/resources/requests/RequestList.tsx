@@ -18,7 +18,7 @@ import { RenewalAsked } from './RequestDetails';
 type RequestRecord = UserRequest & { id: number };
 
 const STATUSES = ['Pending', 'Approved', 'Denied', 'Error'];
-const TYPES = ['CreateTeam', 'JoinTeam', 'CreateWorkspace', 'JoinWorkspace', 'RenewWorkspace', 'RenewTeam'];
+const TYPES = ['CreateTeam', 'JoinTeam', 'CreateWorkspace', 'JoinWorkspace', 'RenewWorkspace', 'RenewTeam', 'QuotaIncrease'];
 /** Only pending requests can be checked (and decided). */
 const isPending = (record: RaRecord) => record.status === 'Pending';
 
