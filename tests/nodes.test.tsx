@@ -406,3 +406,16 @@ describe('home and sidebar', () => {
     expect(within(menu).getByRole('menuitem', { name: 'Nodes' })).toHaveAttribute('href', '/nodes');
   });
 });
+
+describe('the team a node counts for', () => {
+  it('lets the owner choose one of their teams', async () => {
+    db.user = { ...db.user, teams: [{ id: 3, name: 'edgelab', fullname: 'Edge Computing Lab', role: 'member' }] } as typeof db.user;
+    nodesDb.nodes = [makeNode({ id: 41, team_id: null })];
+    const { user } = renderApp({ path: '/nodes/41', loggedIn: true });
+    const card = await screen.findByRole('region', { name: 'Contributed to' }, { timeout: 10_000 });
+    await user.click(within(card).getByRole('combobox', { name: 'Team' }));
+    await user.click(await screen.findByRole('option', { name: 'Edge Computing Lab' }));
+    await waitFor(() => expect(requestsTo('PATCH', '/api/nodes/41')[0]?.body).toEqual({ team_id: 3 }));
+    expect(await screen.findByText('Saved: the node counts for the team you chose.')).toBeInTheDocument();
+  });
+});

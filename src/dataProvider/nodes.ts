@@ -13,6 +13,8 @@ export interface NodeMethods {
   getNodeActivity(id: Identifier, signal?: AbortSignal): Promise<NodeActivityEntry[]>;
   /** GET the node's image_url (else /api/nodes/{id}/image): its cloud-init seed image. */
   downloadNodeImage(node: Pick<NodeRecord, 'id' | 'image_url'>): Promise<DownloadedFile>;
+  /** PATCH /api/nodes/{id} {team_id}: the team the owner's node counts for (contributor credit); null: none. */
+  setNodeTeam(id: Identifier, teamId: number | null): Promise<NodeRecord>;
 }
 
 export const nodeMethods = (http: HttpClient): NodeMethods => ({
@@ -21,5 +23,8 @@ export const nodeMethods = (http: HttpClient): NodeMethods => ({
   },
   async downloadNodeImage(node) {
     return fetchFile(http, node.image_url || `/api/nodes/${segment(node.id)}/image`, { accept: 'application/octet-stream' });
+  },
+  async setNodeTeam(id, teamId) {
+    return (await http<NodeRecord>(`/api/nodes/${segment(id)}`, { method: 'PATCH', body: { team_id: teamId } })).json;
   },
 });

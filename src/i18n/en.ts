@@ -1358,6 +1358,13 @@ export const appMessages = {
       until: 'Until',
       admins_decide: 'More than the team has left: platform admins decide, and may raise the team quota with it.',
     },
+    node: {
+      title: 'Contributed to',
+      intro: 'While this node is Ready, the team you choose has its CPU and memory caps raised by the node’s capacity (times the platform’s credit factors).',
+      team: 'Team',
+      none: 'No team',
+      saved: 'Saved: the node counts for the team you chose.',
+    },
     admin: {
       button: 'Team quota',
       title: 'Quota of %{name}',

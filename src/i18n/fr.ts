@@ -1347,6 +1347,13 @@ export const frenchAppMessages: typeof appMessages = {
       until: 'Jusqu’au',
       admins_decide: 'Plus que ce qu’il reste à l’équipe : les administrateurs de la plateforme décident, et peuvent relever le quota de l’équipe avec.',
     },
+    node: {
+      title: 'Apporté à',
+      intro: 'Tant que ce nœud est prêt, l’équipe choisie voit ses plafonds de CPU et de mémoire relevés de la capacité du nœud (multipliée par les facteurs de crédit de la plateforme).',
+      team: 'Équipe',
+      none: 'Aucune équipe',
+      saved: 'Enregistré : le nœud compte pour l’équipe choisie.',
+    },
     admin: {
       button: 'Quota de l’équipe',
       title: 'Quota de %{name}',

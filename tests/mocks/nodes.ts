@@ -164,6 +164,15 @@ export const nodeHandlers = [
     return node ? json(node) : notFound();
   }),
 
+  http.patch('/api/nodes/:id', async ({ request, params }) => {
+    const body = (await record(request)) as { team_id?: number | null } | undefined;
+    if (!authorized(request)) return unauthenticated();
+    const node = findNode(String(params.id));
+    if (!node) return notFound();
+    Object.assign(node, { team_id: body?.team_id ?? null });
+    return json(node);
+  }),
+
   http.get('/api/nodes/:id/activity', async ({ request, params }) => {
     await record(request);
     if (!authorized(request)) return unauthenticated();

@@ -3,6 +3,7 @@ import { Loading, Title, useGetList, useGetOne, useTranslate } from 'react-admin
 import { useParams } from 'react-router-dom';
 import { InstallationPanel } from './InstallationPanel';
 import { NodeActivity } from './NodeActivity';
+import { NodeTeam } from './NodeTeam';
 import { NodeName, nodeLabel, useNodeTypeLabel } from './nodeParts';
 import { NodeStatusBadge } from './NodeStatusBadge';
 import { isAwaitingInstall, isInstalling, NODE_REFRESH_MS, type NodeRecord } from './types';
@@ -111,6 +112,7 @@ export const NodeShow = () => {
         </Typography>
       </Box>
       <InstallationPanel node={node} />
+      <NodeTeam node={node} />
       <NodeInfo info={node.info} />
       <NodeActivity nodeId={node.id} refetchInterval={isInstalling(node.status) ? NODE_REFRESH_MS : false} />
     </Stack>

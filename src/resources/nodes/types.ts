@@ -22,6 +22,8 @@ export interface NodeRecord {
   info?: Record<string, unknown> | null;
   installation_url?: string | null;
   image_url?: string | null;
+  /** The team the node counts for (contributor credit); null: none. */
+  team_id?: number | null;
   owner?: { id: number; name: string } | null;
 }
 
