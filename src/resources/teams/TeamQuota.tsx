@@ -1,29 +1,14 @@
 import { Box, Card, CardContent, LinearProgress, Stack, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
+import { quantityNumber } from '../workspaces/QuotaUsage';
+import type { TeamCredit, TeamQuotaCaps } from './types';
 
 // The team quota on the team page (GET /api/tenants/{id} `quota`, `credit`): per resource what
 // the workspaces hold of the cap (allocated / total, a bar), and what the team's Ready
 // contributed nodes add to it. Nothing when the team has no quota.
 
-export interface TeamQuotaEntry {
-  hard: string;
-  allocated: string;
-}
-export type TeamQuotaAnswer = Record<'cpu' | 'memory' | 'pods' | 'storage', TeamQuotaEntry | null> | null;
-export interface TeamCredit {
-  nodes: number;
-  cpu: string;
-  memory: string;
-}
 
-const UNITS: Record<string, number> = { '': 1, m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40 };
-/** A quantity's value, to draw the bar ("500m" → 0.5, "16Gi" → bytes). */
-const valueOf = (quantity: string) => {
-  const match = /^(\d+(?:\.\d+)?)([a-zA-Z]*)$/.exec(quantity);
-  return match ? Number(match[1]) * (UNITS[match[2] ?? ''] ?? 1) : Number.NaN;
-};
-
-export const TeamQuota = ({ quota, credit }: { quota?: TeamQuotaAnswer; credit?: TeamCredit }) => {
+export const TeamQuota = ({ quota, credit }: { quota?: TeamQuotaCaps; credit?: TeamCredit }) => {
   const translate = useTranslate();
   if (!quota) return null;
   const rows = (['cpu', 'memory', 'pods', 'storage'] as const).filter((resource) => quota[resource]);
@@ -36,7 +21,7 @@ export const TeamQuota = ({ quota, credit }: { quota?: TeamQuotaAnswer; credit?:
         <Stack spacing={1.5}>
           {rows.map((resource) => {
             const entry = quota[resource]!;
-            const share = Math.min(100, (valueOf(entry.allocated) / valueOf(entry.hard)) * 100 || 0);
+            const share = Math.min(100, (quantityNumber(entry.allocated) / quantityNumber(entry.hard)) * 100 || 0);
             return (
               <Box key={resource} data-testid={`team-quota-${resource}`}>
                 <Stack direction="row" sx={{ justifyContent: 'space-between', flexWrap: 'wrap' }}>

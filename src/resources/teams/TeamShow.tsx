@@ -20,7 +20,7 @@ import {
 import { useState } from 'react';
 import { Loading, Title, useDataProvider, useGetOne, useLocaleState, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider } from '../../dataProvider';
-import { type TeamCredit, TeamQuota, type TeamQuotaAnswer } from './TeamQuota';
+import { TeamQuota } from './TeamQuota';
 import { Link, useParams } from 'react-router-dom';
 import { EmptyState } from '../../components/EmptyState';
 import { EnabledChip } from '../../components/EnabledChip';
@@ -220,7 +220,7 @@ export const TeamShow = () => {
           </CardContent>
         </Card>
 
-        {(member || admin) && <TeamQuota quota={(team as { quota?: TeamQuotaAnswer }).quota} credit={(team as { credit?: TeamCredit }).credit} />}
+        {(member || admin) && <TeamQuota quota={team.quota} credit={team.credit} />}
 
         {/* `users` is always in the answer (empty for outsiders): the card is for members and admins. */}
         {(member || admin) && team.users && (

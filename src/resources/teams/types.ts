@@ -24,6 +24,9 @@ export interface TeamRecord {
   status?: 'active' | 'expiring' | 'expired';
   pending_request?: { id: number; status: string } | null;
   workspaces?: { id: number; name: string; label?: string | null; namespace?: string | null }[];
+  /** The team quota (members and admins; null: none), with the credit its contributed nodes earn. */
+  quota?: TeamQuotaCaps;
+  credit?: TeamCredit;
   /** `pivot.expires_at`: when the membership ends (null: no end). */
   users?: { id: number; name: string; enabled?: boolean; pivot?: { role?: string | null; expires_at?: string | null } }[];
 }
@@ -89,4 +92,14 @@ export interface NearLimitWorkspace {
   team: { id: number; name: string; fullname: string } | null;
   /** Fullest first; `share` is used / hard (0.8 and more). */
   resources: { resource: keyof WorkspaceQuotaUsage; hard: string; used: string; share: number }[];
+}
+
+/** `quota` of GET /api/tenants/{id}: per resource the cap in force, what the workspaces hold, the cap as set. */
+export type TeamQuotaCaps = Record<'cpu' | 'memory' | 'pods' | 'storage', { hard: string; allocated: string; own?: string } | null> | null;
+
+/** `credit` of GET /api/tenants/{id}: the team's Ready contributed nodes and what they add to its caps. */
+export interface TeamCredit {
+  nodes: number;
+  cpu: string;
+  memory: string;
 }
