@@ -260,6 +260,26 @@ describe('approvals while the cluster is down converge later', () => {
     }
   });
 
+  it('leaves a workspace pending when its quota changes while a pass applies the former one', async () => {
+    const { team, owner } = await teamWithOwner();
+    const workspace = await createWorkspace(team.id, owner.token);
+    await ctx.reconciler.reconcileOnce();
+    // An admin's quota change lands between the pass's read and its `ready`.
+    const racing: ClusterGateway = {
+      ...ctx.cluster.gateway,
+      ensureWorkspace: async (target) => {
+        await ctx.cluster.gateway.ensureWorkspace(target);
+        await ctx.db.updateTable('workspaces').set({ quota_cpu: '3', quota_pods: 20, cluster_state: 'pending' }).where('id', '=', workspace.id).execute();
+      },
+    };
+    await createReconciler({ db: ctx.db, gateway: racing }).reconcileOnce({ all: true });
+    expect((await workspaceState(workspace.id)).cluster_state).toBe('pending');
+    // The next pass applies the new quota.
+    await ctx.reconciler.reconcileOnce();
+    expect((await workspaceState(workspace.id)).cluster_state).toBe('ready');
+    expect(store().get('resourcequotas', workspace.namespace, 'testbed-quota')?.spec).toMatchObject({ hard: { 'requests.cpu': '3', pods: '20' } });
+  });
+
   it('marks a permanent refusal as error and the request as Error', async () => {
     const refusing: ClusterGateway = {
       ...ctx.cluster.gateway,

@@ -56,6 +56,9 @@ interface AppliedAccess extends MemberTarget {
   role: WorkspaceRole | null;
 }
 
+/** The workspace columns an admin's quota lives in. */
+const QUOTA_COLUMNS = ['quota_cpu', 'quota_memory', 'quota_pods', 'quota_storage'] as const;
+
 /** Memberships read again per query after a pass (well under any database's parameter limit). */
 const RECHECK_BATCH = 500;
 
@@ -83,7 +86,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       .selectFrom('workspaces as w')
       .innerJoin('teams as t', 't.id', 'w.team_id')
       .select(['w.id', 'w.name', 'w.namespace', 'w.cluster_state', 'w.suspended_at', 't.name as team_name', 't.allocation_used_up_at'])
-      .select(['w.quota_cpu', 'w.quota_memory', 'w.quota_pods', 'w.quota_storage']);
+      .select(QUOTA_COLUMNS.map((column) => `w.${column}` as const));
     query = all ? query.where('w.cluster_state', '!=', 'error') : query.where('w.cluster_state', '=', 'pending');
     for (const workspace of await query.orderBy('w.id').execute()) {
       try {
@@ -98,8 +101,15 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
           .updateTable('workspaces')
           .set({ cluster_state: 'ready', cluster_error: null, cluster_synced_at: timestamp() })
           .where('id', '=', workspace.id)
-          // Suspended, renewed, or the allocation used up or restored meanwhile: left pending, for the next pass to apply.
+          // Suspended, renewed, its quota changed, or the allocation used up or restored meanwhile:
+          // left pending, for the next pass to apply (a `ready` here would hide the change until
+          // the periodic resync).
           .where((eb) => (suspended ? eb('suspended_at', '=', workspace.suspended_at) : eb('suspended_at', 'is', null)))
+          .where((eb) =>
+            eb.and(
+              QUOTA_COLUMNS.map((column) => (workspace[column] === null ? eb(column, 'is', null) : eb(column, '=', workspace[column]))),
+            ),
+          )
           .where((eb) =>
             eb.exists(
               eb
