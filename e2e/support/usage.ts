@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { e2eRuntimeDir } from '../../playwright.config';
 
-// Usage as the leader's accounting would have recorded it, written straight into the database
-// of the server under test (as users.ts creates people): thirty days of pods running cannot be
+// Usage as the leader's accounting would have recorded it (its hours and the days summed from
+// them, through the pass's own `addUsage`), written straight into the database of the server under test (as users.ts creates people): thirty days of pods running cannot be
 // waited for in a browser test. The accounting itself is tested against the sandbox cluster in
 // server/test/usageAccounting.test.ts.
 
@@ -17,9 +17,10 @@ export interface UsageRow {
 
 const SCRIPT = `
 import { createDatabase } from './server/src/db/database.ts';
+import { addUsage } from './server/src/usage/accounting.ts';
 const db = createDatabase('sqlite:' + process.env.E2E_DATABASE_FILE);
 const { rows, teams } = JSON.parse(process.env.E2E_USAGE);
-if (rows.length) await db.insertInto('usage_hours').values(rows).execute();
+await addUsage(db, rows);
 for (const team of teams) await db.updateTable('teams').set({ allocation_core_hours: team.allocation_core_hours }).where('id', '=', team.id).execute();
 await db.destroy();
 `;

@@ -4,6 +4,7 @@ import { timestamp } from '../src/db/database.js';
 import type { NodeStatus, RequestType } from '../src/db/schema.js';
 import { createTestContext, type SignedInUser, type TestContext, unique, uniqueEmail } from './helpers.js';
 import { createWorld, insertTeam, insertWorkspace, type World } from './teamFixtures.js';
+import { addUsage } from '../src/usage/accounting.js';
 
 // GET /api/admin/dashboard (docs/api-contract.md, "Admin: dashboard"): every number from rows
 // seeded here, read at the app's clock (moved here), and equal to the admin list it links to.
@@ -214,7 +215,7 @@ describe('usage: top teams this month and capacity used', () => {
     const teams: Awaited<ReturnType<typeof insertTeam>>[] = [];
     for (let index = 0; index < 6; index += 1) teams.push(await insertTeam(ctx));
     const usage = (teamId: number, workspaceId: number, hourStart: string, cpu: number, memory: number) =>
-      ctx.db.insertInto('usage_hours').values({ team_id: teamId, workspace_id: workspaceId, hour_start: hourStart, cpu_core_hours: cpu, memory_gib_hours: memory }).execute();
+      addUsage(ctx.db, [{ team_id: teamId, workspace_id: workspaceId, hour_start: hourStart, cpu_core_hours: cpu, memory_gib_hours: memory }]);
     // Team i used i + 1 core-hours this month, over two workspaces and two hours.
     for (const [index, team] of teams.entries()) {
       await usage(team.id, 10_000 + index, '2030-03-01T00:00:00.000Z', index + 0.5, 2 * index);

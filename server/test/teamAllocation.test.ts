@@ -6,6 +6,7 @@ import { lifecycleSteps } from '../src/lifecycle/steps.js';
 import { createTestContext, type TestContext } from './helpers.js';
 import { FAST_SANDBOX_TIMINGS } from './kubectl.js';
 import { teamWithWorkspace } from './kubeconfigFixtures.js';
+import { addUsage } from '../src/usage/accounting.js';
 
 // A team's monthly CPU allocation (docs/usage.md, "Allocations"): one mail to its owners and
 // managers at 90 %, and at 100 % its workspaces admit no new pod (the running ones stay) until a
@@ -40,11 +41,7 @@ const runner = () =>
 const outboxTo = (email: string) => ctx.db.selectFrom('mail_outbox').select(['subject', 'text']).where('recipient', '=', email).execute();
 
 async function use(workspace: { id: number; team_id: number }, hourStart: string, coreHours: number) {
-  await ctx.db
-    .insertInto('usage_hours')
-    .values({ workspace_id: workspace.id, team_id: workspace.team_id, hour_start: hourStart, cpu_core_hours: coreHours, memory_gib_hours: coreHours * 2 })
-    .onConflict((conflict) => conflict.columns(['workspace_id', 'hour_start']).doUpdateSet((eb) => ({ cpu_core_hours: eb('usage_hours.cpu_core_hours', '+', coreHours) })))
-    .execute();
+  await addUsage(ctx.db, [{ workspace_id: workspace.id, team_id: workspace.team_id, hour_start: hourStart, cpu_core_hours: coreHours, memory_gib_hours: coreHours * 2 }]);
 }
 
 const podsHard = async (namespace: string) => (await ctx.cluster.gateway.readWorkspaceQuota(namespace))?.hard.pods;

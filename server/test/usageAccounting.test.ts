@@ -64,7 +64,7 @@ beforeEach(async () => {
   for (const namespace of [workspace.namespace, other.namespace, 'not-a-workspace']) {
     for (const pod of ctx.cluster.sandbox.store.list('pods', namespace)) await deletePod(namespace, pod.metadata.name);
   }
-  await ctx.db.deleteFrom('usage_hours').execute();
+  for (const table of ['usage_hours', 'usage_days', 'usage_team_days'] as const) await ctx.db.deleteFrom(table).execute();
   await ctx.db.deleteFrom('usage_accounting').execute();
 });
 
@@ -215,6 +215,22 @@ describe('usage accounting over the sandbox cluster', () => {
     expect(rows['06:00']).toEqual([1.5, 3]);
     const total = (await hours(workspace.id)).reduce((sum, row) => sum + row.cpu_core_hours, 0);
     expect(total).toBeCloseTo(0.5 * 10 + 1 * 4.5, 9);
+
+    // The days summed ahead hold the same amounts as the hours, in the same passes.
+    at('2030-03-01T10:30:00.000Z');
+    await pass();
+    const days = await ctx.db.selectFrom('usage_days').selectAll().where('workspace_id', '=', workspace.id).orderBy('day').execute();
+    expect(days.map((row) => row.day)).toEqual(['2030-03-01']);
+    const hoursOf = async (day: string) => (await hours(workspace.id)).filter((row) => row.hour_start.startsWith(day));
+    for (const row of days) {
+      const same = await hoursOf(row.day);
+      expect(row.team_id).toBe(workspace.team_id);
+      expect(row.cpu_core_hours).toBeCloseTo(same.reduce((sum, hour) => sum + hour.cpu_core_hours, 0), 9);
+      expect(row.memory_gib_hours).toBeCloseTo(same.reduce((sum, hour) => sum + hour.memory_gib_hours, 0), 9);
+    }
+    const teamDays = await ctx.db.selectFrom('usage_team_days').selectAll().where('team_id', '=', workspace.team_id).orderBy('day').execute();
+    expect(teamDays.map((row) => [row.day, row.cpu_core_hours])).toEqual(days.map((row) => [row.day, row.cpu_core_hours]));
+    expect(days.find((row) => row.day === '2030-03-01')!.cpu_core_hours).toBeCloseTo(0.5 * 10.5 + 1 * 5, 9);
   });
 
   it('changes nothing while the cluster cannot be read, and catches up once it can', async () => {

@@ -3,6 +3,7 @@ import { movableClock } from '../src/clock.js';
 import { timestamp } from '../src/db/database.js';
 import { createTestContext, type SignedInUser, type TestContext } from './helpers.js';
 import { createWorld, insertTeam, insertWorkspace, type World } from './teamFixtures.js';
+import { addUsage } from '../src/usage/accounting.js';
 
 // The usage endpoints (docs/api-contract.md, "Usage"): a workspace's and a team's series, the
 // platform's grouped usage for admins (JSON and CSV), over hour rows written here as the
@@ -21,7 +22,7 @@ const get = (url: string, token?: string, headers?: Record<string, string>) => c
 const zeroes = (series: { cpu_core_hours: number; memory_gib_hours: number }[]) => series.filter((bucket) => bucket.cpu_core_hours === 0 && bucket.memory_gib_hours === 0).length;
 
 async function hour(workspaceId: number, teamId: number, hourStart: string, cpu: number, memory: number) {
-  await ctx.db.insertInto('usage_hours').values({ workspace_id: workspaceId, team_id: teamId, hour_start: hourStart, cpu_core_hours: cpu, memory_gib_hours: memory }).execute();
+  await addUsage(ctx.db, [{ workspace_id: workspaceId, team_id: teamId, hour_start: hourStart, cpu_core_hours: cpu, memory_gib_hours: memory }]);
 }
 
 async function createdBy(workspaceId: number, userId: number, teamId: number, name: string) {
@@ -55,18 +56,23 @@ beforeAll(async () => {
 afterAll(() => ctx?.close());
 
 describe('a workspace’s usage', () => {
-  it('answers the last 30 days by day, zero-filled, oldest first, counting the hour `from` falls in', async () => {
+  it('answers the last 30 days by day, zero-filled, oldest first, counting the days the range touches whole', async () => {
     const response = await get(`/api/subnamespaces/${world.workspace.id}/usage`, world.people.wsMember.token);
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(Object.keys(body)).toEqual(['from', 'to', 'granularity', 'accounted_until', 'series', 'total']);
-    expect(body).toMatchObject({ from: '2030-02-13T10:30:00.000Z', to: '2030-03-15T10:30:00.000Z', granularity: 'day', accounted_until: null });
+    // Now is 2030-03-15T10:30Z: 30 days back, widened to the first day's start and the last day's end.
+    expect(body).toMatchObject({ from: '2030-02-13T00:00:00.000Z', to: '2030-03-16T00:00:00.000Z', granularity: 'day', accounted_until: null });
     expect(body.series).toHaveLength(31);
-    expect(body.series[0]).toEqual({ start: '2030-02-13T00:00:00.000Z', cpu_core_hours: 1.235, memory_gib_hours: 2 });
+    // The first day whole: its 09:00 hour, before `from`'s time of day, counts too.
+    expect(body.series[0]).toEqual({ start: '2030-02-13T00:00:00.000Z', cpu_core_hours: 101.235, memory_gib_hours: 2 });
     expect(body.series[1]).toEqual({ start: '2030-02-14T00:00:00.000Z', cpu_core_hours: 0, memory_gib_hours: 0 });
-    expect(body.series[30]).toEqual({ start: '2030-03-15T00:00:00.000Z', cpu_core_hours: 0.5, memory_gib_hours: 1 });
+    expect(body.series[30]).toEqual({ start: '2030-03-15T00:00:00.000Z', cpu_core_hours: 7.5, memory_gib_hours: 1 });
     expect(zeroes(body.series)).toBe(29);
-    expect(body.total).toEqual({ cpu_core_hours: 1.735, memory_gib_hours: 3 });
+    expect(body.total).toEqual({ cpu_core_hours: 108.735, memory_gib_hours: 3 });
+    // Per hour, the range is as asked: from the hour `from` falls in.
+    const hours = (await get(`/api/subnamespaces/${world.workspace.id}/usage?granularity=hour&from=2030-02-13T10:30:00Z&to=2030-02-13T12:00:00Z`, world.people.wsMember.token)).json();
+    expect(hours).toMatchObject({ from: '2030-02-13T10:30:00.000Z', to: '2030-02-13T12:00:00.000Z', total: { cpu_core_hours: 1.235, memory_gib_hours: 2 } });
   });
 
   it('says how far usage is accounted', async () => {

@@ -9,8 +9,8 @@ import { countActive, filteredTeams, filteredWorkspaces } from './lists.js';
 // The platform admins' dashboard (GET /api/admin/dashboard): a few numbers about the whole
 // testbed, each counted with the same filter as the admin list the console links it to, so
 // that the number and the list behind it never disagree. Every read walks an index; none asks
-// the cluster (node capacity and status are the node watcher's records); the month's usage of
-// the closed days is summed once a day (monthSums).
+// the cluster (node capacity and status are the node watcher's records); the month's usage is
+// read from the days the accounting pass sums ahead (monthSums).
 
 /** The windows of "active people", in days. */
 export const ACTIVE_WINDOWS = { day: 1, week: 7, month: 30 } as const;
@@ -66,46 +66,17 @@ interface TeamSums {
   memory: number;
 }
 
-/** Sums per team of `usage_hours` with `hour_start` in [from, to). */
-async function sumsPerTeam(db: Kysely<Database>, from: string, to: string): Promise<Map<number, TeamSums>> {
-  if (from >= to) return new Map();
+/** Each team's sums over the month `now` falls in, from the days summed ahead (`usage_team_days`, read from its day index alone). */
+async function monthSums(db: Kysely<Database>, now: Date): Promise<Map<number, TeamSums>> {
+  const month = monthBounds(now);
   const rows = await db
-    .selectFrom('usage_hours')
+    .selectFrom('usage_team_days')
     .select(['team_id', (eb) => eb.fn.sum<number | string>('cpu_core_hours').as('cpu'), (eb) => eb.fn.sum<number | string>('memory_gib_hours').as('memory')])
-    .where('hour_start', '>=', from)
-    .where('hour_start', '<', to)
+    .where('day', '>=', month.from.slice(0, 10))
+    .where('day', '<', month.to.slice(0, 10))
     .groupBy('team_id')
     .execute();
   return new Map(rows.map((row) => [row.team_id, { cpu: Number(row.cpu), memory: Number(row.memory) }]));
-}
-
-/**
- * The month's sums over the days the accounting has closed, per database, computed once a day.
- * The accounting pass only ever adds hours from its cursor on (migration 0019), so the hours of
- * days that ended before the cursor never change: summing a month of hourly rows for every
- * visit would read up to 24 × 31 rows per workspace, while the open part is one day's.
- */
-const settledSums = new WeakMap<Kysely<Database>, { from: string; until: string; sums: Map<number, TeamSums> }>();
-
-async function monthSums(db: Kysely<Database>, now: Date): Promise<Map<number, TeamSums>> {
-  const month = monthBounds(now);
-  const cursor = await db.selectFrom('usage_accounting').select('accounted_until').where('id', '=', 1).executeTakeFirst();
-  const closed = cursor ? Math.min(Date.parse(cursor.accounted_until), now.getTime()) : Number.NaN;
-  const dayStart = Number.isNaN(closed) ? month.from : new Date(Math.floor(closed / DAY_MS) * DAY_MS).toISOString();
-  // The settled part lies within the month: [from, until).
-  const until = dayStart < month.from ? month.from : dayStart > month.to ? month.to : dayStart;
-  let settled = settledSums.get(db);
-  if (!settled || settled.from !== month.from || settled.until !== until) {
-    settled = { from: month.from, until, sums: await sumsPerTeam(db, month.from, until) };
-    settledSums.set(db, settled);
-  }
-  const open = await sumsPerTeam(db, until, month.to);
-  const total = new Map(settled.sums);
-  for (const [teamId, sums] of open) {
-    const before = total.get(teamId);
-    total.set(teamId, before ? { cpu: before.cpu + sums.cpu, memory: before.memory + sums.memory } : sums);
-  }
-  return total;
 }
 
 async function topTeams(db: Kysely<Database>, now: Date) {
@@ -119,7 +90,7 @@ async function topTeams(db: Kysely<Database>, now: Date) {
     to: month.to,
     teams: top.map(([teamId, sums]) => ({
       id: teamId,
-      // A deleted team's usage stays (usage_hours outlives it): no name then.
+      // A deleted team's usage stays (the usage tables outlive it): no name then.
       name: byId.get(teamId)?.name ?? null,
       fullname: byId.get(teamId)?.fullname ?? null,
       // Sums of many doubles: rounded to what anyone reads.

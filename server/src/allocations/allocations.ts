@@ -19,14 +19,14 @@ export function nextMonthStart(now: Date): string {
 /** At this share of the allocation, the team's owners and managers are told (once a month). */
 export const ALLOCATION_WARNING_SHARE = 0.9;
 
-/** CPU core-hours each team used this month (from `usage_hours`, its (team_id, hour_start) index); absent: none. */
+/** CPU core-hours each team used this month (from the days summed ahead, `usage_team_days`); absent: none. */
 export async function coreHoursThisMonth(db: Kysely<Database>, teamIds: readonly number[], now: Date): Promise<Map<number, number>> {
   if (teamIds.length === 0) return new Map();
   const rows = await db
-    .selectFrom('usage_hours')
+    .selectFrom('usage_team_days')
     .select(['team_id', (eb) => eb.fn.sum<number | string>('cpu_core_hours').as('core_hours')])
     .where('team_id', 'in', teamIds)
-    .where('hour_start', '>=', monthStart(now))
+    .where('day', '>=', monthStart(now).slice(0, 10))
     .groupBy('team_id')
     .execute();
   return new Map(rows.map((row) => [row.team_id, Number(row.core_hours)]));

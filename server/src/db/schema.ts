@@ -375,6 +375,24 @@ export interface LifecycleNoticesTable {
 }
 
 /** What a workspace used in one hour (0019), written by the leader's accounting pass. */
+/** `usage_hours` summed per workspace and UTC day, kept by the same accounting pass (migration 0021). */
+export interface UsageDaysTable {
+  workspace_id: number;
+  team_id: number;
+  /** The UTC day, "2026-11-27". */
+  day: string;
+  cpu_core_hours: number;
+  memory_gib_hours: number;
+}
+
+/** `usage_hours` summed per team and UTC day. */
+export interface UsageTeamDaysTable {
+  team_id: number;
+  day: string;
+  cpu_core_hours: number;
+  memory_gib_hours: number;
+}
+
 export interface UsageHoursTable {
   workspace_id: number;
   team_id: number;
@@ -414,6 +432,8 @@ export interface Database {
   platform_settings: PlatformSettingsTable;
   lifecycle_notices: LifecycleNoticesTable;
   usage_hours: UsageHoursTable;
+  usage_days: UsageDaysTable;
+  usage_team_days: UsageTeamDaysTable;
   usage_accounting: UsageAccountingTable;
 }
 

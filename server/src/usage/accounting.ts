@@ -2,13 +2,14 @@ import type { Kysely } from 'kysely';
 import { HOUR_MS } from '../clock.js';
 import { type AccountedPod, type ClusterGateway, WORKSPACE_DEFAULTS } from '../cluster/gateway.js';
 import { quantityNumber } from '../cluster/sandbox/quantity.js';
-import type { Database, UsageHoursTable } from '../db/schema.js';
+import type { Database, UsageDaysTable, UsageHoursTable, UsageTeamDaysTable } from '../db/schema.js';
 
 // The leader's usage accounting pass (docs/usage.md). It reads how far usage is accounted (the
 // cursor, `usage_accounting.accounted_until`), the running pods of every workspace, and adds to
 // `usage_hours` what each pod asked for over [max(cursor, pod start), now], split at hour
-// boundaries. The cursor moves to `now` in the same transaction as the hours, and only from the
-// value the pass read: a second replica (or a pass repeated by a restart) that read the same
+// boundaries, and the same amounts per day to `usage_days` and `usage_team_days`. The cursor
+// moves to `now` in the same transaction as the hours, and only from the value the pass read:
+// a second replica (or a pass repeated by a restart) that read the same
 // cursor finds it moved, and rolls back. No stretch of time is counted twice; a pass after
 // downtime covers the whole gap from the pods' start times; a pass that cannot read the cluster
 // changes nothing, so the next one covers its time too.
@@ -50,6 +51,24 @@ export function hourSlices(from: number, to: number): { hourStart: number; hours
     if (end > start) slices.push({ hourStart, hours: (end - start) / HOUR_MS });
   }
   return slices;
+}
+
+/** Hour rows summed per workspace and UTC day, and per team and day (what `usage_days` and `usage_team_days` add). */
+export function summedPerDay(hours: readonly UsageHoursTable[]): { days: UsageDaysTable[]; teamDays: UsageTeamDaysTable[] } {
+  const days = new Map<string, UsageDaysTable>();
+  const teamDays = new Map<string, UsageTeamDaysTable>();
+  for (const hour of hours) {
+    const day = hour.hour_start.slice(0, 10);
+    const workspaceDay = days.get(`${hour.workspace_id} ${day}`) ?? { workspace_id: hour.workspace_id, team_id: hour.team_id, day, cpu_core_hours: 0, memory_gib_hours: 0 };
+    workspaceDay.cpu_core_hours += hour.cpu_core_hours;
+    workspaceDay.memory_gib_hours += hour.memory_gib_hours;
+    days.set(`${hour.workspace_id} ${day}`, workspaceDay);
+    const teamDay = teamDays.get(`${hour.team_id} ${day}`) ?? { team_id: hour.team_id, day, cpu_core_hours: 0, memory_gib_hours: 0 };
+    teamDay.cpu_core_hours += hour.cpu_core_hours;
+    teamDay.memory_gib_hours += hour.memory_gib_hours;
+    teamDays.set(`${hour.team_id} ${day}`, teamDay);
+  }
+  return { days: [...days.values()], teamDays: [...teamDays.values()] };
 }
 
 export type UsagePassResult =
@@ -134,24 +153,59 @@ export async function accountUsage({ db, gateway, now }: AccountUsageInput): Pro
         .where('accounted_until', '=', from)
         .executeTakeFirst();
       if (Number(moved.numUpdatedRows) === 0) throw new Superseded();
-      for (let index = 0; index < values.length; index += UPSERT_BATCH) {
-        await trx
-          .insertInto('usage_hours')
-          .values(values.slice(index, index + UPSERT_BATCH))
-          .onConflict((conflict) =>
-            conflict.columns(['workspace_id', 'hour_start']).doUpdateSet((eb) => ({
-              cpu_core_hours: eb('usage_hours.cpu_core_hours', '+', eb.ref('excluded.cpu_core_hours')),
-              memory_gib_hours: eb('usage_hours.memory_gib_hours', '+', eb.ref('excluded.memory_gib_hours')),
-            })),
-          )
-          .execute();
-      }
+      await addUsage(trx, values);
     });
   } catch (error) {
     if (error instanceof Superseded) return { outcome: 'superseded', from };
     throw error;
   }
   return { outcome: 'accounted', from, to: nowIso, pods: counted, rows: values.length };
+}
+
+/**
+ * Adds hour rows to `usage_hours`, and the same amounts to the days summed ahead
+ * (`usage_days`, `usage_team_days`), so the days always add up to the hours. Only the pass
+ * calls it in the server (inside its transaction, with the cursor's move); tests and the bench
+ * seed usage through it too, so their rows are as the pass leaves them.
+ */
+export async function addUsage(db: Kysely<Database>, hours: readonly UsageHoursTable[]): Promise<void> {
+  const { days, teamDays } = summedPerDay(hours);
+  for (let index = 0; index < hours.length; index += UPSERT_BATCH) {
+    await db
+      .insertInto('usage_hours')
+      .values(hours.slice(index, index + UPSERT_BATCH))
+      .onConflict((conflict) =>
+        conflict.columns(['workspace_id', 'hour_start']).doUpdateSet((eb) => ({
+          cpu_core_hours: eb('usage_hours.cpu_core_hours', '+', eb.ref('excluded.cpu_core_hours')),
+          memory_gib_hours: eb('usage_hours.memory_gib_hours', '+', eb.ref('excluded.memory_gib_hours')),
+        })),
+      )
+      .execute();
+  }
+  for (let index = 0; index < days.length; index += UPSERT_BATCH) {
+    await db
+      .insertInto('usage_days')
+      .values(days.slice(index, index + UPSERT_BATCH))
+      .onConflict((conflict) =>
+        conflict.columns(['workspace_id', 'day']).doUpdateSet((eb) => ({
+          cpu_core_hours: eb('usage_days.cpu_core_hours', '+', eb.ref('excluded.cpu_core_hours')),
+          memory_gib_hours: eb('usage_days.memory_gib_hours', '+', eb.ref('excluded.memory_gib_hours')),
+        })),
+      )
+      .execute();
+  }
+  for (let index = 0; index < teamDays.length; index += UPSERT_BATCH) {
+    await db
+      .insertInto('usage_team_days')
+      .values(teamDays.slice(index, index + UPSERT_BATCH))
+      .onConflict((conflict) =>
+        conflict.columns(['team_id', 'day']).doUpdateSet((eb) => ({
+          cpu_core_hours: eb('usage_team_days.cpu_core_hours', '+', eb.ref('excluded.cpu_core_hours')),
+          memory_gib_hours: eb('usage_team_days.memory_gib_hours', '+', eb.ref('excluded.memory_gib_hours')),
+        })),
+      )
+      .execute();
+  }
 }
 
 /** How far usage is accounted (ISO 8601), or null before the first pass. */

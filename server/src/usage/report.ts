@@ -1,12 +1,15 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { DAY_MS, HOUR_MS } from '../clock.js';
 import type { Database } from '../db/schema.js';
 import { validationError } from '../http/errors.js';
 
-// What was used, read back from `usage_hours` (docs/usage.md): a workspace's or a team's series
-// of hours, days or months (UTC), zero-filled, and the platform's usage grouped by team,
-// workspace or person. An hour counts in a range when it overlaps it: hour rows from the hour
-// `from` falls in up to, not including, `to`. Numbers are rounded to 3 decimals once summed.
+// What was used, read back (docs/usage.md): a workspace's or a team's series of hours, days or
+// months (UTC), zero-filled, and the platform's usage grouped by team, workspace or person.
+// Per hour, from `usage_hours`: an hour counts in a range when it overlaps it, hour rows from
+// the hour `from` falls in up to, not including, `to`. Per day or month, days count whole (the
+// range is widened to the days it touches) and are read from the days the accounting pass sums
+// ahead (`usage_days`, `usage_team_days`), so a month of the platform is 30 rows per workspace
+// or team instead of 720. Numbers are rounded to 3 decimals once summed.
 
 export const GRANULARITIES = ['hour', 'day', 'month'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
@@ -50,7 +53,11 @@ export function resolveRange(query: { from?: string; to?: string; granularity: G
   if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * DAY_MS) {
     throw validationError({ [field]: [`The range from from to to must not be longer than ${MAX_RANGE_DAYS} days.`] });
   }
-  return { from, to, granularity: query.granularity };
+  if (query.granularity === 'hour') return { from, to, granularity: query.granularity };
+  // Per day or month, whole days: from the start of the day `from` falls in to the end of the day `to` falls in.
+  const fromDay = bucketStart(from.getTime(), 'day');
+  const toDay = bucketStart(to.getTime(), 'day') === to.getTime() ? to.getTime() : bucketStart(to.getTime(), 'day') + DAY_MS;
+  return { from: new Date(fromDay), to: new Date(Math.max(toDay, fromDay + DAY_MS)), granularity: query.granularity };
 }
 
 /** The start (ms) of the hour, day or month (UTC) that `ms` falls in. */
@@ -78,11 +85,14 @@ export function bucketStarts(range: UsageRange): string[] {
   return starts;
 }
 
-/** How many leading characters of `hour_start` ("2026-11-27T13:00:00.000Z") name its bucket. */
+/** How many leading characters of `hour_start` ("2026-11-27T13:00:00.000Z") or `day` ("2026-11-27") name the bucket. */
 const PREFIX: Record<Granularity, number> = { hour: 13, day: 10, month: 7 };
 
-/** The bucket of an hour row, as the prefix of its start (the same SQL text wherever used, as GROUP BY wants). */
-const bucketExpression = (granularity: Granularity) => sql<string>`substr(hour_start, 1, ${sql.lit(PREFIX[granularity])})`;
+/** The column a row's time is in: the hour's start per hour, the day per day or month. */
+const timeColumn = (granularity: Granularity) => (granularity === 'hour' ? 'hour_start' : 'day');
+
+/** The bucket of a row, as the prefix of its time (the same SQL text wherever used, as GROUP BY wants). */
+const bucketExpression = (granularity: Granularity) => sql<string>`substr(${sql.ref(timeColumn(granularity))}, 1, ${sql.lit(PREFIX[granularity])})`;
 
 /** A bucket prefix back to its start (ISO). */
 function prefixStart(prefix: string, granularity: Granularity): string {
@@ -91,13 +101,39 @@ function prefixStart(prefix: string, granularity: Granularity): string {
   return `${prefix}-01T00:00:00.000Z`;
 }
 
-/** The hour rows in range: from the hour `from` falls in, before `to`. */
-function hoursInRange(db: Kysely<Database>, range: UsageRange) {
+/**
+ * A workspace's rows in range, per hour (`usage_hours`: from the hour `from` falls in, before
+ * `to`) or per day (`usage_days`: the range's whole days). Both tables have the same workspace,
+ * team and amount columns; the time column is `timeColumn(granularity)`.
+ */
+function workspaceRowsInRange(db: Kysely<Database>, range: UsageRange) {
+  if (range.granularity === 'hour') {
+    return db
+      .selectFrom('usage_hours')
+      .where('hour_start', '>=', new Date(bucketStart(range.from.getTime(), 'hour')).toISOString())
+      .where('hour_start', '<', range.to.toISOString());
+  }
+  // The same columns as usage_hours but the time's: typed as it for the callers, who name the time column by granularity.
   return db
-    .selectFrom('usage_hours')
-    .where('hour_start', '>=', new Date(bucketStart(range.from.getTime(), 'hour')).toISOString())
-    .where('hour_start', '<', range.to.toISOString());
+    .selectFrom('usage_days as usage_hours')
+    .where(sql.ref('day'), '>=', dayOf(range.from))
+    .where(sql.ref('day'), '<', dayOf(range.to)) as unknown as UsageRowsQuery;
 }
+
+/** The query type both tables are read through (their columns are the same but the time's). */
+type UsageRowsQuery = SelectQueryBuilder<Database, 'usage_hours', object>;
+
+/** A team's rows in range (or every team's), per hour from `usage_hours` or per day from `usage_team_days`. */
+function teamRowsInRange(db: Kysely<Database>, range: UsageRange) {
+  if (range.granularity === 'hour') return workspaceRowsInRange(db, range);
+  return db
+    .selectFrom('usage_team_days as usage_hours')
+    .where(sql.ref('day'), '>=', dayOf(range.from))
+    .where(sql.ref('day'), '<', dayOf(range.to)) as unknown as UsageRowsQuery;
+}
+
+/** "2026-11-27" for a time at that day's start (ranges per day are whole days). */
+const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 
 const sums = [sql<number>`sum(cpu_core_hours)`.as('cpu'), sql<number>`sum(memory_gib_hours)`.as('memory')] as const;
 
@@ -109,7 +145,7 @@ export interface UsageSeries {
 /** A workspace's (or a team's, deleted workspaces' rows included) series and total over the range. */
 export async function usageSeries(db: Kysely<Database>, scope: { workspaceId: number } | { teamId: number }, range: UsageRange): Promise<UsageSeries> {
   const bucket = bucketExpression(range.granularity);
-  const rows = await hoursInRange(db, range)
+  const rows = await ('teamId' in scope ? teamRowsInRange(db, range) : workspaceRowsInRange(db, range))
     .select([bucket.as('bucket'), ...sums])
     .$if('workspaceId' in scope, (qb) => qb.where('workspace_id', '=', (scope as { workspaceId: number }).workspaceId))
     .$if('teamId' in scope, (qb) => qb.where('team_id', '=', (scope as { teamId: number }).teamId))
@@ -143,7 +179,7 @@ export interface WorkspaceUsageTotal extends UsageTotals {
 export async function teamWorkspaceTotals(db: Kysely<Database>, teamId: number, range: UsageRange): Promise<WorkspaceUsageTotal[]> {
   const [current, used] = await Promise.all([
     db.selectFrom('workspaces').select(['id', 'name', 'label']).where('team_id', '=', teamId).execute(),
-    hoursInRange(db, range).select(['workspace_id', ...sums]).where('team_id', '=', teamId).groupBy('workspace_id').execute(),
+    workspaceRowsInRange(db, range).select(['workspace_id', ...sums]).where('team_id', '=', teamId).groupBy('workspace_id').execute(),
   ]);
   const totals = new Map<number, { id: number; name: string | null; label: string | null; cpu: number; memory: number }>();
   for (const workspace of current) totals.set(workspace.id, { ...workspace, cpu: 0, memory: 0 });
@@ -184,14 +220,14 @@ export async function groupedUsage(db: Kysely<Database>, group: UsageGroup, rang
       .where('workspace_id', 'is not', null)
       .groupBy('workspace_id')
       .as('creators');
-    rows = await hoursInRange(db, range)
+    rows = await workspaceRowsInRange(db, range)
       .innerJoin(creators, 'creators.workspace_id', 'usage_hours.workspace_id')
       .select([sql<number>`creators.user_id`.as('id'), bucket.as('bucket'), ...sums])
       .groupBy([sql`creators.user_id`, bucket])
       .execute();
   } else {
     const column = group === 'team' ? 'team_id' : 'workspace_id';
-    rows = await hoursInRange(db, range)
+    rows = await (group === 'team' ? teamRowsInRange(db, range) : workspaceRowsInRange(db, range))
       .select([sql<number>`${sql.ref(column)}`.as('id'), bucket.as('bucket'), ...sums])
       .groupBy([column, bucket])
       .execute();

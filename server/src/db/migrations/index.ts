@@ -19,6 +19,7 @@ import * as lifecycle from './0017_lifecycle.js';
 import * as noticeSubjects from './0018_notice_subjects.js';
 import * as usage from './0019_usage.js';
 import * as dashboard from './0020_dashboard.js';
+import * as usageDays from './0021_usage_days.js';
 
 /**
  * Every migration, by name; they run in name order. Add new ones at the end with the next
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '0018_notice_subjects': noticeSubjects,
   '0019_usage': usage,
   '0020_dashboard': dashboard,
+  '0021_usage_days': usageDays,
 };
