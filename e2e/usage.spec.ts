@@ -11,13 +11,16 @@ import { createUser, loggedInPage, type TestUser } from './support/users';
 // Usage people can see (docs/usage.md), in the browser: the workspace page's 30-day usage card
 // with its chart and its numbers, the team page's CPU allocation and its workspaces' quotas
 // summed, and the home's workspace near a limit after a pod started with kubectl fills it.
-// Every screen at 1280 and 360 px, in English and French.
+// Then the team quota flow: a platform admin caps the team, a member asks for more CPU within
+// what is left, the team owner approves, and the workspace and its namespace follow.
+// Every screen at 1280 and 360 px; the usage ones in French too.
 test.describe.configure({ mode: 'serial' });
 
 const kubectlPath = process.env.KUBECTL ?? '/usr/bin/kubectl';
 const tag = Date.now() % 100000;
 const HOUR = 3_600_000;
 let apiContext: APIRequestContext;
+let admin: TestUser;
 let owner: TestUser;
 let member: TestUser;
 let adminToken: string;
@@ -28,7 +31,7 @@ let page: Page;
 
 test.beforeAll(async ({ baseURL }) => {
   apiContext = await playwrightRequest.newContext({ baseURL });
-  const admin = createUser('Radia', 'Perlman', { admin: true });
+  admin = createUser('Radia', 'Perlman', { admin: true });
   owner = createUser('Barbara', 'Liskov');
   member = createUser('Frances', 'Allen');
   adminToken = await login(apiContext, admin);
@@ -71,16 +74,37 @@ test.afterAll(async () => {
   await apiContext?.dispose();
 });
 
-async function atBothWidths(name: string) {
+async function atBothWidths(name: string, on: Page = page) {
   for (const [size, width] of [
     [DESKTOP, 1280],
     [PHONE, 360],
   ] as const) {
-    await page.setViewportSize(size);
-    await page.waitForTimeout(400);
-    await checkPage(page, `${name}-${width}`);
+    await on.setViewportSize(size);
+    await on.waitForTimeout(400);
+    await checkPage(on, `${name}-${width}`);
   }
-  await page.setViewportSize(DESKTOP);
+  await on.setViewportSize(DESKTOP);
+}
+
+/**
+ * The member's kubeconfig for the workspace (written to a file), once the reconciler has set the
+ * namespace up: a quota change makes it pending again, and a kubeconfig waits for that (409).
+ */
+async function memberKubeconfig(): Promise<string> {
+  let issued: { kubeconfig: string } | undefined;
+  await expect
+    .poll(
+      async () => {
+        const answer = await apiContext.post(`/api/subnamespaces/${workspaceId}/kubeconfig`, { headers: { authorization: `Bearer ${memberToken}`, accept: 'application/json' } });
+        if (answer.ok()) issued = await answer.json();
+        return answer.status();
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(201);
+  const kubeconfig = join(e2eRuntimeDir, `usage-${tag}.yaml`);
+  writeFileSync(kubeconfig, issued!.kubeconfig);
+  return kubeconfig;
 }
 
 async function switchLanguage(to: 'English' | 'Français') {
@@ -128,19 +152,7 @@ test('a workspace at its pod limit shows on the home', async () => {
   await expect
     .poll(async () => (await api(apiContext, 'GET', `/api/subnamespaces/${workspaceId}`, memberToken)).quota.pods.hard, { timeout: 30_000 })
     .toBe('1');
-  let issued: { kubeconfig: string } | undefined;
-  await expect
-    .poll(
-      async () => {
-        const answer = await apiContext.post(`/api/subnamespaces/${workspaceId}/kubeconfig`, { headers: { authorization: `Bearer ${memberToken}`, accept: 'application/json' } });
-        if (answer.ok()) issued = await answer.json();
-        return answer.status();
-      },
-      { timeout: 30_000 },
-    )
-    .toBe(201);
-  const kubeconfig = join(e2eRuntimeDir, `usage-${tag}.yaml`);
-  writeFileSync(kubeconfig, issued!.kubeconfig);
+  const kubeconfig = await memberKubeconfig();
   execFileSync(kubectlPath, ['--kubeconfig', kubeconfig, 'run', 'busy', '--image=busybox:1.36'], { stdio: 'pipe' });
 
   await page.goto('/');
@@ -152,4 +164,74 @@ test('a workspace at its pod limit shows on the home', async () => {
   await expect(page.getByRole('region', { name: 'Espaces de travail proches de leurs limites' })).toContainText('Pods : 100 %');
   await atBothWidths('usage-06-home-near-limit-fr');
   await switchLanguage('English');
+});
+
+test('an admin caps the team, a member asks for more CPU within it, the owner approves, and the cluster follows', async ({ browser }) => {
+  // Three people, three browsers, and screens checked at two widths: more than the default 90 s.
+  test.setTimeout(240_000);
+
+  // The platform admin sets the team quota: room for the workspace's 8 CPUs and a little more.
+  const adminPage = await loggedInPage(browser, admin);
+  await adminPage.goto(`/admin/teams/${team.id}`);
+  await adminPage.getByRole('button', { name: 'Team quota' }).click();
+  const teamQuota = adminPage.getByRole('dialog', { name: 'Quota of Usage Laboratory' });
+  await teamQuota.getByLabel('CPUs').fill('12');
+  await teamQuota.getByLabel('Pods').fill('10');
+  await atBothWidths('usage-07-admin-team-quota', adminPage);
+  await teamQuota.getByRole('button', { name: 'Save' }).click();
+  await expect(adminPage.getByText('Team quota saved')).toBeVisible();
+  await expect(teamQuota).toBeHidden();
+  await adminPage.context().close();
+
+  // The member asks for more CPU from the workspace page. Less than the workspace has is refused
+  // under the field (the server's 422, no request made); 10 of the team's 12 is then sent.
+  await page.goto(`/workspaces/${workspaceId}`);
+  const quota = page.getByRole('region', { name: 'Quota', exact: true });
+  await expect(quota.getByTestId('quota-cpu')).toHaveText(/ \/ 8$/);
+  await page.getByRole('button', { name: 'Ask for more quota' }).click();
+  const ask = page.getByRole('dialog', { name: 'Ask for more quota for Vision' });
+  await ask.getByLabel('CPUs').fill('4');
+  await ask.getByRole('textbox', { name: 'Reason' }).fill('Preprocessing the camera data set takes ten cores for a week.');
+  await ask.getByRole('button', { name: 'Send request' }).click();
+  await expect(ask.getByText('The quota.cpu field must not be lower than the current 8.')).toBeVisible();
+  await expect(ask.getByLabel('CPUs')).toHaveAttribute('aria-invalid', 'true');
+  await atBothWidths('usage-08-ask-lower-refused');
+  await ask.getByLabel('CPUs').fill('10');
+  await ask.getByRole('button', { name: 'Send request' }).click();
+  await expect(page.getByText('Your request for more quota for Vision was sent. You will be told of the decision.')).toBeVisible();
+  await expect(ask).toBeHidden();
+
+  // The team owner finds it among the requests, sees what is asked against the current, and approves.
+  const ownerPage = await loggedInPage(browser, owner);
+  await ownerPage.goto('/requests');
+  const row = ownerPage.getByRole('row').filter({ hasText: 'More quota' });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('CPU (requests): 8 → 10');
+  await expect(row).toContainText('Frances Allen');
+  await atBothWidths('usage-09-owner-requests', ownerPage);
+  await row.getByRole('button', { name: 'Manage' }).click();
+  const manage = ownerPage.getByRole('dialog', { name: 'Manage request' });
+  const asked = manage.getByRole('definition').filter({ hasText: '→' });
+  await expect(asked).toHaveText('8 → 10');
+  await expect(manage).toContainText('Preprocessing the camera data set');
+  await atBothWidths('usage-10-owner-approves', ownerPage);
+  await manage.getByRole('button', { name: 'Approve' }).click();
+  await expect(ownerPage.getByText('Request approved')).toBeVisible();
+  await expect(ownerPage.getByRole('row').filter({ hasText: 'More quota' })).toHaveCount(0);
+  await ownerPage.context().close();
+
+  // The namespace's ResourceQuota follows (limits twice the requests), as kubectl shows it …
+  const kubeconfig = await memberKubeconfig();
+  const clusterQuota = () =>
+    JSON.parse(execFileSync(kubectlPath, ['--kubeconfig', kubeconfig, 'get', 'resourcequota', 'testbed-quota', '-o', 'json'], { encoding: 'utf8' })).spec.hard;
+  await expect
+    .poll(clusterQuota, { message: 'testbed-quota follows the approved request', timeout: 30_000 })
+    .toMatchObject({ 'requests.cpu': '10', 'limits.cpu': '20' });
+  // … and the workspace page, reloaded (it shows the quota as the cluster counts it, whose
+  // status may trail the spec by a moment).
+  await expect(async () => {
+    await page.reload();
+    await expect(quota.getByTestId('quota-cpu')).toHaveText(/ \/ 10$/, { timeout: 3_000 });
+  }).toPass({ timeout: 20_000 });
+  await atBothWidths('usage-11-workspace-more-cpu');
 });
