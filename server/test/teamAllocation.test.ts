@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUR_MS, movableClock } from '../src/clock.js';
 import { monthStart } from '../src/allocations/allocations.js';
+import { WORKSPACE_DEFAULTS } from '../src/cluster/gateway.js';
 import { createLifecycleRunner } from '../src/lifecycle/runner.js';
 import { lifecycleSteps } from '../src/lifecycle/steps.js';
 import { createTestContext, type TestContext } from './helpers.js';
@@ -45,6 +46,8 @@ async function use(workspace: { id: number; team_id: number }, hourStart: string
 }
 
 const podsHard = async (namespace: string) => (await ctx.cluster.gateway.readWorkspaceQuota(namespace))?.hard.pods;
+/** Whether the namespace holds the quota of no pods whose name says the allocation is used up. */
+const refusing = async (namespace: string) => ctx.cluster.sandbox.store.get('resourcequotas', namespace, WORKSPACE_DEFAULTS.allocationQuotaName) !== undefined;
 const pod = (name: string) => ({ metadata: { name }, spec: { containers: [{ name, image: 'nginx' }] } });
 
 describe('a team allocation', () => {
@@ -70,7 +73,7 @@ describe('a team allocation', () => {
     expect(await outboxTo(people.member.user.email)).toEqual([]);
     expect(await podsHard(workspace.namespace)).toBe('50');
 
-    // Used up: one mail, the mark, and the reconciler gives the quota no pods.
+    // Used up: one mail, the mark, and the reconciler adds a quota of no pods that says why.
     await use(workspace, '2031-03-15T10:00:00.000Z', 10);
     const before = clusterSyncs;
     await runner().runOnce();
@@ -81,8 +84,12 @@ describe('a team allocation', () => {
     const row = await ctx.db.selectFrom('teams').select('allocation_used_up_at').where('id', '=', team.id).executeTakeFirstOrThrow();
     expect(row.allocation_used_up_at).toBe(clock.now().toISOString());
     expect((await ctx.reconciler.reconcileOnce()).failed).toBe(0);
-    expect(await podsHard(workspace.namespace)).toBe('0');
-    await expect(core.createNamespacedPod({ namespace: workspace.namespace, body: pod('refused') })).rejects.toThrow(/exceeded quota/);
+    expect(await refusing(workspace.namespace)).toBe(true);
+    // The workspace's own quota is untouched: the page still shows what the workspace may hold.
+    expect(await podsHard(workspace.namespace)).toBe('50');
+    await expect(core.createNamespacedPod({ namespace: workspace.namespace, body: pod('refused') })).rejects.toThrow(
+      'exceeded quota: cpu-allocation-used-up.ask-for-more-on-the-team-page, requested: pods=1, used: pods=1, limited: pods=0',
+    );
     expect((await core.listNamespacedPod({ namespace: workspace.namespace })).items.map((item) => item.metadata?.name)).toEqual(['running']);
 
     // The team's page says so.
@@ -100,7 +107,7 @@ describe('a team allocation', () => {
     await runner().runOnce();
     expect((await ctx.db.selectFrom('teams').select('allocation_used_up_at').where('id', '=', team.id).executeTakeFirstOrThrow()).allocation_used_up_at).toBeNull();
     expect((await ctx.reconciler.reconcileOnce()).failed).toBe(0);
-    expect(await podsHard(workspace.namespace)).toBe('50');
+    expect(await refusing(workspace.namespace)).toBe(false);
     await core.createNamespacedPod({ namespace: workspace.namespace, body: pod('back') });
     expect(monthStart(clock.now())).toBe('2031-04-01T00:00:00.000Z');
     expect(await outboxTo(people.owner.user.email)).toHaveLength(2);
@@ -115,13 +122,13 @@ describe('a team allocation', () => {
     await Promise.all([runner().runOnce(), runner().runOnce()]);
     expect((await outboxTo(people.owner.user.email)).map((mail) => mail.subject)).toEqual([`${team.name}: CPU allocation used up on Testbed Console`]);
     expect((await ctx.reconciler.reconcileOnce()).failed).toBe(0);
-    expect(await podsHard(workspace.namespace)).toBe('0');
+    expect(await refusing(workspace.namespace)).toBe(true);
 
     await ctx.db.updateTable('teams').set({ allocation_core_hours: 50 }).where('id', '=', team.id).execute();
     clock.advance(HOUR_MS);
     await runner().runOnce();
     expect((await ctx.reconciler.reconcileOnce()).failed).toBe(0);
-    expect(await podsHard(workspace.namespace)).toBe('50');
+    expect(await refusing(workspace.namespace)).toBe(false);
     const activity = await ctx.db.selectFrom('activity_log').select('description').where('subject_type', '=', 'team').where('subject_id', '=', team.id).execute();
     expect(activity.map((entry) => entry.description).filter((text) => text.startsWith('team allocation'))).toEqual(['team allocation used up', 'team allocation restored']);
 

@@ -93,6 +93,12 @@ export const WORKSPACE_DEFAULTS = {
     max: { cpu: '4', memory: '8Gi' },
   },
   quotaName: 'testbed-quota',
+  /**
+   * The second ResourceQuota of a workspace whose team used up this month's CPU allocation:
+   * `pods: 0`. Kubernetes names the quota that refuses a pod, and nothing else, so its name is
+   * the message: `exceeded quota: cpu-allocation-used-up.ask-for-more-on-the-team-page, …`.
+   */
+  allocationQuotaName: 'cpu-allocation-used-up.ask-for-more-on-the-team-page',
   limitRangeName: 'testbed-limits',
   networkPolicyName: 'testbed-same-namespace',
 } as const;
@@ -127,8 +133,9 @@ export interface WorkspaceTarget {
    */
   suspended?: boolean;
   /**
-   * The team used up this month's CPU allocation (docs/usage.md): the ResourceQuota admits no
-   * new pod, but the running ones stay (nobody's work is killed for a number).
+   * The team used up this month's CPU allocation (docs/usage.md): a second ResourceQuota
+   * (WORKSPACE_DEFAULTS.allocationQuotaName) admits no new pod, but the running ones stay
+   * (nobody's work is killed for a number).
    */
   allocationUsedUp?: boolean;
 }

@@ -10,7 +10,7 @@ import {
   type WorkspaceTarget,
 } from './gateway.js';
 import { call, ensureObject, ignoreNotFound, labelledAsManaged, sameJson, sameQuantities } from './kubernetesCalls.js';
-import { ensureWorkspaceQuota, readWorkspaceQuota } from './kubernetesQuota.js';
+import { ensureAllocationQuota, ensureWorkspaceQuota, readWorkspaceQuota } from './kubernetesQuota.js';
 import { NO_QUOTA } from './quota.js';
 
 // A workspace in the cluster: its namespace (labelled, with Pod Security), ResourceQuota
@@ -48,9 +48,11 @@ export function workspaceCalls(core: CoreV1Api, networking: NetworkingV1Api): Pi
       const labels = { [TEAM_LABEL]: teamName, [WORKSPACE_LABEL]: workspaceName, ...MANAGED_BY, ...POD_SECURITY_LABELS };
       await ensureNamespace(core, namespace, labels);
 
-      // Suspended: no pod may be admitted (a Deployment cannot bring its pods back) … The same
-      // while the team's allocation is used up, without the deletion below.
-      await ensureWorkspaceQuota(core, namespace, suspended || allocationUsedUp ? { ...(quota ?? NO_QUOTA), pods: 0 } : quota);
+      // Suspended: no pod may be admitted (a Deployment cannot bring its pods back) …
+      await ensureWorkspaceQuota(core, namespace, suspended ? { ...(quota ?? NO_QUOTA), pods: 0 } : quota);
+      // While the team's allocation is used up, a quota whose name says why refuses new pods
+      // (without the deletion below); it goes once the allocation comes back.
+      await ensureAllocationQuota(core, namespace, allocationUsedUp && !suspended);
 
       const limits = WORKSPACE_DEFAULTS.limitRange;
       // client-node names `default` `_default` (serialized as `default`).
