@@ -386,7 +386,7 @@ async function userRelationsQuery(databaseFile: string): Promise<{ userId: numbe
       .executeTakeFirstOrThrow();
     const user = await db.selectFrom('users').selectAll().where('id', '=', member.user_id).executeTakeFirstOrThrow();
     sent.length = 0;
-    await loadUserRelations(db, user);
+    await loadUserRelations(db, user, { now: new Date(), warningDays: 30 });
     if (sent.length !== 1) throw new Error(`loadUserRelations sent ${sent.length} queries; the floor expects its one`);
     return { userId: user.id, sql: sent[0]!.sql, parameters: [...sent[0]!.parameters] };
   } finally {

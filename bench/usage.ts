@@ -1,15 +1,21 @@
-// `npm run bench -- usage`: usage accounting (docs/usage.md) at scale. On a fresh database (as
-// bench/lifecycle.ts: SQLite in the temp directory, or a new PostgreSQL database beside
-// DATABASE_URL's, dropped at the end):
-// - BENCH_USAGE_WORKSPACES (1,000) workspaces in teams of 10, each with BENCH_USAGE_DAYS (30)
-//   days of hour rows in `usage_hours` already, as the pass would have left them;
-// - the leader's accounting pass (accountUsage, in this process) over BENCH_USAGE_PODS (50,000)
-//   running pods spread over those workspaces, a minute after the last pass, BENCH_USAGE_PASSES
-//   (5) times. The pods come from an in-process list: what is measured is the pass from the pod
-//   list on (mapping, hours, one transaction), not the cluster's answer, which depends on the
-//   cluster (docs/usage.md says how it is read, in pages of 500);
-// - the three reads behind the endpoints (a workspace's and a team's last 30 days by day, the
-//   platform's by team and by workspace), each BENCH_USAGE_READS (20) times.
+// `npm run bench -- usage`: usage accounting (docs/usage.md) and its reads at a testbed's scale.
+// On a fresh database (as bench/lifecycle.ts: SQLite in the temp directory, or a new PostgreSQL
+// database beside DATABASE_URL's, dropped at the end):
+// - BENCH_USAGE_WORKSPACES (10,000) workspaces in teams of 10, each with BENCH_USAGE_DAYS (365)
+//   days of usage as the accounting pass leaves it: the days summed ahead (`usage_days`,
+//   `usage_team_days`) for the whole year, and hour rows (`usage_hours`, through the pass's own
+//   `addUsage`) for the last BENCH_USAGE_HOUR_DAYS (2) days. The reads per day or month never
+//   read the hours, and a workspace's reads per hour go through its primary key, so the year of
+//   hour rows (87.6 million at this scale) is not written: it would take the seed an hour and
+//   tens of GB without changing what any measured read touches.
+// - The leader's accounting pass (accountUsage, in this process) over BENCH_USAGE_PODS (50,000)
+//   running pods spread over the workspaces, a minute after the last pass, BENCH_USAGE_PASSES (5)
+//   times. The pods come from an in-process list: what is measured is the pass from the pod list
+//   on (mapping, hours and days, one transaction), not the cluster's answer.
+// - The reads behind the usage endpoints and the dashboard, BENCH_USAGE_READS (50) times each:
+//   wall time, p99 and median. Beside each, its floor: the same sums asked of the same tables
+//   in one hand-written SQL statement through the bare driver (better-sqlite3 or pg), the rows
+//   turned into JSON, as no layer of the console can do with less.
 // Measured: this process's CPU time per pass (SQLite runs in-process, so its work is included;
 // on PostgreSQL the database's own CPU is not), and the wall time of each read.
 import { type Kysely, sql } from 'kysely';
@@ -18,7 +24,8 @@ import type { AccountedPod } from '../server/src/cluster/gateway.js';
 import { createDatabase } from '../server/src/db/database.js';
 import { migrate } from '../server/src/db/migrate.js';
 import type { Database } from '../server/src/db/schema.js';
-import { accountUsage } from '../server/src/usage/accounting.js';
+import { adminDashboard, monthBounds } from '../server/src/admin/dashboard.js';
+import { accountUsage, addUsage } from '../server/src/usage/accounting.js';
 import { groupedUsage, resolveRange, teamWorkspaceTotals, usageSeries } from '../server/src/usage/report.js';
 import { createFreshDatabase } from './database.js';
 import { type Goal, goalLine, median, table } from './report.js';
@@ -31,71 +38,135 @@ const setting = (name: string, fallback: number) => {
 
 /** Server CPU per accounting pass over 50,000 pods. */
 export const USAGE_PASS_GOAL_MS = 1000;
-/** Wall time of a workspace's or a team's read (median). */
-export const USAGE_READ_GOAL_MS = 250;
-/** Wall time of a platform-wide read (median): every hour row of the range is summed. */
-export const USAGE_ADMIN_READ_GOAL_MS = 2500;
+/** p99 wall time of every read behind the usage endpoints and the dashboard. */
+export const USAGE_READ_P99_GOAL_MS = 100;
 
 const WORKSPACES_PER_TEAM = 10;
 const ROWS_PER_INSERT = 1000;
 
-async function seed(db: Kysely<Database>, options: { workspaces: number; days: number; now: number }) {
+/** The amounts of a workspace's day or hour n: varied, never all zero. */
+const cpuOf = (workspaceId: number, n: number) => ((workspaceId + n) % 7) * 0.25;
+const memoryOf = (workspaceId: number, n: number) => ((workspaceId + n) % 5) * 0.5;
+
+async function insertInBatches<T>(db: Kysely<Database>, table: 'teams' | 'workspaces' | 'usage_days' | 'usage_team_days', rows: T[]) {
+  for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+    await db.insertInto(table).values(rows.slice(start, start + ROWS_PER_INSERT) as never).execute();
+  }
+}
+
+async function seed(db: Kysely<Database>, options: { workspaces: number; days: number; hourDays: number; now: number }) {
   const created = new Date(options.now - 400 * DAY_MS).toISOString();
   const tag = options.now.toString(36);
   const teams = Math.ceil(options.workspaces / WORKSPACES_PER_TEAM);
-  for (let start = 0; start < teams; start += ROWS_PER_INSERT) {
-    const rows = Array.from({ length: Math.min(ROWS_PER_INSERT, teams - start) }, (_, offset) => {
-      const n = start + offset;
-      return { name: `usage${n}${tag}`, shortname: `usage${n}${tag}`, fullname: `Usage ${n}`, affiliation: 'Bench', city: null, country: 'FR', url: null, joining_reason: null, joining_category: null, created_at: created, updated_at: created };
-    });
-    await db.insertInto('teams').values(rows).execute();
-  }
+  await insertInBatches(
+    db,
+    'teams',
+    Array.from({ length: teams }, (_, n) => ({ name: `usage${n}${tag}`, shortname: `usage${n}${tag}`, fullname: `Usage ${n}`, affiliation: 'Bench', city: null, country: 'FR', url: null, joining_reason: null, joining_category: null, created_at: created, updated_at: created })),
+  );
   const teamIds = (await db.selectFrom('teams').select('id').orderBy('id').execute()).map((row) => row.id);
-  for (let start = 0; start < options.workspaces; start += ROWS_PER_INSERT) {
-    const rows = Array.from({ length: Math.min(ROWS_PER_INSERT, options.workspaces - start) }, (_, offset) => {
-      const n = start + offset;
+  await insertInBatches(
+    db,
+    'workspaces',
+    Array.from({ length: options.workspaces }, (_, n) => {
       const team = Math.floor(n / WORKSPACES_PER_TEAM);
       return { team_id: teamIds[team]!, name: `ws${n % WORKSPACES_PER_TEAM}`, label: `Workspace ${n}`, description: null, namespace: `usage${team}${tag}-ws${n % WORKSPACES_PER_TEAM}`, created_at: created, updated_at: created };
-    });
-    await db.insertInto('workspaces').values(rows).execute();
-  }
+    }),
+  );
   const workspaces = await db.selectFrom('workspaces').select(['id', 'team_id', 'namespace']).orderBy('id').execute();
-  const firstHour = Math.floor((options.now - options.days * DAY_MS) / HOUR_MS) * HOUR_MS;
-  const hours = options.days * 24;
-  for (const workspace of workspaces) {
-    await db.transaction().execute(async (trx) => {
-      for (let start = 0; start < hours; start += ROWS_PER_INSERT) {
-        const rows = Array.from({ length: Math.min(ROWS_PER_INSERT, hours - start) }, (_, offset) => ({
-          workspace_id: workspace.id,
-          team_id: workspace.team_id,
-          hour_start: new Date(firstHour + (start + offset) * HOUR_MS).toISOString(),
-          cpu_core_hours: ((workspace.id + start + offset) % 7) * 0.25,
-          memory_gib_hours: ((workspace.id + start + offset) % 5) * 0.5,
-        }));
-        await trx.insertInto('usage_hours').values(rows).execute();
-      }
+
+  // The days before the hour rows' window, summed as the pass leaves them, one day at a time.
+  const today = Math.floor(options.now / DAY_MS) * DAY_MS;
+  const firstHourDay = today - (options.hourDays - 1) * DAY_MS;
+  for (let day = today - (options.days - 1) * DAY_MS; day < firstHourDay; day += DAY_MS) {
+    const n = day / DAY_MS;
+    const dayText = new Date(day).toISOString().slice(0, 10);
+    const perTeam = new Map<number, { cpu: number; memory: number }>();
+    const rows = workspaces.map((workspace) => {
+      const row = { workspace_id: workspace.id, team_id: workspace.team_id, day: dayText, cpu_core_hours: cpuOf(workspace.id, n) * 24, memory_gib_hours: memoryOf(workspace.id, n) * 24 };
+      const team = perTeam.get(workspace.team_id) ?? { cpu: 0, memory: 0 };
+      team.cpu += row.cpu_core_hours;
+      team.memory += row.memory_gib_hours;
+      perTeam.set(workspace.team_id, team);
+      return row;
     });
+    await db.transaction().execute(async (trx) => {
+      await insertInBatches(trx, 'usage_days', rows);
+      await insertInBatches(trx, 'usage_team_days', [...perTeam].map(([team_id, sums]) => ({ team_id, day: dayText, cpu_core_hours: sums.cpu, memory_gib_hours: sums.memory })));
+    });
+  }
+  // The last days' hours, through the pass's own writer (hours and days together).
+  for (let hour = firstHourDay; hour < Math.floor(options.now / HOUR_MS) * HOUR_MS; hour += HOUR_MS) {
+    const n = hour / HOUR_MS;
+    const hourStart = new Date(hour).toISOString();
+    await db.transaction().execute((trx) =>
+      addUsage(
+        trx,
+        workspaces.map((workspace) => ({ workspace_id: workspace.id, team_id: workspace.team_id, hour_start: hourStart, cpu_core_hours: cpuOf(workspace.id, n), memory_gib_hours: memoryOf(workspace.id, n) })),
+      ),
+    );
   }
   return workspaces;
 }
 
+/** The p-th percentile (nearest rank) of the times. */
+const percentile = (times: number[], p: number) => {
+  const sorted = [...times].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+
+/** One hand-written statement through the bare driver, its rows turned into JSON: the floor of a read. */
+type FloorQuery = (statement: { sqlite: string; postgres: string }, params: unknown[]) => Promise<void>;
+
+async function bareDriver(url: string, dialect: 'sqlite' | 'postgres'): Promise<{ query: FloorQuery; close: () => Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const { default: SQLite } = await import('better-sqlite3');
+    const bare = new SQLite(url.replace(/^sqlite:/, ''), { readonly: true });
+    return {
+      query: async (statement, params) => {
+        JSON.stringify(bare.prepare(statement.sqlite).all(...params));
+      },
+      close: async () => {
+        bare.close();
+      },
+    };
+  }
+  const { default: pg } = await import('pg');
+  const bare = new pg.Client({ connectionString: url });
+  await bare.connect();
+  return {
+    query: async (statement, params) => {
+      JSON.stringify((await bare.query(statement.postgres, params)).rows);
+    },
+    close: () => bare.end(),
+  };
+}
+
+/** The same statement text for both, `?` placeholders turned into `$n` for PostgreSQL. */
+const both = (text: string) => {
+  let n = 0;
+  return { sqlite: text, postgres: text.replace(/\?/g, () => `$${++n}`) };
+};
+
 export async function runUsageBench(): Promise<{ goals: Goal[] }> {
-  const workspaceCount = setting('BENCH_USAGE_WORKSPACES', 1000);
-  const days = setting('BENCH_USAGE_DAYS', 30);
+  const workspaceCount = setting('BENCH_USAGE_WORKSPACES', 10_000);
+  const days = setting('BENCH_USAGE_DAYS', 365);
+  const hourDays = Math.min(days, setting('BENCH_USAGE_HOUR_DAYS', 2));
   const podCount = setting('BENCH_USAGE_PODS', 50_000);
   const passes = setting('BENCH_USAGE_PASSES', 5);
-  const reads = setting('BENCH_USAGE_READS', 20);
+  const reads = setting('BENCH_USAGE_READS', 50);
   const fresh = await createFreshDatabase();
   const db = createDatabase(fresh.url);
   try {
     await migrate(db);
     const now = Date.now();
-    console.log(`\nUsage: seeding ${fresh.dialect} with ${workspaceCount} workspaces and ${days} days of hours each…`);
+    console.log(`\nUsage: seeding ${fresh.dialect} with ${workspaceCount} workspaces, ${days} days of usage each (hour rows for the last ${hourDays})…`);
     const seedStarted = Date.now();
-    const workspaces = await seed(db, { workspaces: workspaceCount, days, now });
+    const workspaces = await seed(db, { workspaces: workspaceCount, days, hourDays, now });
     if (fresh.dialect === 'postgres') await sql`vacuum analyze`.execute(db);
-    const rowCount = Number((await db.selectFrom('usage_hours').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-    console.log(`seeded in ${((Date.now() - seedStarted) / 1000).toFixed(0)} s: ${workspaces.length} workspaces, ${rowCount} hour rows`);
+    const count = async (table: 'usage_hours' | 'usage_days' | 'usage_team_days') =>
+      Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const counts = { hours: await count('usage_hours'), days: await count('usage_days'), teamDays: await count('usage_team_days') };
+    console.log(`seeded in ${((Date.now() - seedStarted) / 1000).toFixed(0)} s: ${workspaces.length} workspaces, ${counts.days} workspace days, ${counts.teamDays} team days, ${counts.hours} hour rows`);
 
     // The pods: spread over the workspaces, started over the last day, two containers each.
     const pods: AccountedPod[] = Array.from({ length: podCount }, (_, n) => ({
@@ -127,29 +198,81 @@ export async function runUsageBench(): Promise<{ goals: Goal[] }> {
     console.log(table(['pass', 'pods', 'hour rows', 'wall ms', 'server CPU ms'], passRows));
 
     const at = new Date(now + (passes + 1) * 60_000);
-    const range = resolveRange({ granularity: 'day' }, at);
-    const workspace = workspaces[0]!;
-    const probes: [string, boolean, () => Promise<unknown>][] = [
-      ['workspace, 30 days by day', false, () => usageSeries(db, { workspaceId: workspace.id }, range)],
-      ['team, 30 days by day, with its workspaces', false, () => Promise.all([usageSeries(db, { teamId: workspace.team_id }, range), teamWorkspaceTotals(db, workspace.team_id, range)])],
-      ['admin by team, 30 days by day', true, () => groupedUsage(db, 'team', range)],
-      ['admin by workspace, 30 days by day', true, () => groupedUsage(db, 'workspace', range)],
+    const lastMonth = resolveRange({ granularity: 'day' }, at);
+    const lastMonthByMonth = resolveRange({ granularity: 'month' }, at);
+    const lastDayByHour = resolveRange({ granularity: 'hour', from: new Date(at.getTime() - DAY_MS).toISOString() }, at);
+    const fromDay = lastMonth.from.toISOString().slice(0, 10);
+    const toDay = lastMonth.to.toISOString().slice(0, 10);
+    const month = monthBounds(at);
+    const workspace = workspaces[Math.floor(workspaces.length / 2)]!;
+    const bare = await bareDriver(fresh.url, fresh.dialect);
+    type Probe = { label: string; ours: () => Promise<unknown>; floor: () => Promise<void> };
+    const probes: Probe[] = [
+      {
+        label: 'a workspace, 30 days by day',
+        ours: () => usageSeries(db, { workspaceId: workspace.id }, lastMonth),
+        floor: () => bare.query(both('select day, cpu_core_hours, memory_gib_hours from usage_days where workspace_id = ? and day >= ? and day < ?'), [workspace.id, fromDay, toDay]),
+      },
+      {
+        label: 'a workspace, the last 24 hours by hour',
+        ours: () => usageSeries(db, { workspaceId: workspace.id }, lastDayByHour),
+        floor: () => bare.query(both('select hour_start, cpu_core_hours, memory_gib_hours from usage_hours where workspace_id = ? and hour_start >= ? and hour_start < ?'), [workspace.id, lastDayByHour.from.toISOString(), lastDayByHour.to.toISOString()]),
+      },
+      {
+        label: 'a team, 30 days by day, with its workspaces',
+        ours: () => Promise.all([usageSeries(db, { teamId: workspace.team_id }, lastMonth), teamWorkspaceTotals(db, workspace.team_id, lastMonth)]),
+        floor: async () => {
+          await bare.query(both('select day, cpu_core_hours, memory_gib_hours from usage_team_days where team_id = ? and day >= ? and day < ?'), [workspace.team_id, fromDay, toDay]);
+          await bare.query(both('select workspace_id, sum(cpu_core_hours), sum(memory_gib_hours) from usage_days where team_id = ? and day >= ? and day < ? group by workspace_id'), [workspace.team_id, fromDay, toDay]);
+        },
+      },
+      {
+        label: 'the platform by team, 30 days by month (the admin page)',
+        ours: () => groupedUsage(db, 'team', lastMonthByMonth),
+        floor: () => bare.query(both('select team_id, substr(day, 1, 7), sum(cpu_core_hours), sum(memory_gib_hours) from usage_team_days where day >= ? and day < ? group by team_id, substr(day, 1, 7)'), [fromDay, toDay]),
+      },
+      {
+        label: 'the platform by team, 30 days by day',
+        ours: () => groupedUsage(db, 'team', lastMonth),
+        floor: () => bare.query(both('select team_id, day, cpu_core_hours, memory_gib_hours from usage_team_days where day >= ? and day < ?'), [fromDay, toDay]),
+      },
+      {
+        label: 'the platform by workspace, 30 days by month',
+        ours: () => groupedUsage(db, 'workspace', lastMonthByMonth),
+        floor: () => bare.query(both('select workspace_id, substr(day, 1, 7), sum(cpu_core_hours), sum(memory_gib_hours) from usage_days where day >= ? and day < ? group by workspace_id, substr(day, 1, 7)'), [fromDay, toDay]),
+      },
+      {
+        label: 'the dashboard (top teams this month, capacity used)',
+        ours: () => adminDashboard(db, at),
+        floor: () => bare.query(both('select team_id, sum(cpu_core_hours), sum(memory_gib_hours) from usage_team_days where day >= ? and day < ? group by team_id'), [month.from.slice(0, 10), month.to.slice(0, 10)]),
+      },
     ];
     const readRows: string[][] = [];
-    const readMedians: number[] = [];
-    const adminMedians: number[] = [];
-    for (const [label, platformWide, probe] of probes) {
-      const times: number[] = [];
-      for (let n = 0; n < reads; n += 1) {
-        const started = performance.now();
-        await probe();
-        times.push(performance.now() - started);
+    const ourP99s: { label: string; p99: number }[] = [];
+    try {
+      for (const probe of probes) {
+        const ours: number[] = [];
+        const floor: number[] = [];
+        // Interleaved, so both meet the same machine.
+        for (let n = 0; n < reads; n += 1) {
+          let started = performance.now();
+          await probe.ours();
+          ours.push(performance.now() - started);
+          started = performance.now();
+          await probe.floor();
+          floor.push(performance.now() - started);
+        }
+        const p99 = percentile(ours, 99);
+        const floorP99 = percentile(floor, 99);
+        ourP99s.push({ label: probe.label, p99 });
+        readRows.push([probe.label, median(ours).toFixed(1), p99.toFixed(1), median(floor).toFixed(1), floorP99.toFixed(1), (median(ours) / median(floor)).toFixed(1)]);
       }
-      (platformWide ? adminMedians : readMedians).push(median(times));
-      readRows.push([label, median(times).toFixed(1), Math.max(...times).toFixed(1)]);
+    } finally {
+      await bare.close();
     }
-    console.log(table(['read', 'median ms', 'worst ms'], readRows));
+    console.log(table(['read', 'median ms', 'p99 ms', 'floor median ms', 'floor p99 ms', 'ratio (medians)'], readRows));
 
+    const slowest = ourP99s.reduce((a, b) => (b.p99 > a.p99 ? b : a));
     const goals: Goal[] = [
       {
         label: `usage accounting pass over ${podCount} pods in ${workspaces.length} workspaces (${fresh.dialect})`,
@@ -157,18 +280,12 @@ export async function runUsageBench(): Promise<{ goals: Goal[] }> {
         measured: `${median(passCpu).toFixed(1)} ms median, ${Math.max(...passCpu).toFixed(1)} ms at worst`,
         pass: Math.max(...passCpu) < USAGE_PASS_GOAL_MS,
       },
-      {
-        label: `a workspace's and a team's usage over ${rowCount} hour rows (${fresh.dialect})`,
-        target: `< ${USAGE_READ_GOAL_MS} ms median each`,
-        measured: `${Math.max(...readMedians).toFixed(1)} ms for the slower`,
-        pass: Math.max(...readMedians) < USAGE_READ_GOAL_MS,
-      },
-      {
-        label: `the platform's usage by team and by workspace over ${rowCount} hour rows (${fresh.dialect})`,
-        target: `< ${USAGE_ADMIN_READ_GOAL_MS} ms median each`,
-        measured: `${Math.max(...adminMedians).toFixed(1)} ms for the slower`,
-        pass: Math.max(...adminMedians) < USAGE_ADMIN_READ_GOAL_MS,
-      },
+      ...ourP99s.map((read) => ({
+        label: `${read.label}, ${workspaces.length} workspaces × ${days} days (${fresh.dialect})`,
+        target: `p99 < ${USAGE_READ_P99_GOAL_MS} ms`,
+        measured: `p99 ${read.p99.toFixed(1)} ms${read === slowest ? ' (the slowest)' : ''}`,
+        pass: read.p99 < USAGE_READ_P99_GOAL_MS,
+      })),
     ];
     for (const goal of goals) console.log(goalLine(goal));
     return { goals };
