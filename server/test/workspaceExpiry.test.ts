@@ -221,3 +221,82 @@ describe('a workspace over time', () => {
     expect(await show(id)).toMatchObject({ expires_at: null });
   });
 });
+
+/** A team member who manages the workspace without managing the team. */
+async function workspaceManager(teamId: number, workspaceId: number): Promise<SignedInUser> {
+  const person = await ctx.signedInUser();
+  await ctx.db.insertInto('team_members').values({ team_id: teamId, user_id: person.user.id, role: 'member', enabled: 1, created_at: new Date().toISOString() }).execute();
+  await ctx.db.insertInto('workspace_members').values({ workspace_id: workspaceId, user_id: person.user.id, role: 'manager', created_at: new Date().toISOString() }).execute();
+  return person;
+}
+
+describe("a workspace's end capped by its team's review date", () => {
+  it('is the review date when that comes before the lifetime, on the owner’s own request and on an approval', async () => {
+    clock.set(start);
+    const teamId = await team();
+    const review = new Date(start.getTime() + 20 * DAY_MS).toISOString();
+    await ctx.db.updateTable('teams').set({ expires_at: review }).where('id', '=', teamId).execute();
+
+    const own = await workspace(teamId);
+    expect(await show(own)).toMatchObject({ expires_at: review, ends_at: review, status: 'expiring' });
+
+    const asked = await ctx.inject('POST', '/api/requests/workspaces', { token: member.token, body: { label: 'Space asked', name: `asked${++counter}`, team_id: teamId } });
+    expect(asked.json()).toMatchObject({ status: 'Pending' });
+    const approved = await ctx.inject('PATCH', `/api/requests/${asked.json().id}`, { token: owner.token, body: { action: 'approve' } });
+    expect(approved.statusCode, approved.body).toBe(200);
+    const row = await ctx.db.selectFrom('workspaces').select('expires_at').where('team_id', '=', teamId).where('label', '=', 'Space asked').executeTakeFirstOrThrow();
+    expect(row.expires_at).toBe(review);
+  });
+});
+
+describe('renewals refused', () => {
+  const renewalsOf = (id: number) => ctx.db.selectFrom('requests').select(['id', 'status']).where('type', '=', 'RenewWorkspace').where('workspace_id', '=', id).execute();
+  const endOf = async (id: number) => (await ctx.db.selectFrom('workspaces').select('expires_at').where('id', '=', id).executeTakeFirstOrThrow()).expires_at;
+  const renew = (id: number, token: string, body: unknown) => ctx.inject('POST', `/api/requests/workspaces/${id}/renewal`, { token, body });
+
+  it('leave no request behind and the end where it was (422, 403, 409)', async () => {
+    clock.set(start);
+    const id = await workspace(await team());
+    const end = await endOf(id);
+    expect((await renew(id, owner.token, { days: 0, reason: 'x' })).statusCode).toBe(422);
+    expect((await renew(id, member.token, { days: 30, reason: 'x' })).statusCode).toBe(403);
+    expect(await renewalsOf(id)).toEqual([]);
+    expect(await endOf(id)).toBe(end);
+
+    // One for platform admins pending; a second one (which the owner could otherwise approve at once) is a 409.
+    const pending = await renew(id, owner.token, { days: 400, reason: 'long project' });
+    expect(pending.json()).toMatchObject({ status: 'Pending' });
+    expect((await renew(id, owner.token, { days: 10, reason: 'again' })).statusCode).toBe(409);
+    expect(await renewalsOf(id)).toEqual([{ id: pending.json().id, status: 'Pending' }]);
+    expect(await endOf(id)).toBe(end);
+  });
+
+  it('longer than the lifetime: the team owner may not decide it, platform admins do', async () => {
+    clock.set(start);
+    const teamId = await team();
+    const id = await workspace(teamId);
+    const wsManager = await workspaceManager(teamId, id);
+    const end = await endOf(id);
+
+    const long = await renew(id, wsManager.token, { days: 400, reason: 'long project' });
+    expect(long.json()).toMatchObject({ status: 'Pending', data: { days: 400, admins_decide: true } });
+    // Not the team owner's to decide, nor to see (docs/api-contract.md: 404 not visible).
+    expect((await ctx.inject('PATCH', `/api/requests/${long.json().id}`, { token: owner.token, body: { action: 'approve' } })).statusCode).toBe(404);
+    expect(await renewalsOf(id)).toEqual([{ id: long.json().id, status: 'Pending' }]);
+    expect(await endOf(id)).toBe(end);
+    expect((await ctx.inject('PATCH', `/api/requests/${long.json().id}`, { token: admin.token, body: { action: 'deny' } })).statusCode).toBe(200);
+
+    // Asked by the team owner: not approved at once, and theirs but not theirs to decide (403).
+    const own = await renew(id, owner.token, { days: 181, reason: 'long project' });
+    expect(own.json()).toMatchObject({ status: 'Pending', can_decide: false, data: { admins_decide: true } });
+    expect((await ctx.inject('PATCH', `/api/requests/${own.json().id}`, { token: owner.token, body: { action: 'approve' } })).statusCode).toBe(403);
+    expect(await endOf(id)).toBe(end);
+    expect((await ctx.inject('PATCH', `/api/requests/${own.json().id}`, { token: admin.token, body: { action: 'deny' } })).statusCode).toBe(200);
+
+    // Within the lifetime, the same request is the team owner's to decide.
+    const short = await renew(id, wsManager.token, { days: 60, reason: 'a term' });
+    expect(short.json()).toMatchObject({ status: 'Pending' });
+    expect((await ctx.inject('PATCH', `/api/requests/${short.json().id}`, { token: owner.token, body: { action: 'approve' } })).statusCode).toBe(200);
+    expect(await endOf(id)).toBe(new Date(Date.parse(end!) + 60 * DAY_MS).toISOString());
+  });
+});
