@@ -230,6 +230,9 @@ async function workspaceManager(teamId: number, workspaceId: number): Promise<Si
   return person;
 }
 
+const setRetention = async (retention_days: number | null) =>
+  expect((await ctx.inject('PATCH', '/api/admin/settings', { token: admin.token, body: { retention_days } })).statusCode).toBe(200);
+
 describe("a workspace's end capped by its team's review date", () => {
   it('is the review date when that comes before the lifetime, on the owner’s own request and on an approval', async () => {
     clock.set(start);
@@ -298,5 +301,76 @@ describe('renewals refused', () => {
     expect(short.json()).toMatchObject({ status: 'Pending' });
     expect((await ctx.inject('PATCH', `/api/requests/${short.json().id}`, { token: owner.token, body: { action: 'approve' } })).statusCode).toBe(200);
     expect(await endOf(id)).toBe(new Date(Date.parse(end!) + 60 * DAY_MS).toISOString());
+  });
+});
+
+describe('retention', () => {
+  it('set to "never", keeps a suspended workspace long after its end', async () => {
+    clock.set(start);
+    const id = await workspace(await team());
+    const end = new Date((await show(id)).expires_at).getTime();
+    await setRetention(null);
+    try {
+      clock.set(new Date(end + HOUR_MS));
+      await runner().runOnce();
+      expect(await show(id)).toMatchObject({ status: 'expired' });
+      // Well past the default 30 days.
+      clock.set(new Date(end + 100 * DAY_MS));
+      await runner().runOnce();
+      expect(await ctx.db.selectFrom('workspaces').select('suspended_at').where('id', '=', id).executeTakeFirst()).toEqual({ suspended_at: new Date(end + HOUR_MS).toISOString() });
+      expect((await noticesOf(id)).map((notice) => notice.kind)).not.toContain('workspace_deletion');
+      const preview = await ctx.inject('GET', `/api/admin/lifecycle/preview?until=${encodeURIComponent(new Date(end + 1000 * DAY_MS).toISOString())}`, { token: admin.token });
+      expect(preview.json().deletions).not.toContainEqual(expect.objectContaining({ workspace_id: id }));
+    } finally {
+      await setRetention(30);
+    }
+  });
+
+  it('by default, warns the managers and team owners 7 days before the deletion, which the preview lists', async () => {
+    clock.set(start);
+    const teamId = await team();
+    const id = await workspace(teamId);
+    const wsManager = await workspaceManager(teamId, id);
+    // The shared member manages workspaces of other tests ending at the same time: a member of this one only.
+    const plain = await ctx.signedInUser();
+    await ctx.db.insertInto('team_members').values({ team_id: teamId, user_id: plain.user.id, role: 'member', enabled: 1, created_at: new Date().toISOString() }).execute();
+    // The owner manages the workspace they asked for: a second owner is told as the team's owner only.
+    const coOwner = await ctx.signedInUser();
+    await ctx.db.insertInto('team_members').values({ team_id: teamId, user_id: coOwner.user.id, role: 'owner', enabled: 1, created_at: new Date().toISOString() }).execute();
+    await ctx.db.insertInto('workspace_members').values({ workspace_id: id, user_id: plain.user.id, role: 'member', created_at: new Date().toISOString() }).execute();
+    const { label, expires_at } = await show(id);
+    const end = Date.parse(expires_at);
+    clock.set(new Date(end + 1000));
+    await runner().runOnce();
+    // Suspended at 2030-06-30T10:00:01Z, so deleted 30 days after.
+    const deletion = new Date(end + 1000 + 30 * DAY_MS).toISOString();
+    expect(deletion).toBe('2030-07-30T10:00:01.000Z');
+
+    const preview = async (until: number) =>
+      (await ctx.inject('GET', `/api/admin/lifecycle/preview?until=${encodeURIComponent(new Date(until).toISOString())}`, { token: admin.token })).json().deletions;
+    expect(await preview(Date.parse(deletion) - DAY_MS)).not.toContainEqual(expect.objectContaining({ workspace_id: id }));
+    expect(await preview(Date.parse(deletion) + HOUR_MS)).toContainEqual({ workspace_id: id, label, team: expect.stringMatching(/^Team /), date: deletion });
+
+    // The suspending pass sent its own last warning: only what follows counts.
+    const before = { owner: (await outboxTo(owner.user.email)).length, plain: (await outboxTo(plain.user.email)).length, manager: (await outboxTo(wsManager.user.email)).length, coOwner: (await outboxTo(coOwner.user.email)).length };
+    clock.set(new Date(Date.parse(deletion) - 7 * DAY_MS + HOUR_MS));
+    await runner().runOnce();
+    await runner().runOnce();
+    const line = `will be deleted on 2030-07-30 10:00 UTC, with everything in it.`;
+    const toOwner = (await outboxTo(owner.user.email)).slice(before.owner);
+    const toManager = (await outboxTo(wsManager.user.email)).slice(before.manager);
+    const toCoOwner = (await outboxTo(coOwner.user.email)).slice(before.coOwner);
+    for (const mails of [toOwner, toManager, toCoOwner]) {
+      expect(mails).toHaveLength(1);
+      expect(mails[0]!.subject).toBe('Workspaces are about to be deleted');
+      expect(mails[0]!.text).toContain(`The suspended workspace “${label}”`);
+      expect(mails[0]!.text).toContain(line);
+    }
+    // A plain member of the workspace hears of it when it is deleted, not before.
+    expect((await outboxTo(plain.user.email)).slice(before.plain)).toEqual([]);
+    const logged = await ctx.db.selectFrom('activity_log').select('properties').where('description', '=', 'lifecycle notice sent').where('subject_type', '=', 'workspace').where('subject_id', '=', id).execute();
+    const deletionNotice = logged.map((entry) => JSON.parse(entry.properties)).find((entry) => entry.kind === 'workspace_deletion');
+    expect(deletionNotice).toMatchObject({ date: deletion, cause: 'retention period ends' });
+    expect([...deletionNotice.recipients].sort()).toEqual([owner.user.id, coOwner.user.id, wsManager.user.id].sort());
   });
 });
