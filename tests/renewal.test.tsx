@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { LOCALE_KEY } from '../src/i18n/locale';
 import { makeRequestToDecide, makeTeam, makeWorkspace } from './fixtures.teams';
 import { db, requestsTo } from './mocks/db';
 import { makeUser } from './mocks/fixtures';
@@ -9,9 +10,10 @@ import { server } from './mocks/server';
 import { errorUnder, field } from './queries';
 import { renderApp } from './render';
 
-// Renewal in the console (docs/lifecycle.md): the workspace page's banner and button, the
-// dialog (days, reason, the server's 422 under the fields and 409 said plainly), the team page's
-// review date, the home's list of what ends soon, and the renewals among the requests to decide.
+// Renewal in the console (docs/lifecycle.md): the workspace page's banner (also once it ended
+// and is being suspended, in English and in French) and button, the dialog (days, reason, the
+// server's 422 under the fields and 409 said plainly), the team page's review date, the home's
+// list of what ends soon, and the renewals among the requests to decide.
 
 const FIRST_RENDER = { timeout: 10_000 };
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
@@ -92,6 +94,29 @@ describe('the renewal dialog on the workspace page', () => {
     renderApp({ path: '/workspaces/7', loggedIn: true });
     expect(await screen.findByText(/This workspace ends on/, {}, FIRST_RENDER)).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Request renewal' })).not.toBeInTheDocument();
+  });
+});
+
+describe('the workspace page once the workspace ended', () => {
+  // Until the reconciler has applied the suspension on the cluster (docs/lifecycle.md), the
+  // banner says it is under way rather than done.
+  const suspending = () => makeWorkspace({ status: 'expired', expires_at: '2027-03-04T10:00:00.000Z', ends_at: '2027-03-04T10:00:00.000Z', suspension: 'suspending' });
+
+  it('says it is being suspended', async () => {
+    db.workspaces = [suspending()];
+    renderApp({ path: '/workspaces/7', loggedIn: true });
+    const banner = (await screen.findByText(/^This workspace ended on 4 March 2027.* and is being suspended on the cluster\.$/, {}, FIRST_RENDER)).closest('[role="alert"]');
+    expect(banner).toBeInTheDocument();
+    expect(screen.queryByText(/and is suspended: no cluster access/)).not.toBeInTheDocument();
+  });
+
+  it('says so in French', async () => {
+    localStorage.setItem(LOCALE_KEY, 'fr');
+    db.user = makeUser({ locale: 'fr' });
+    db.workspaces = [suspending()];
+    renderApp({ path: '/workspaces/7', loggedIn: true });
+    expect(await screen.findByText(/^Cet espace de travail a pris fin le 4 mars 2027.* et est en cours de suspension sur le cluster\.$/, {}, FIRST_RENDER)).toBeInTheDocument();
+    expect(screen.queryByText(/et est suspendu : ni accès au cluster/)).not.toBeInTheDocument();
   });
 });
 

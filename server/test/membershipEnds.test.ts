@@ -169,6 +169,16 @@ describe('the lifecycle pass', () => {
       expect(mails[0].text).toContain('Cleo Classmate');
     }
     expect(await ctx.db.selectFrom('lifecycle_notices').select('id').where('kind', '=', 'membership_ending').execute()).toHaveLength(2);
+    // Each warning in the activity log once, filed under the team, naming whose membership ends
+    // and who was told (the member and the team's owner and manager, not the classmate).
+    const noticed = await ctx.db.selectFrom('activity_log').selectAll().where('description', '=', 'lifecycle notice sent').where('subject_type', '=', 'team').where('subject_id', '=', team.id).execute();
+    expect(noticed).toHaveLength(2);
+    expect(noticed.every((entry) => entry.causer_id === null)).toBe(true);
+    const logged = noticed.map((entry) => JSON.parse(entry.properties)).sort((a, b) => a.user_id - b.user_id);
+    for (const [entry, person] of [member, classmate].sort((a, b) => a.user.id - b.user.id).map((person, index) => [logged[index], person] as const)) {
+      expect(entry).toEqual({ kind: 'membership_ending', user_id: person.user.id, date: end, cause: 'membership end date', recipients: expect.any(Array), severity: 'info' });
+      expect([...entry.recipients].sort()).toEqual([person.user.id, owner.user.id, manager.user.id].sort());
+    }
     expect(await membership(team.id, member.user.id)).toBeDefined();
 
     clock.set(new Date(Date.parse(end) + 1000));

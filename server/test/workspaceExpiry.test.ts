@@ -221,3 +221,156 @@ describe('a workspace over time', () => {
     expect(await show(id)).toMatchObject({ expires_at: null });
   });
 });
+
+/** A team member who manages the workspace without managing the team. */
+async function workspaceManager(teamId: number, workspaceId: number): Promise<SignedInUser> {
+  const person = await ctx.signedInUser();
+  await ctx.db.insertInto('team_members').values({ team_id: teamId, user_id: person.user.id, role: 'member', enabled: 1, created_at: new Date().toISOString() }).execute();
+  await ctx.db.insertInto('workspace_members').values({ workspace_id: workspaceId, user_id: person.user.id, role: 'manager', created_at: new Date().toISOString() }).execute();
+  return person;
+}
+
+const setRetention = async (retention_days: number | null) =>
+  expect((await ctx.inject('PATCH', '/api/admin/settings', { token: admin.token, body: { retention_days } })).statusCode).toBe(200);
+
+describe("a workspace's end capped by its team's review date", () => {
+  it('is the review date when that comes before the lifetime, on the owner’s own request and on an approval', async () => {
+    clock.set(start);
+    const teamId = await team();
+    const review = new Date(start.getTime() + 20 * DAY_MS).toISOString();
+    await ctx.db.updateTable('teams').set({ expires_at: review }).where('id', '=', teamId).execute();
+
+    const own = await workspace(teamId);
+    expect(await show(own)).toMatchObject({ expires_at: review, ends_at: review, status: 'expiring' });
+
+    const asked = await ctx.inject('POST', '/api/requests/workspaces', { token: member.token, body: { label: 'Space asked', name: `asked${++counter}`, team_id: teamId } });
+    expect(asked.json()).toMatchObject({ status: 'Pending' });
+    const approved = await ctx.inject('PATCH', `/api/requests/${asked.json().id}`, { token: owner.token, body: { action: 'approve' } });
+    expect(approved.statusCode, approved.body).toBe(200);
+    const row = await ctx.db.selectFrom('workspaces').select('expires_at').where('team_id', '=', teamId).where('label', '=', 'Space asked').executeTakeFirstOrThrow();
+    expect(row.expires_at).toBe(review);
+  });
+});
+
+describe('renewals refused', () => {
+  const renewalsOf = (id: number) => ctx.db.selectFrom('requests').select(['id', 'status']).where('type', '=', 'RenewWorkspace').where('workspace_id', '=', id).execute();
+  const endOf = async (id: number) => (await ctx.db.selectFrom('workspaces').select('expires_at').where('id', '=', id).executeTakeFirstOrThrow()).expires_at;
+  const renew = (id: number, token: string, body: unknown) => ctx.inject('POST', `/api/requests/workspaces/${id}/renewal`, { token, body });
+
+  it('leave no request behind and the end where it was (422, 403, 409)', async () => {
+    clock.set(start);
+    const id = await workspace(await team());
+    const end = await endOf(id);
+    expect((await renew(id, owner.token, { days: 0, reason: 'x' })).statusCode).toBe(422);
+    expect((await renew(id, member.token, { days: 30, reason: 'x' })).statusCode).toBe(403);
+    expect(await renewalsOf(id)).toEqual([]);
+    expect(await endOf(id)).toBe(end);
+
+    // One for platform admins pending; a second one (which the owner could otherwise approve at once) is a 409.
+    const pending = await renew(id, owner.token, { days: 400, reason: 'long project' });
+    expect(pending.json()).toMatchObject({ status: 'Pending' });
+    expect((await renew(id, owner.token, { days: 10, reason: 'again' })).statusCode).toBe(409);
+    expect(await renewalsOf(id)).toEqual([{ id: pending.json().id, status: 'Pending' }]);
+    expect(await endOf(id)).toBe(end);
+  });
+
+  it('longer than the lifetime: the team owner may not decide it, platform admins do', async () => {
+    clock.set(start);
+    const teamId = await team();
+    const id = await workspace(teamId);
+    const wsManager = await workspaceManager(teamId, id);
+    const end = await endOf(id);
+
+    const long = await renew(id, wsManager.token, { days: 400, reason: 'long project' });
+    expect(long.json()).toMatchObject({ status: 'Pending', data: { days: 400, admins_decide: true } });
+    // Not the team owner's to decide, nor to see (docs/api-contract.md: 404 not visible).
+    expect((await ctx.inject('PATCH', `/api/requests/${long.json().id}`, { token: owner.token, body: { action: 'approve' } })).statusCode).toBe(404);
+    expect(await renewalsOf(id)).toEqual([{ id: long.json().id, status: 'Pending' }]);
+    expect(await endOf(id)).toBe(end);
+    expect((await ctx.inject('PATCH', `/api/requests/${long.json().id}`, { token: admin.token, body: { action: 'deny' } })).statusCode).toBe(200);
+
+    // Asked by the team owner: not approved at once, and theirs but not theirs to decide (403).
+    const own = await renew(id, owner.token, { days: 181, reason: 'long project' });
+    expect(own.json()).toMatchObject({ status: 'Pending', can_decide: false, data: { admins_decide: true } });
+    expect((await ctx.inject('PATCH', `/api/requests/${own.json().id}`, { token: owner.token, body: { action: 'approve' } })).statusCode).toBe(403);
+    expect(await endOf(id)).toBe(end);
+    expect((await ctx.inject('PATCH', `/api/requests/${own.json().id}`, { token: admin.token, body: { action: 'deny' } })).statusCode).toBe(200);
+
+    // Within the lifetime, the same request is the team owner's to decide.
+    const short = await renew(id, wsManager.token, { days: 60, reason: 'a term' });
+    expect(short.json()).toMatchObject({ status: 'Pending' });
+    expect((await ctx.inject('PATCH', `/api/requests/${short.json().id}`, { token: owner.token, body: { action: 'approve' } })).statusCode).toBe(200);
+    expect(await endOf(id)).toBe(new Date(Date.parse(end!) + 60 * DAY_MS).toISOString());
+  });
+});
+
+describe('retention', () => {
+  it('set to "never", keeps a suspended workspace long after its end', async () => {
+    clock.set(start);
+    const id = await workspace(await team());
+    const end = new Date((await show(id)).expires_at).getTime();
+    await setRetention(null);
+    try {
+      clock.set(new Date(end + HOUR_MS));
+      await runner().runOnce();
+      expect(await show(id)).toMatchObject({ status: 'expired' });
+      // Well past the default 30 days.
+      clock.set(new Date(end + 100 * DAY_MS));
+      await runner().runOnce();
+      expect(await ctx.db.selectFrom('workspaces').select('suspended_at').where('id', '=', id).executeTakeFirst()).toEqual({ suspended_at: new Date(end + HOUR_MS).toISOString() });
+      expect((await noticesOf(id)).map((notice) => notice.kind)).not.toContain('workspace_deletion');
+      const preview = await ctx.inject('GET', `/api/admin/lifecycle/preview?until=${encodeURIComponent(new Date(end + 1000 * DAY_MS).toISOString())}`, { token: admin.token });
+      expect(preview.json().deletions).not.toContainEqual(expect.objectContaining({ workspace_id: id }));
+    } finally {
+      await setRetention(30);
+    }
+  });
+
+  it('by default, warns the managers and team owners 7 days before the deletion, which the preview lists', async () => {
+    clock.set(start);
+    const teamId = await team();
+    const id = await workspace(teamId);
+    const wsManager = await workspaceManager(teamId, id);
+    // The shared member manages workspaces of other tests ending at the same time: a member of this one only.
+    const plain = await ctx.signedInUser();
+    await ctx.db.insertInto('team_members').values({ team_id: teamId, user_id: plain.user.id, role: 'member', enabled: 1, created_at: new Date().toISOString() }).execute();
+    // The owner manages the workspace they asked for: a second owner is told as the team's owner only.
+    const coOwner = await ctx.signedInUser();
+    await ctx.db.insertInto('team_members').values({ team_id: teamId, user_id: coOwner.user.id, role: 'owner', enabled: 1, created_at: new Date().toISOString() }).execute();
+    await ctx.db.insertInto('workspace_members').values({ workspace_id: id, user_id: plain.user.id, role: 'member', created_at: new Date().toISOString() }).execute();
+    const { label, expires_at } = await show(id);
+    const end = Date.parse(expires_at);
+    clock.set(new Date(end + 1000));
+    await runner().runOnce();
+    // Suspended at 2030-06-30T10:00:01Z, so deleted 30 days after.
+    const deletion = new Date(end + 1000 + 30 * DAY_MS).toISOString();
+    expect(deletion).toBe('2030-07-30T10:00:01.000Z');
+
+    const preview = async (until: number) =>
+      (await ctx.inject('GET', `/api/admin/lifecycle/preview?until=${encodeURIComponent(new Date(until).toISOString())}`, { token: admin.token })).json().deletions;
+    expect(await preview(Date.parse(deletion) - DAY_MS)).not.toContainEqual(expect.objectContaining({ workspace_id: id }));
+    expect(await preview(Date.parse(deletion) + HOUR_MS)).toContainEqual({ workspace_id: id, label, team: expect.stringMatching(/^Team /), date: deletion });
+
+    // The suspending pass sent its own last warning: only what follows counts.
+    const before = { owner: (await outboxTo(owner.user.email)).length, plain: (await outboxTo(plain.user.email)).length, manager: (await outboxTo(wsManager.user.email)).length, coOwner: (await outboxTo(coOwner.user.email)).length };
+    clock.set(new Date(Date.parse(deletion) - 7 * DAY_MS + HOUR_MS));
+    await runner().runOnce();
+    await runner().runOnce();
+    const line = `will be deleted on 2030-07-30 10:00 UTC, with everything in it.`;
+    const toOwner = (await outboxTo(owner.user.email)).slice(before.owner);
+    const toManager = (await outboxTo(wsManager.user.email)).slice(before.manager);
+    const toCoOwner = (await outboxTo(coOwner.user.email)).slice(before.coOwner);
+    for (const mails of [toOwner, toManager, toCoOwner]) {
+      expect(mails).toHaveLength(1);
+      expect(mails[0]!.subject).toBe('Workspaces are about to be deleted');
+      expect(mails[0]!.text).toContain(`The suspended workspace “${label}”`);
+      expect(mails[0]!.text).toContain(line);
+    }
+    // A plain member of the workspace hears of it when it is deleted, not before.
+    expect((await outboxTo(plain.user.email)).slice(before.plain)).toEqual([]);
+    const logged = await ctx.db.selectFrom('activity_log').select('properties').where('description', '=', 'lifecycle notice sent').where('subject_type', '=', 'workspace').where('subject_id', '=', id).execute();
+    const deletionNotice = logged.map((entry) => JSON.parse(entry.properties)).find((entry) => entry.kind === 'workspace_deletion');
+    expect(deletionNotice).toMatchObject({ date: deletion, cause: 'retention period ends' });
+    expect([...deletionNotice.recipients].sort()).toEqual([owner.user.id, coOwner.user.id, wsManager.user.id].sort());
+  });
+});

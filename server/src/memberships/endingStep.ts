@@ -1,4 +1,5 @@
 import type { Access } from '../access/access.js';
+import { recordActivity } from '../activity/log.js';
 import { DAY_MS } from '../clock.js';
 import { timestamp } from '../db/database.js';
 import type { Request } from '../db/schema.js';
@@ -104,6 +105,25 @@ export async function warnOfEndingMemberships({ db, config, settings, now }: Lif
       ...membershipsEndingMail({ firstname: person.firstname, entries: entries.get(person.id)!, link: `${config.appUrl}/`, locale: mailLocale(person) }),
     }));
     await enqueueMails(trx, mails, now);
+    // Each warning in the activity log, as the workspaces' and teams' (lifecycle/warnings.ts), in
+    // the transaction of its notice and mails: who was told that a membership ends, and when.
+    // Filed under the team, where "team membership ended" follows it.
+    const mailed = new Set(recipients.map((person) => person.id));
+    for (const row of claimed) {
+      const told = [row.user_id, ...managers.filter((manager) => manager.team_id === row.team_id && manager.user_id !== row.user_id).map((manager) => manager.user_id)];
+      await recordActivity(trx, {
+        causerId: null,
+        description: 'lifecycle notice sent',
+        subject: { type: 'team', id: row.team_id },
+        properties: {
+          kind: MEMBERSHIP_WARNING,
+          user_id: row.user_id,
+          date: row.expires_at,
+          cause: 'membership end date',
+          recipients: told.filter((id) => mailed.has(id)),
+        },
+      });
+    }
     return { mail: mails.length > 0 };
   });
 }
