@@ -6,6 +6,7 @@
 // Browser tests need Chromium. Under CI (CI=true) a missing Chromium is a failure; on a
 // developer machine it is reported loudly as skipped, never silently.
 import { spawnSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,11 +20,41 @@ const problems = [];
 
 const timings = [];
 
+// CPU time, to put each phase's wall clock beside the least it could take on this machine's
+// cores. Linux adds a reaped child's CPU (and that of the children it reaped) to its parent's
+// cutime/cstime in /proc/<pid>/stat: what the suites, their servers and browsers used. The
+// PostgreSQL server is not our child (pg_ctl detaches it): its own counters are read from its
+// postmaster, whose exited backends are in its cutime/cstime.
+const TICKS_PER_SECOND = 100; // USER_HZ, 100 on every Linux architecture Node runs on
+function cpuSeconds(pid, fields) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const after = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // field 3 onwards
+    return fields.reduce((sum, field) => sum + Number(after[field - 3]), 0) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+const childrenCpu = () => cpuSeconds('self', [16, 17]);
+function postgresCpu() {
+  const dataDir = process.env.TEST_POSTGRES_DATA;
+  if (!dataDir) return 0;
+  try {
+    const pid = readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0].trim();
+    return cpuSeconds(pid, [14, 15, 16, 17]);
+  } catch {
+    return 0;
+  }
+}
+const cpuTimes = [];
+
 function run(label, args, env = {}) {
   console.log(`\n=== ${label} ===`);
   const started = Date.now();
+  const cpuBefore = childrenCpu() + postgresCpu();
   const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
   timings.push([label, Math.round((Date.now() - started) / 1000)]);
+  cpuTimes.push(Math.round(childrenCpu() + postgresCpu() - cpuBefore));
   return result.status ?? 1;
 }
 
@@ -107,6 +138,14 @@ const phases = [...earlier, ...timings];
 console.log('\nPhases (wall clock):');
 for (const [label, seconds] of phases) console.log(`  ${label.padEnd(44)} ${String(seconds).padStart(5)} s`);
 console.log(`  ${'total'.padEnd(44)} ${String(phases.reduce((sum, [, seconds]) => sum + seconds, 0)).padStart(5)} s`);
+// The suites' CPU over the cores: no scheduling of the same work runs them faster than that.
+const cores = availableParallelism();
+const cpuTotal = cpuTimes.reduce((sum, seconds) => sum + seconds, 0);
+console.log(`\nThe test suites' CPU time (processes and PostgreSQL), and its floor on ${cores} cores:`);
+for (const [index, [label, seconds]] of timings.entries()) {
+  console.log(`  ${label.padEnd(44)} ${String(cpuTimes[index]).padStart(5)} s CPU, ${String(seconds).padStart(5)} s wall, floor ${String(Math.round(cpuTimes[index] / cores)).padStart(5)} s`);
+}
+console.log(`  ${'suites'.padEnd(44)} ${String(cpuTotal).padStart(5)} s CPU, floor ${Math.round(cpuTotal / cores)} s`);
 for (const problem of problems) console.log(`problem: ${problem}`);
 const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
 console.log(`\n${totals.passed} passed, ${totals.failed} failed${skipped}`);
