@@ -29,6 +29,7 @@ import { installAuthentication } from './http/authenticate.js';
 import { trustFunction } from './http/clientAddress.js';
 import { installJsonBodies } from './http/body.js';
 import { installGracefulClose } from './http/closing.js';
+import { installCanonicalAddress } from './http/canonicalAddress.js';
 import { installNulGuard } from './http/nul.js';
 import { answerFrameworkError, installErrorHandler } from './http/errors.js';
 import { installOnboardingGate } from './http/onboarding.js';
@@ -163,6 +164,7 @@ export async function buildApp({
   installJsonBodies(app);
   installNulGuard(app);
   installGracefulClose(app);
+  installCanonicalAddress(app, config.appUrl);
 
   const tasks = new BackgroundTasks(app.log);
   app.decorate('backgroundTasks', tasks);

@@ -100,6 +100,9 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   logger.info(`Testbed Console listening on http://${config.host}:${port}`);
+  // The one address (APP_URL) that mailed links, realtime and sign-in callbacks use; a browser at
+  // another loopback name of it is redirected there (http/canonicalAddress.ts).
+  logger.info(`Open ${config.appUrl}`);
   logger.info(`Realtime (Pusher protocol 7) listening on ws://${config.host}:${realtime.port}/app/${config.realtime.key}`);
   // Prometheus on a port of its own (METRICS_PORT), which no Ingress routes; else on PORT.
   const metricsServer =

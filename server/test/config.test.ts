@@ -18,7 +18,8 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({
       port: 8000,
       host: '127.0.0.1',
-      appUrl: 'http://localhost:8000',
+      // The address it listens on: the one address printed, mailed and opened.
+      appUrl: 'http://127.0.0.1:8000',
       databaseUrl: `sqlite:${join(dir, 'storage', 'console.sqlite')}`,
       storageDir: join(dir, 'storage'),
       mailUrl: null,
@@ -27,14 +28,16 @@ describe('loadConfig', () => {
       kubeconfig: null,
       clusterServerUrl: null,
       sandboxClusterPort: 0,
-      realtime: { port: 8080, host: 'localhost', key: 'testbed', publicPort: 8080, scheme: 'http' },
+      realtime: { port: 8080, host: '127.0.0.1', key: 'testbed', publicPort: 8080, scheme: 'http' },
       rateLimits: DEFAULT_RATE_LIMITS,
       staticDir: resolve('dist'),
     });
   });
 
   it('derives APP_URL from PORT and the realtime host from APP_URL', () => {
-    expect(load({ PORT: '9000' }).appUrl).toBe('http://localhost:9000');
+    expect(load({ PORT: '9000' }).appUrl).toBe('http://127.0.0.1:9000');
+    expect(load({ HOST: '0.0.0.0' }).appUrl).toBe('http://localhost:8000');
+    expect(load({ HOST: '::1' }).appUrl).toBe('http://[::1]:8000');
     const config = load({ APP_URL: 'https://testbed.example.org/' });
     expect(config.appUrl).toBe('https://testbed.example.org');
     expect(config.realtime.host).toBe('testbed.example.org');

@@ -69,6 +69,16 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   oidcStart: { max: 30, windowSeconds: 600 },
 };
 
+/**
+ * APP_URL's host when it is not set: the address the server listens on (HOST), so that the
+ * address it prints, the one mailed links carry and the one a browser can reach are one and the
+ * same; `localhost` when HOST is every interface (0.0.0.0, ::).
+ */
+export function defaultAppHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '[::]') return 'localhost';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -325,7 +335,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
   if ('problems' in oidc) throw new ConfigError(oidc.problems);
 
   const storageDir = resolve(vars.STORAGE_DIR);
-  const appUrl = (vars.APP_URL ?? `http://localhost:${vars.PORT}`).replace(/\/+$/, '');
+  const appUrl = (vars.APP_URL ?? `http://${defaultAppHost(vars.HOST)}:${vars.PORT}`).replace(/\/+$/, '');
   const logFormat = vars.LOG_FORMAT ?? (process.stdout.isTTY && !production ? 'pretty' : 'json');
   return {
     port: vars.PORT,
