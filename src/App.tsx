@@ -48,7 +48,7 @@ export const createProviders = (
   const http = session?.http ?? createHttpClient({ baseUrl: settings.apiUrl });
   return {
     http,
-    authProvider: session?.authProvider ?? createAuthProvider(http),
+    authProvider: session?.authProvider ?? createAuthProvider(http, { avatarUrl: settings.avatarUrl }),
     dataProvider: createDataProvider(http),
     i18nProvider: defaultI18nProvider,
   };

@@ -1,7 +1,7 @@
 import { type AuthProvider, HttpError, type UserIdentity } from 'react-admin';
 import { type HttpClient, tokenStore } from './httpClient';
 import type { PolicyInForce, User } from './types';
-import { gravatarUrl } from './utils/gravatar';
+import { avatarImageUrl } from './utils/avatar';
 
 /** Onboarding steps: 0 = email not verified, 1 = policy not accepted, 2 = fully set up. */
 export type OnboardingStep = 0 | 1 | 2;
@@ -132,7 +132,7 @@ const isAdminResource = (resource: string | undefined): boolean => !!resource &&
 
 const invitationPath = (id: string, secret: string) => `/api/invitations/${encodeURIComponent(id)}/${encodeURIComponent(secret)}`;
 
-export const createAuthProvider = (http: HttpClient): TestbedAuthProvider => {
+export const createAuthProvider = (http: HttpClient, options: { avatarUrl?: string | null } = {}): TestbedAuthProvider => {
   let user: User | null = null;
   let snapshot: SessionState = { status: 'anonymous' };
   let inFlight: { token: string; promise: Promise<User | null> } | null = null;
@@ -265,7 +265,8 @@ export const createAuthProvider = (http: HttpClient): TestbedAuthProvider => {
       return {
         id: current.id,
         fullName: fullName(current),
-        avatar: await gravatarUrl(current.email),
+        // Without an avatar service, none: the app bar shows its person icon, nothing is asked of a third party.
+        avatar: await avatarImageUrl(options.avatarUrl, current.email),
         email: current.email,
       };
     },

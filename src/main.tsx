@@ -64,7 +64,7 @@ const Root = ({ settings, session }: { settings: Settings; session: Session }) =
 // flight). Then the first screen renders.
 const sessionReady = loadSettings().then((settings) => {
   const http = createHttpClient({ baseUrl: settings.apiUrl });
-  const session: Session = { http, authProvider: createAuthProvider(http) };
+  const session: Session = { http, authProvider: createAuthProvider(http, { avatarUrl: settings.avatarUrl }) };
   if (loggedIn) void session.authProvider.loadUser();
   return { settings, session };
 });

@@ -20,6 +20,8 @@ export interface Settings {
   nodeInstall?: { scriptUrl: string; imageUrl: string };
   /** Institutional sign-in (OpenID Connect) providers: a "Sign in with {name}" button each. */
   oidcProviders?: { id: string; name: string }[];
+  /** An avatar service's address with `{hash}` and `{size}`; absent or null: initials only. */
+  avatarUrl?: string | null;
 }
 
 export const defaultSettings = (): Settings => ({
@@ -63,6 +65,7 @@ export const mergeSettings = (raw: unknown): Settings => {
           (provider): provider is { id: string; name: string } => isObject(provider) && typeof provider.id === 'string' && typeof provider.name === 'string',
         )
       : [],
+    avatarUrl: typeof raw.avatarUrl === 'string' && raw.avatarUrl.startsWith('https://') ? raw.avatarUrl : null,
   };
 };
 

@@ -134,13 +134,19 @@ describe('authProvider', () => {
     expect(localStorage.getItem(TOKEN_KEY)).toBe(SESSION_TOKEN);
   });
 
-  it('getIdentity returns id, full name and a Gravatar URL', async () => {
+  it('getIdentity returns id and full name, and no avatar without an avatar service', async () => {
     tokenStore.set(SESSION_TOKEN);
     const identity = await newAuth().getIdentity!();
     expect(identity.id).toBe(1);
     expect(identity.fullName).toBe('Ada Lovelace');
+    expect(identity.avatar).toBeUndefined();
+  });
+
+  it("getIdentity gives the avatar service's image of the email when the server names one", async () => {
+    tokenStore.set(SESSION_TOKEN);
+    const identity = await createAuthProvider(createHttpClient(), { avatarUrl: 'https://avatars.example.org/{hash}-{size}.png' }).getIdentity!();
     // SHA-256 of "ada@example.org"
-    expect(identity.avatar).toMatch(/^https:\/\/www\.gravatar\.com\/avatar\/[0-9a-f]{64}\?s=200&d=identicon$/);
+    expect(identity.avatar).toMatch(/^https:\/\/avatars\.example\.org\/[0-9a-f]{64}-200\.png$/);
   });
 
   it('canAccess: admin resources only for admins', async () => {

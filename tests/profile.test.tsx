@@ -46,8 +46,16 @@ describe('profile page', () => {
     expect(await screen.findByText('You have not made any request yet.')).toBeInTheDocument();
   });
 
-  it('uses the Gravatar of the email, and falls back to initials when it cannot load', async () => {
+  it('draws initials and asks no outside service when the server names none', async () => {
     renderApp({ path: '/profile', loggedIn: true });
+    const card = (await screen.findByRole('heading', { name: 'Ada Lovelace', level: 1 })).closest('section') as HTMLElement;
+    expect(await within(card).findByText('AL')).toBeInTheDocument();
+    expect(within(card).queryByRole('img', { name: 'Avatar of Ada Lovelace' })).toBeNull();
+    expect(card.querySelector('img')).toBeNull();
+  });
+
+  it('uses the avatar service the server names, and falls back to initials when it cannot load', async () => {
+    renderApp({ path: '/profile', loggedIn: true, settings: { avatarUrl: 'https://www.gravatar.com/avatar/{hash}?s={size}&d=identicon' } });
     const card = (await screen.findByRole('heading', { name: 'Ada Lovelace', level: 1 })).closest('section') as HTMLElement;
     const image = await within(card).findByRole('img', { name: 'Avatar of Ada Lovelace' });
     // SHA-256 of "ada@example.org", trimmed and lowercased.

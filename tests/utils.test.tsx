@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ResponsiveColumns } from '../src/layout/ResponsiveColumns';
 import { defaultSettings, loadSettings, mergeSettings } from '../src/settings';
 import { formatDateTime, formatLogTimestamp } from '../src/utils/dates';
-import { initials } from '../src/utils/gravatar';
+import { initials } from '../src/utils/avatar';
 import { EMAIL_PATTERN } from '../src/utils/validators';
 import { http as mswHttp, HttpResponse } from 'msw';
 import { server } from './mocks/server';

@@ -178,7 +178,7 @@ export async function buildApp({
   });
 
   // Plugins that act on every route must be in place before the routes are registered.
-  await installSecurityHeaders(app);
+  await installSecurityHeaders(app, config.avatarUrl);
   await installOpenApi(app);
   await installRateLimiting(app, config.rateLimits ? new Throttle(db) : null);
   installAuthentication(

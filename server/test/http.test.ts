@@ -26,7 +26,8 @@ describe('the console (static files and SPA fallback)', () => {
     );
     expect(directives['script-src']).toBe("'self'");
     expect(directives['style-src']).toBe("'self' 'unsafe-inline'");
-    expect(directives['img-src']).toBe("'self' data: https://www.gravatar.com");
+    // No third party by default: avatars are initials (AVATAR_URL adds its service's origin).
+    expect(directives['img-src']).toBe("'self' data:");
     expect(directives['connect-src']).toBe("'self' ws: wss:");
     expect(directives['frame-ancestors']).toBe("'none'");
     expect(directives['base-uri']).toBe("'self'");

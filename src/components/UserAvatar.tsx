@@ -1,7 +1,8 @@
 import { Avatar, type AvatarProps } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { useTranslate } from 'react-admin';
-import { gravatarUrl, initials } from '../utils/gravatar';
+import { useSettings } from '../settings';
+import { avatarImageUrl, initials } from '../utils/avatar';
 
 export interface UserAvatarProps extends Omit<AvatarProps, 'src' | 'alt' | 'children'> {
   email: string;
@@ -10,25 +11,26 @@ export interface UserAvatarProps extends Omit<AvatarProps, 'src' | 'alt' | 'chil
 }
 
 /**
- * Gravatar of the user (SHA-256 of the email, identicon default), falling back to initials
- * when the hash cannot be computed or the image does not load: the external service never
- * breaks the page.
+ * The user's initials; or, when the server names an avatar service (AVATAR_URL), its image of
+ * the email's SHA-256, falling back to the initials when the hash cannot be computed or the
+ * image does not load: the external service never breaks the page.
  */
 export const UserAvatar = ({ email, name, size = 40, sx, ...rest }: UserAvatarProps) => {
   const translate = useTranslate();
+  const { avatarUrl } = useSettings();
   const [src, setSrc] = useState<string | undefined>(undefined);
   const [failed, setFailed] = useState(false);
 
   useEffect(() => {
     let active = true;
     setFailed(false);
-    gravatarUrl(email, Math.max(200, size)).then((url) => {
+    avatarImageUrl(avatarUrl, email, Math.max(200, size)).then((url) => {
       if (active) setSrc(url);
     });
     return () => {
       active = false;
     };
-  }, [email, size]);
+  }, [avatarUrl, email, size]);
 
   return (
     <Avatar

@@ -153,6 +153,12 @@ export interface Config {
   metricsPort: number | null;
   /** OpenID providers for institutional sign-in (OIDC_PROVIDERS or OIDC_ISSUER…); none = off. */
   oidcProviders: OidcProviderConfig[];
+  /**
+   * An external avatar service (AVATAR_URL: `{hash}` the SHA-256 of the email, `{size}` in pixels),
+   * or null: initials drawn in the browser. Off by default: each avatar would tell the service
+   * who uses the testbed, and it fails offline.
+   */
+  avatarUrl: string | null;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -263,6 +269,10 @@ const environmentSchema = z.object({
   REVERB_HOST: z.string().min(1).optional(),
   REVERB_PUBLIC_PORT: port('REVERB_PUBLIC_PORT').optional(),
   REVERB_SCHEME: z.enum(['http', 'https'], { error: 'REVERB_SCHEME must be http or https' }).optional(),
+  AVATAR_URL: z
+    .string()
+    .regex(/^https:\/\/[^/\s]+\/\S*\{hash\}\S*$/, 'AVATAR_URL must be an https:// address with {hash} in it (and {size} if wanted)')
+    .optional(),
   REVERB_APP_KEY: z.string().min(1).default('testbed'),
   REALTIME_MAX_CONNECTIONS: positive('REALTIME_MAX_CONNECTIONS').default(10_000),
   REALTIME_MAX_CONNECTIONS_PER_ADDRESS: positive('REALTIME_MAX_CONNECTIONS_PER_ADDRESS').default(100),
@@ -375,6 +385,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
     metricsToken: vars.METRICS_TOKEN ?? null,
     metricsPort: vars.METRICS_PORT ?? null,
     oidcProviders: oidc.providers,
+    avatarUrl: vars.AVATAR_URL ?? null,
     lifecycleIntervalSeconds: vars.LIFECYCLE_INTERVAL_SECONDS,
     usageSampleSeconds: vars.USAGE_SAMPLE_SECONDS,
     lifecycleDefaults: {

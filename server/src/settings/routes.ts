@@ -13,6 +13,8 @@ const settingsSchema = z.object({
   nodeInstall: z.object({ scriptUrl: z.string(), imageUrl: z.string() }),
   /** Institutional sign-in (OpenID Connect): a "Sign in with {name}" button each, leading to /auth/oidc/{id}. */
   oidcProviders: z.array(z.object({ id: z.string(), name: z.string() })),
+  /** The avatar service's address with `{hash}` and `{size}` in it, or null: initials, nothing asked of anyone. */
+  avatarUrl: z.string().nullable(),
 });
 
 /** What the console needs at start (docs/api-contract.md, "Runtime settings"). */
@@ -26,6 +28,7 @@ export function runtimeSettings(config: Config): z.infer<typeof settingsSchema> 
     realtime: { key: config.realtime.key, host: config.realtime.host, port: config.realtime.publicPort, forceTLS: config.realtime.scheme === 'https' },
     nodeInstall: { scriptUrl: `${config.appUrl}/agent/install`, imageUrl: `${config.appUrl}/agent/image` },
     oidcProviders: config.oidcProviders.map(({ id, name }) => ({ id, name })),
+    avatarUrl: config.avatarUrl,
   };
 }
 
