@@ -11,7 +11,9 @@ export interface RequestLogOptions {
  * Request logging, in place of Fastify's two lines per request ("incoming request" and
  * "request completed", disabled in app.ts). One line at most, written when the answer is sent:
  * method, path (without the query string, which may hold search terms or signatures), status,
- * duration. Errors are logged with their stack by the error handler (http/errors.ts).
+ * duration. Errors are logged with their stack by the error handler (http/errors.ts). The
+ * console's own files (its page and its assets, a dozen per visit) are not logged unless they
+ * fail or are slow: the log is the API's, where mails and errors can be found.
  */
 export function installRequestLog(app: FastifyInstance, options: RequestLogOptions): void {
   app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -19,6 +21,7 @@ export function installRequestLog(app: FastifyInstance, options: RequestLogOptio
     const status = reply.statusCode;
     const slow = ms > options.slowMs;
     if (options.mode === 'errors' && status < 500 && !slow) return;
+    if (isConsoleFile(request) && status < 400 && !slow) return;
     const entry = { method: request.method, path: loggedPath(request), status, ms: Math.round(ms * 10) / 10 };
     const text = `${entry.method} ${entry.path} ${status} ${entry.ms} ms`;
     if (status >= 500) request.log.error(entry, text);
@@ -26,6 +29,12 @@ export function installRequestLog(app: FastifyInstance, options: RequestLogOptio
     else request.log.info(entry, text);
   });
 }
+
+/**
+ * A file of the built console: a static file (@fastify/static's wildcard route) or the console
+ * page, which the not-found handler sends for any other page path (no route of its own).
+ */
+const isConsoleFile = (request: FastifyRequest) => request.routeOptions.url === '/*' || request.routeOptions.url === undefined;
 
 /** Path parameters that are secrets (mailed links' signatures, agent secrets): never logged. */
 const SECRET_PARAMETERS = /^(signature|hash|token|secret|code)$/i;
