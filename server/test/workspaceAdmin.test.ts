@@ -160,6 +160,8 @@ describe('PATCH /api/admin/workspaces/{id} (quota)', () => {
     const answer = await ctx.inject('PATCH', `/api/admin/workspaces/${workspace.id}`, { token: admin.token, body });
     expect(answer.statusCode).toBe(422);
     expect(answer.json().errors[field]?.join(' ')).toContain(message);
+    // One message per field, not every rule the value broke.
+    expect(answer.json().errors[field]).toHaveLength(1);
     const row = await ctx.db.selectFrom('workspaces').selectAll().where('id', '=', workspace.id).executeTakeFirstOrThrow();
     expect([row.quota_cpu, row.quota_memory, row.quota_pods, row.quota_storage]).toEqual([null, null, null, null]);
   });

@@ -21,7 +21,8 @@ const SIZE = /^\d{1,7}(\.\d{1,3})?(Ki|Mi|Gi|Ti|k|K|M|G|T)$/;
 const cpuField = z
   .string({ error: 'The quota.cpu field must be a CPU quantity such as 4, 0.5 or 500m.' })
   .trim()
-  .regex(CPU, 'The quota.cpu field must be a CPU quantity such as 4, 0.5 or 500m.')
+  // One message per field: a value that is not a quantity is not also "not greater than 0".
+  .regex(CPU, { error: 'The quota.cpu field must be a CPU quantity such as 4, 0.5 or 500m.', abort: true })
   .refine((value) => quantityValue(value) > 0, 'The quota.cpu field must be greater than 0.')
   .refine((value) => quantityValue(value) <= QUOTA_LIMITS.cpu, `The quota.cpu field must not be greater than ${QUOTA_LIMITS.cpu} CPUs.`);
 
@@ -29,7 +30,7 @@ const sizeField = (field: 'memory' | 'storage', max: number, maxText: string) =>
   z
     .string({ error: `The quota.${field} field must be a size such as 512Mi, 16Gi or 1Ti.` })
     .trim()
-    .regex(SIZE, `The quota.${field} field must be a size such as 512Mi, 16Gi or 1Ti.`)
+    .regex(SIZE, { error: `The quota.${field} field must be a size such as 512Mi, 16Gi or 1Ti.`, abort: true })
     // Kubernetes writes the decimal kilo as `k`; `K` is accepted as people type it.
     .transform((value) => value.replace(/K$/, 'k'))
     .refine((value) => quantityValue(value) > 0, `The quota.${field} field must be greater than 0.`)
