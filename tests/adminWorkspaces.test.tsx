@@ -62,6 +62,26 @@ describe('/admin/workspaces/{id}', () => {
     expect(adminWorkspacesDb.details.get(9)!.quota.own).toEqual({ cpu: '2500m', memory: '4Gi', pods: 20, storage: null });
   });
 
+  it('follows the cluster while a change is pending: the In the cluster table updates without a reload', async () => {
+    const detail = makeAdminWorkspaceDetail();
+    adminWorkspacesDb.details.set(9, { ...detail, cluster: { ...detail.cluster, state: 'pending' } });
+    renderApp({ path: '/admin/workspaces/9', loggedIn: true });
+    const inCluster = async () => (await screen.findByRole('cell', { name: 'requests.cpu' }, { timeout: 10_000 })).closest('tr')!;
+    expect(within(await inCluster()).getByText('8')).toBeInTheDocument();
+    const readsBefore = requestsTo('GET', '/api/admin/workspaces/9').length;
+    // The reconciler applies the new quota: the next read says so.
+    adminWorkspacesDb.details.set(9, {
+      ...detail,
+      quota: { ...detail.quota, cluster: { hard: { ...detail.quota.cluster!.hard, 'requests.cpu': '3', 'limits.cpu': '6' }, used: {} } },
+    });
+    await waitFor(async () => expect(within(await inCluster()).getByText('3')).toBeInTheDocument(), { timeout: 6_000 });
+    expect(requestsTo('GET', '/api/admin/workspaces/9').length).toBeGreaterThan(readsBefore);
+    // Ready: no more reads.
+    const settled = requestsTo('GET', '/api/admin/workspaces/9').length;
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(requestsTo('GET', '/api/admin/workspaces/9').length).toBe(settled);
+  }, 20_000);
+
   it('deletes after a confirmation that names the namespace, its pods and the members who lose access', async () => {
     db.admin.workspaces = [];
     const { user } = renderApp({ path: '/admin/workspaces/9', loggedIn: true });

@@ -109,6 +109,13 @@ const Title = () => {
   return <span>{record ? `${record.label} (${record.namespace})` : ''}</span>;
 };
 
+/**
+ * How often the page reads the workspace again while the reconciler has a change to apply
+ * (`pending`): the "In the cluster" table then follows the cluster, a quota saved here shows
+ * there within seconds, without a reload.
+ */
+export const PENDING_REFRESH_MS = 2000;
+
 export const AdminWorkspaceShow = () => {
   const { id } = useParams();
   return (
@@ -116,6 +123,9 @@ export const AdminWorkspaceShow = () => {
       resource="admin/workspaces"
       id={id}
       title={<Title />}
+      queryOptions={{
+        refetchInterval: (query) => ((query.state.data as AdminWorkspaceDetail | undefined)?.cluster?.state === 'pending' ? PENDING_REFRESH_MS : false),
+      }}
       actions={
         <TopToolbar>
           <DeleteWorkspaceButton />
