@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timestamp } from '../src/db/database.js';
 import { createTestContext, type TestContext } from './helpers.js';
 import { createWorld, insertTeam, insertWorkspace, submit, type World } from './teamFixtures.js';
+import { USERS_PER_TEAM_ROW } from '../src/admin/lists/teams.js';
 
 let ctx: TestContext;
 let world: World;
@@ -130,13 +131,19 @@ describe('GET /api/admin/teams and /workspaces', () => {
     const team = teams.find((candidate: { id: number }) => candidate.id === world.team.id);
     const members = await ctx.db.selectFrom('team_members').select((eb) => eb.fn.countAll<number>().as('n')).where('team_id', '=', world.team.id).executeTakeFirstOrThrow();
     expect(team).toMatchObject({ member_count: Number(members.n), workspace_count: 1 });
-    expect(team).not.toHaveProperty('users');
+    // Its members with their role (the specification's "users with role"), owners first.
+    expect(team.users[0]).toMatchObject({ role: 'owner', pivot: { role: 'owner' } });
+    expect(team.users).toHaveLength(Math.min(Number(members.n), USERS_PER_TEAM_ROW));
     expect(team.workspaces).toEqual([{ id: world.workspace.id, name: world.workspace.name }]);
     expect(team.sub_namespaces).toEqual(team.workspaces);
     expect(team.subnamespaces).toEqual(team.workspaces);
     const seeded = (await get(`/api/admin/teams?page=1&q=${prefix}`)).json();
     expect(seeded.meta.total).toBe(1);
     expect(seeded.data[0].member_count).toBe(SEEDED / 10);
+    // Bounded: a big team's row carries its first members, not all of them.
+    expect(seeded.data[0].users).toHaveLength(Math.min(SEEDED / 10, USERS_PER_TEAM_ROW));
+    const roles = seeded.data[0].users.map((user: { role: string }) => user.role);
+    expect(roles).toEqual([...roles].sort((a: string, b: string) => ['owner', 'manager', 'member'].indexOf(a) - ['owner', 'manager', 'member'].indexOf(b)));
     const sorted = (await get('/api/admin/teams?sort=fullname&order=desc')).json();
     const names = sorted.map((entry: { fullname: string }) => entry.fullname);
     expect(names).toEqual([...names].sort().reverse());

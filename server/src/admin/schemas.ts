@@ -161,6 +161,12 @@ export const adminTeamSchema = z.object({
   expires_at: z.string().nullable(),
   status: endStatus,
   member_count: z.number(),
+  /**
+   * The first members (owners, then managers, then members; at most USERS_PER_TEAM_ROW) with
+   * their role: the specification's "users with role", bounded. `member_count` says how many
+   * there are; the team's page lists them all.
+   */
+  users: z.array(z.object({ id: z.number(), name: z.string(), role: z.enum(['owner', 'manager', 'member']), pivot: z.object({ role: z.enum(['owner', 'manager', 'member']) }) })),
   workspace_count: z.number(),
   workspaces: workspaceRefs,
   /** The spec's names for `workspaces`. */

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database, Team } from '../../db/schema.js';
 import { type EndFilters, endBounds, type ListOptions, fullName, groupBy, inChunks, pageAndTotal, undatedLast } from './common.js';
 import { matches } from '../../db/search.js';
@@ -61,14 +61,18 @@ export async function listTeams(
   return { total, rows: await presentTeamCounts(db, rows, at) };
 }
 
+/** Members a row of the admin teams list carries (the first ones, owners first). */
+export const USERS_PER_TEAM_ROW = 5;
+
 /**
- * Teams as the list answers them: member and workspace counts and the workspaces' names, not
- * the members themselves (a team of 400 people made a row of a thousand pixels; the team's
- * page lists them).
+ * Teams as the list answers them: member and workspace counts, the workspaces' names, and the
+ * first USERS_PER_TEAM_ROW members with their role, not all of them (a team of 400 people made
+ * a row of a thousand pixels; the team's page lists them).
  */
 export async function presentTeamCounts(db: Kysely<Database>, rows: Team[], at: StatusTime) {
   const ids = rows.map((team) => team.id);
-  const [members, workspaces] = await Promise.all([
+  const rank = sql<number>`row_number() over (partition by tm.team_id order by case tm.role when 'owner' then 0 when 'manager' then 1 else 2 end, tm.id)`;
+  const [members, workspaces, firstMembers] = await Promise.all([
     inChunks(ids, (chunk) =>
       db
         .selectFrom('team_members')
@@ -80,9 +84,26 @@ export async function presentTeamCounts(db: Kysely<Database>, rows: Team[], at: 
     inChunks(ids, (chunk) =>
       db.selectFrom('workspaces').select(['id', 'team_id', 'name']).where('team_id', 'in', chunk).orderBy('name').execute(),
     ),
+    inChunks(ids, (chunk) =>
+      db
+        .selectFrom(
+          db
+            .selectFrom('team_members as tm')
+            .innerJoin('users as u', 'u.id', 'tm.user_id')
+            .select(['tm.team_id', 'tm.role', 'u.id', 'u.firstname', 'u.lastname', rank.as('rank')])
+            .where('tm.team_id', 'in', chunk)
+            .as('ranked'),
+        )
+        .selectAll()
+        .where('rank', '<=', USERS_PER_TEAM_ROW)
+        .orderBy('team_id')
+        .orderBy('rank')
+        .execute(),
+    ),
   ]);
   const memberCounts = new Map(members.map((member) => [member.team_id, Number(member.count)]));
   const workspacesByTeam = groupBy(workspaces, (workspace) => workspace.team_id);
+  const firstMembersByTeam = groupBy(firstMembers, (member) => member.team_id);
   return rows.map((team) => {
     const teamWorkspaces = (workspacesByTeam.get(team.id) ?? []).map(({ id, name }) => ({ id, name }));
     return {
@@ -98,6 +119,7 @@ export async function presentTeamCounts(db: Kysely<Database>, rows: Team[], at: 
       expires_at: team.expires_at,
       status: endStatus(team.expires_at, at.warningDays, at.now),
       member_count: memberCounts.get(team.id) ?? 0,
+      users: (firstMembersByTeam.get(team.id) ?? []).map((member) => ({ id: member.id, name: fullName(member), role: member.role, pivot: { role: member.role } })),
       workspace_count: teamWorkspaces.length,
       workspaces: teamWorkspaces,
     };
