@@ -82,6 +82,10 @@ describe('requests page', () => {
     await waitFor(() => expect(lastQuery().get('filter[team_id]')).toBe('4'), FIRST_RENDER);
     expect(lastQuery().get('q')).toBe('alan@');
     expect(await screen.findByText('Alan Turing')).toBeInTheDocument();
+    // The team filter asked the server for matches only, and read the chosen team alone: never every team.
+    const teamReads = requestsTo('GET', '/api/tenants');
+    expect(teamReads.length).toBeGreaterThan(0);
+    expect(teamReads.every((request) => request.url.searchParams.has('q'))).toBe(true);
   });
 
   it('bulk approve: one message for every selected request, then what happened to each', async () => {

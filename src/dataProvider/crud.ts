@@ -37,6 +37,11 @@ export interface ResourceEndpoint {
    * to `filter[...]`; 'client' lists still apply them on the client too.
    */
   queryFilters?: string[];
+  /**
+   * getMany reads each record on its own (`recordPath`) instead of the whole list: for a
+   * 'client' list that is too long to download for a few records (a picker's chosen team).
+   */
+  getManyOneByOne?: boolean;
 }
 
 /** A JSON object of the API, before it is known to be a record. */
@@ -62,8 +67,9 @@ export const endpoints: Record<string, ResourceEndpoint> = {
   requests: { path: '/api/requests', pagination: 'server', queryFilters: ['status'] },
   // Teams: GET /api/tenants, GET /api/tenants/{id-or-name}.
   teams: teamsEndpoint,
-  // Team pickers among thousands of teams: GET /api/tenants?q= answers the first 20 matches.
-  'teams/search': { ...teamsEndpoint, queryFilters: ['q'] },
+  // Team pickers among thousands of teams: GET /api/tenants?q= answers the first 20 matches,
+  // and the chosen team is read alone (GET /api/tenants/{id}), never the whole list.
+  'teams/search': { ...teamsEndpoint, queryFilters: ['q'], getManyOneByOne: true },
   // Workspaces: GET /api/subnamespaces/{id} (getOne only).
   workspaces: { path: '/api/subnamespaces' },
   // Admin lists (platform admins only): Laravel paginator.
@@ -233,7 +239,7 @@ export const createCrudProvider = (http: HttpClient, map: Record<string, Resourc
 
     async getMany(resource, params) {
       const config = endpoint(resource);
-      if (config.pagination !== 'server') {
+      if (config.pagination !== 'server' && !config.getManyOneByOne) {
         const { data } = await getList(resource, { signal: params.signal });
         const ids = new Set(params.ids.map(String));
         return { data: data.filter((record) => ids.has(String(record.id))) };

@@ -343,7 +343,12 @@ export const handlers = [
   http.get('/api/tenants', async ({ request }) => {
     await record(request);
     if (!authorized(request)) return unauthenticated();
-    return json(db.teams.map(({ users: _users, ...team }) => team));
+    const teams = db.teams.map(({ users: _users, ...team }) => team);
+    // As the server: with q, the first `limit` (20) teams whose names match it.
+    const q = new URL(request.url).searchParams.get('q')?.toLowerCase();
+    if (!q) return json(teams);
+    const limit = Number(new URL(request.url).searchParams.get('limit') ?? 20);
+    return json(teams.filter((team) => [team.name, team.fullname, team.shortname].some((name) => String(name ?? '').toLowerCase().includes(q))).slice(0, limit));
   }),
 
   http.get('/api/tenants/:id', async ({ request, params }) => {

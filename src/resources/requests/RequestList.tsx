@@ -43,8 +43,9 @@ const useRequestFilters = () => {
       emptyText="requests.filters.any_type"
       choices={TYPES.map((id) => ({ id, name: `requests.type.${id}` }))}
     />,
-    // An autocomplete, not a menu: a national testbed has hundreds of teams.
-    <ReferenceInput key="team_id" source="team_id" reference="teams" alwaysOn>
+    // An autocomplete, not a menu: a national testbed has thousands of teams. It asks the server
+    // for the first matches of what is typed ('teams/search'), never for every team.
+    <ReferenceInput key="team_id" source="team_id" reference="teams/search" alwaysOn enableGetChoices={({ q }: { q?: string }) => !!q?.trim()}>
       <AutocompleteInput label="requests.fields.team" optionText="fullname" filterToQuery={(q: string) => ({ q })} sx={{ minWidth: 240 }} />
     </ReferenceInput>,
   ];
