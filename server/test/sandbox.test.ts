@@ -7,6 +7,7 @@ import { PassThrough } from 'node:stream';
 import { CoreV1Api, KubeConfig, Log, NetworkingV1Api, RbacAuthorizationV1Api, VersionApi, Watch } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxCluster, type SandboxCluster } from '../src/cluster/sandbox/server.js';
+import { nextSaveDelay, SAVE_DELAY_CAP_MS, SAVE_DELAY_MS } from '../src/cluster/sandbox/persistence.js';
 import { eventually } from './helpers.js';
 
 // The sandbox Kubernetes API server, driven by the same client library the gateway uses.
@@ -445,5 +446,17 @@ describe('sandbox cluster: state kept across restarts', () => {
       await second?.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('saving the state as it grows', () => {
+  it('waits longer between saves as a save costs more, so saving holds the event loop about 5 % of the time at most', () => {
+    expect(nextSaveDelay(0)).toBe(SAVE_DELAY_MS);
+    expect(nextSaveDelay(5)).toBe(SAVE_DELAY_MS);
+    // A state of thousands of workspaces: a 150 ms save is followed by 3 s without one.
+    expect(nextSaveDelay(150)).toBe(3000);
+    expect(150 / (150 + nextSaveDelay(150))).toBeLessThan(0.05);
+    // Never longer than the cap: little is lost to a crash.
+    expect(nextSaveDelay(10_000)).toBe(SAVE_DELAY_CAP_MS);
   });
 });

@@ -18,6 +18,18 @@ export function loadState(store: ObjectStore, file: string): boolean {
   }
 }
 
+/**
+ * How long to wait after changes before the next save, given how long the last one took (ms).
+ * A save writes the whole state and holds the event loop meanwhile (the console's own requests
+ * included, when the sandbox runs in the server's process): 250 ms gathers a burst of writes into
+ * one save while the state is small; a state of thousands of workspaces (tens of MB, a
+ * reconciler provisioning them all) waits twenty times its save's cost, so saving never takes
+ * more than about 5 % of the time, and at most SAVE_DELAY_CAP_MS, so little is lost to a crash.
+ */
+export const SAVE_DELAY_MS = 250;
+export const SAVE_DELAY_CAP_MS = 30_000;
+export const nextSaveDelay = (lastSaveMs: number) => Math.min(SAVE_DELAY_CAP_MS, Math.max(SAVE_DELAY_MS, Math.round(lastSaveMs * 20)));
+
 /** Writes the snapshot atomically (a crash mid-write leaves the previous one). */
 export function saveState(store: ObjectStore, file: string) {
   const temporary = `${file}.${process.pid}.tmp`;

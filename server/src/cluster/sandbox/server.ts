@@ -10,7 +10,7 @@ import type { ApiContext } from './context.js';
 import { namespaceCreated, namespaceObject } from './namespaces.js';
 import { admitPodWrite, admitQuota, create, defaultPodResources, getObject, list, patch, remove, replace, requireNamespace, withKind } from './objects.js';
 import { warningHeader } from './podSecurity.js';
-import { loadState, saveState } from './persistence.js';
+import { loadState, nextSaveDelay, saveState } from './persistence.js';
 import { podLogs } from './pods.js';
 import { QuotaStatusKeeper } from './resourceQuota.js';
 import { qualifiedName } from './resources.js';
@@ -126,16 +126,21 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
   // come and go (restored quotas are recounted at once).
   const quotaStatus = new QuotaStatusKeeper(store);
 
-  // Saved a moment after changes (a burst of writes is one save), and on close.
+  // Saved a moment after changes (a burst of writes is one save; longer as the state grows,
+  // persistence.ts nextSaveDelay), and on close.
   let saveTimer: NodeJS.Timeout | undefined;
+  let lastSaveMs = 0;
   const save = () => {
     clearTimeout(saveTimer);
     saveTimer = undefined;
-    if (persist) saveState(store, stateFile);
+    if (!persist) return;
+    const started = performance.now();
+    saveState(store, stateFile);
+    lastSaveMs = performance.now() - started;
   };
   const saveSoon = () => {
     if (persist && !saveTimer) {
-      saveTimer = setTimeout(save, 250);
+      saveTimer = setTimeout(save, nextSaveDelay(lastSaveMs));
       saveTimer.unref();
     }
   };
