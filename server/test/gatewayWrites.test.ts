@@ -211,7 +211,13 @@ describe('a create that loses a race (another replica, between the read and the 
       const seen = requests.slice(from).map((request) => `${request.verb} ${request.path}`);
       const quotas = `/api/v1/namespaces/${namespace}/resourcequotas`;
       const limits = `/api/v1/namespaces/${namespace}/limitranges`;
-      expect(seen.filter((line) => line.includes(quotas))).toEqual([`get ${quotas}/testbed-quota`, `create ${quotas}`, `get ${quotas}/testbed-quota`]);
+      // Then the quota of a used-up allocation is looked for, and left absent.
+      expect(seen.filter((line) => line.includes(quotas))).toEqual([
+        `get ${quotas}/testbed-quota`,
+        `create ${quotas}`,
+        `get ${quotas}/testbed-quota`,
+        `get ${quotas}/${WORKSPACE_DEFAULTS.allocationQuotaName}`,
+      ]);
       expect(seen.filter((line) => line.includes(limits))).toEqual([
         `get ${limits}/testbed-limits`,
         `create ${limits}`,

@@ -18,6 +18,10 @@ const DELIBERATELY_ENGLISH: Record<string, string> = {
   'Your session has ended. Sign in again.': 'realtime subscription end: the console shows app.realtime.session_ended',
   'You no longer have access to this workspace.': 'realtime subscription end: the console shows its own text',
   'You no longer have access to this channel.': 'realtime subscription end: the console shows its own text',
+  // An annotation on a workspace's ResourceQuota, read with kubectl describe beside the cluster's
+  // own messages, which are English; people are told in their language by mail and on the page.
+  "The team used all of this month's CPU allocation. New pods are refused until next month or until a platform admin raises the allocation: ask for more on the team's page in the console.":
+    "cluster annotation (kubernetesQuota.ts): kubectl's output is English",
 };
 
 describe('the server messages have their French', () => {

@@ -36,7 +36,9 @@ export async function ensureWorkspaceQuota(core: CoreV1Api, namespace: string, q
 export async function ensureAllocationQuota(core: CoreV1Api, namespace: string, present: boolean): Promise<void> {
   const name = WORKSPACE_DEFAULTS.allocationQuotaName;
   if (!present) {
-    await call(() => core.deleteNamespacedResourceQuota({ name, namespace })).catch(ignoreNotFound);
+    // Read first: a resync over a cluster that already matches makes no write request.
+    const existing = await call(() => core.readNamespacedResourceQuota({ name, namespace })).catch(ignoreNotFound);
+    if (existing) await call(() => core.deleteNamespacedResourceQuota({ name, namespace })).catch(ignoreNotFound);
     return;
   }
   const body = {
