@@ -156,7 +156,7 @@ export const appMessages = {
 
   onboarding: {
     title: 'Finish setting up your account',
-    welcome: 'Welcome, %{name}. Two steps remain before you can use the testbed.',
+    welcome: 'Welcome, %{name}. %{smart_count} step remains before you can use the testbed. |||| Welcome, %{name}. %{smart_count} steps remain before you can use the testbed.',
     steps: {
       verification: 'Verification',
       terms: 'Terms of service',
@@ -164,9 +164,9 @@ export const appMessages = {
     verification: {
       heading: 'Verify your email address',
       intro:
-        'We need to confirm that %{email} belongs to you. Send yourself a verification link, then open it from your mailbox: this page moves on once the address is verified.',
-      send: 'Send verification link',
-      sent: 'A new verification link has been sent to your email address.',
+        'We sent a link to %{email} when you created your account. Open it from your mailbox: this page moves on once the address is verified.',
+      send: 'Resend the link',
+      resent: 'We sent a new link to %{email}. The earlier one still works until it expires.',
       spam: 'Cannot find the email? Check your spam or junk folder, and make sure the address above is correct.',
       continue: 'I have verified — continue',
       not_yet: 'Your email address is not verified yet. Open the link from the latest email, then try again.',

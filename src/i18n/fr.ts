@@ -155,7 +155,7 @@ export const frenchAppMessages: typeof appMessages = {
 
   onboarding: {
     title: 'Terminez la configuration de votre compte',
-    welcome: 'Bienvenue, %{name}. Il reste deux étapes avant de pouvoir utiliser la plateforme.',
+    welcome: 'Bienvenue, %{name}. Il reste %{smart_count} étape avant de pouvoir utiliser la plateforme. |||| Bienvenue, %{name}. Il reste %{smart_count} étapes avant de pouvoir utiliser la plateforme.',
     steps: {
       verification: 'Vérification',
       terms: 'Conditions d’utilisation',
@@ -163,9 +163,9 @@ export const frenchAppMessages: typeof appMessages = {
     verification: {
       heading: 'Vérifiez votre adresse e-mail',
       intro:
-        'Nous devons confirmer que l’adresse %{email} est bien la vôtre. Envoyez-vous un lien de vérification, puis ouvrez-le depuis votre messagerie : cette page passe à la suite dès que l’adresse est vérifiée.',
-      send: 'Envoyer le lien de vérification',
-      sent: 'Un nouveau lien de vérification a été envoyé à votre adresse e-mail.',
+        'Nous avons envoyé un lien à %{email} à la création de votre compte. Ouvrez-le depuis votre messagerie : cette page passe à la suite dès que l’adresse est vérifiée.',
+      send: 'Renvoyer le lien',
+      resent: 'Nous avons envoyé un nouveau lien à %{email}. Le précédent reste valable jusqu’à son expiration.',
       spam: 'Vous ne trouvez pas l’e-mail ? Regardez dans vos courriers indésirables, et vérifiez que l’adresse ci-dessus est correcte.',
       continue: 'C’est vérifié — continuer',
       not_yet: 'Votre adresse e-mail n’est pas encore vérifiée. Ouvrez le lien du dernier e-mail reçu, puis réessayez.',
