@@ -229,6 +229,9 @@ export const appMessages = {
       title: 'Your teams',
       empty: 'You do not belong to any team yet.',
       later: 'Ask for a new team for your group, or ask to join an existing one.',
+      // The person's own team requests not decided yet, listed with their teams.
+      pending_join: 'Request to join — pending approval',
+      pending_create: 'New team — pending approval',
       create: 'Create a team',
       join: 'Join a team',
     },

@@ -228,6 +228,8 @@ export const frenchAppMessages: typeof appMessages = {
       title: 'Vos équipes',
       empty: 'Vous n’appartenez encore à aucune équipe.',
       later: 'Demandez une nouvelle équipe pour votre groupe, ou demandez à rejoindre une équipe existante.',
+      pending_join: 'Demande d’adhésion — en attente d’approbation',
+      pending_create: 'Nouvelle équipe — en attente d’approbation',
       create: 'Créer une équipe',
       join: 'Rejoindre une équipe',
     },
