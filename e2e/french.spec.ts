@@ -156,8 +156,9 @@ test('onboarding in French: verification through the French mail, the policy, th
     .toBe('fr');
 
   const askedAt = new Date(Date.now() - 1000);
-  await page.getByRole('button', { name: 'Envoyer le lien de vérification' }).click();
-  await expect(page.getByText('Un nouveau lien de vérification a été envoyé à votre adresse e-mail.').first()).toBeVisible();
+  await expect(page.getByText(/Nous avons envoyé un lien à .* à la création de votre compte/)).toBeVisible();
+  await page.getByRole('button', { name: 'Renvoyer le lien' }).click();
+  await expect(page.getByText(/Nous avons envoyé un nouveau lien à .*Le précédent reste valable/).first()).toBeVisible();
   const mail = await waitForMail(person.email, /^Vérifiez votre adresse e-mail/, askedAt);
   await page.goto(linkIn(mail, '/email/verify/'));
   await expect(page.getByText('Votre adresse e-mail est vérifiée.').first()).toBeVisible();

@@ -233,7 +233,7 @@ test('onboarding: the verification step, the verify-email page and the policy st
   }
 
   const askedAt = new Date(Date.now() - 1000);
-  await page.getByRole('button', { name: /send verification link/i }).click();
+  await page.getByRole('button', { name: 'Resend the link' }).click();
   const verifyLink = linkIn(await waitForMail(newcomer.email, /verif/i, askedAt), '/email/verify/');
   await page.goto(verifyLink);
   await expect(page.getByText(/email address is verified/i)).toBeVisible();

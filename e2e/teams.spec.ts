@@ -62,6 +62,19 @@ test('a researcher asks for a team', async ({ browser }) => {
   await page.getByRole('button', { name: 'Send request' }).click();
   await expect(page.getByText(/was sent to the platform admins/i)).toBeVisible();
   await screenshot(page, '22-team-requested');
+
+  // Until the admins decide, the home shows the team as on its way, not "no team yet".
+  await page.goto('/');
+  const teams = page.getByRole('region', { name: 'Your teams' });
+  await expect(teams.getByText('New team — pending approval')).toBeVisible();
+  await expect(teams.getByText('You do not belong to any team yet.')).toHaveCount(0);
+  await screenshot(page, '22b-home-team-pending');
+  const viewport = page.viewportSize();
+  await page.setViewportSize({ width: 360, height: 800 });
+  // (At this width the cards' regions lose their names in the accessibility tree: the page's text.)
+  await expect(page.getByText('New team — pending approval')).toBeVisible();
+  await screenshot(page, '22c-home-team-pending-360');
+  if (viewport) await page.setViewportSize(viewport);
 });
 
 test('the platform admin approves the team on /requests', async ({ browser }) => {

@@ -31,6 +31,8 @@ export interface Registration {
   email: string;
   password: string;
   password_confirmation: string;
+  /** The mailed invitation registered from: the server does not hold it to the per-address registration limit. */
+  invitation?: { id: string; token: string };
 }
 
 export interface MessageAnswer {

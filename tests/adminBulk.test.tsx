@@ -134,7 +134,7 @@ describe('/admin/teams: bulk suspend and enable', () => {
     await user.click(screen.getByRole('button', { name: 'Suspend' }));
     const dialog = await screen.findByRole('dialog', { name: 'Suspend 1 team?' });
     expect(dialog).toHaveTextContent(
-      'Suspending 1 team takes cluster access from 7 members in 3 workspaces. Nothing is deleted: enabling them gives it back (members download new kubeconfigs). 1 of the selection will be left as they are (already in that state, or gone).',
+      'Suspending 1 team takes cluster access from 7 members in 3 workspaces. Nothing is deleted: enabling them gives it back (members download new kubeconfigs). 1 of the selection will be left as it is (already in that state, or gone).',
     );
     expect(requestsTo('POST', '/api/admin/teams/bulk')[0]!.body).toEqual({ ids: [1, 2], action: 'suspend', dry_run: true });
     await user.click(within(dialog).getByRole('button', { name: 'Suspend' }));

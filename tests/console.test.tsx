@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { db } from './mocks/db';
 import { makeUser } from './mocks/fixtures';
+import { LOCALE_KEY } from '../src/i18n/locale';
 import { renderApp } from './render';
 
 describe('console shell', () => {
@@ -28,6 +29,37 @@ describe('console shell', () => {
     const workspaces = screen.getByRole('heading', { name: 'Your workspaces' }).closest('section') as HTMLElement;
     expect(within(workspaces).getByText('Vision')).toBeInTheDocument();
     expect(within(workspaces).getByText('Member')).toBeInTheDocument();
+  });
+
+  it('home: a team the person asked to join or to create shows as pending, not as "no team"', async () => {
+    db.user = makeUser({
+      requests: [
+        { id: 31, type: 'JoinTeam', status: 'Pending', created_at: '2026-11-20T10:00:00Z', object: { id: 5, name: 'roboticslab', fullname: 'Robotics Lab', shortname: 'RL' } },
+        { id: 32, type: 'CreateTeam', status: 'Pending', created_at: '2026-11-21T10:00:00Z', object: { name: 'astro', fullname: 'Astro Group', shortname: null } },
+        // Decided requests and other kinds are not teams on their way.
+        { id: 33, type: 'JoinTeam', status: 'Denied', created_at: '2026-11-19T10:00:00Z', object: { id: 6, name: 'old', fullname: 'Old Team' } },
+        { id: 34, type: 'JoinWorkspace', status: 'Pending', created_at: '2026-11-19T10:00:00Z', object: { id: 9, name: 'ws', label: 'Some Workspace' } },
+      ],
+    });
+    renderApp({ path: '/', loggedIn: true });
+    const teams = (await screen.findByRole('heading', { name: 'Your teams' })).closest('section') as HTMLElement;
+    expect(teams).not.toHaveTextContent('You do not belong to any team yet.');
+    expect(within(teams).getByText('Robotics Lab (RL)').closest('li')).toHaveTextContent('Request to join — pending approval');
+    expect(within(teams).getByText('Astro Group').closest('li')).toHaveTextContent('New team — pending approval');
+    expect(within(teams).queryByText('Old Team')).not.toBeInTheDocument();
+    expect(within(teams).queryByText('Some Workspace')).not.toBeInTheDocument();
+  });
+
+  it('home: the pending team request in French', async () => {
+    localStorage.setItem(LOCALE_KEY, 'fr');
+    db.user = makeUser({
+      locale: 'fr',
+      requests: [{ id: 31, type: 'JoinTeam', status: 'Pending', created_at: '2026-11-20T10:00:00Z', object: { id: 5, name: 'roboticslab', fullname: 'Robotics Lab', shortname: 'RL' } }],
+    });
+    renderApp({ path: '/', loggedIn: true });
+    const teams = (await screen.findByRole('heading', { name: 'Vos équipes' }, { timeout: 10_000 })).closest('section') as HTMLElement;
+    expect(within(teams).getByText('Robotics Lab (RL)').closest('li')).toHaveTextContent('Demande d’adhésion — en attente d’approbation');
+    expect(teams).not.toHaveTextContent('Vous n’appartenez encore à aucune équipe.');
   });
 
   it('sidebar: Console Home, Requests, the workspaces tree, Nodes, Tokens and the profile entry; no Admin for non-admins', async () => {

@@ -75,13 +75,13 @@ describe('httpClient', () => {
   it('carries the server message of other errors', async () => {
     server.use(
       mswHttp.post('/email/verification', () =>
-        HttpResponse.json({ message: 'Too many attempts. Try again in 42 seconds.' }, { status: 429 }),
+        HttpResponse.json({ message: 'Too many attempts. Try again in 1 minute.' }, { status: 429 }),
       ),
     );
     const failure = await createHttpClient()('/email/verification', { method: 'POST' }).catch((error) => error);
     expect(failure).toBeInstanceOf(HttpError);
     expect(failure.status).toBe(429);
-    expect(failure.message).toBe('Too many attempts. Try again in 42 seconds.');
+    expect(failure.message).toBe('Too many attempts. Try again in 1 minute.');
   });
 
   it('a 401 clears the stored token', async () => {

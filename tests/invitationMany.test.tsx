@@ -51,7 +51,7 @@ describe('inviting many addresses', () => {
       membership_expires_at: new Date(2027, 5, 30, 23, 59, 59).toISOString(),
     });
     const results = await within(dialog).findByRole('list', { name: 'What happened to each address' });
-    expect(within(dialog).getByText('2 invited, 4 not invited. The invitation limit is reached: try the others again in 30 min.')).toBeInTheDocument();
+    expect(within(dialog).getByText('2 invited, 4 not invited. The invitation limit is reached: try the others again in 30 minutes.')).toBeInTheDocument();
     const outcome = (email: string) => within(results).getByText(email).closest('li')!;
     expect(outcome('ann@uni.example')).toHaveTextContent('Invited');
     expect(outcome('grace@example.org')).toHaveTextContent('This person is already a member of this team.Already a member');

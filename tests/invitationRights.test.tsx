@@ -99,7 +99,7 @@ describe('the team page', () => {
   });
 
   it('shows the spent budget the server names when inviting', async () => {
-    const message = 'You may send 25 invitations per 24 h for this team and have reached that limit. Try again in 3600 seconds.';
+    const message = 'You may send 25 invitations per 24 h for this team and have reached that limit. Try again in 60 minutes.';
     server.use(
       http.post('/api/tenants/:team/invitations', async ({ request }) => {
         await record(request);

@@ -135,6 +135,8 @@ describe('the invitation link /invitations/{id}/{token}', () => {
       email: 'colleague@uni.example',
       password: PASSWORD,
       password_confirmation: PASSWORD,
+      // The link goes with it: the server lets an invited registration past the per-address limit.
+      invitation: { id: '41', token: 'secret-token' },
     });
   });
 

@@ -10,10 +10,13 @@ import { renderApp } from './render';
 const agree = 'I have read and agree to the acceptable use policy';
 
 describe('onboarding gate', () => {
-  it('an unverified user gets the Verification step and can send the link', async () => {
+  it('an unverified user is told where the link went, that two steps remain, and can resend it', async () => {
     db.user = unverifiedUser();
     const { user } = renderApp({ path: '/', loggedIn: true });
-    const send = await screen.findByRole('button', { name: 'Send verification link' });
+    const send = await screen.findByRole('button', { name: 'Resend the link' });
+    expect(screen.getByText(/2 steps remain before you can use the testbed\./)).toBeInTheDocument();
+    expect(screen.getByText(`We sent a link to ${db.user.email} when you created your account. Open it from your mailbox: this page moves on once the address is verified.`)).toBeInTheDocument();
+    expect(screen.queryByText(/Send yourself/)).not.toBeInTheDocument();
     const steps = screen.getAllByText(/^(Verification|Terms of service)$/);
     expect(steps.map((step) => step.textContent)).toEqual(['Verification', 'Terms of service']);
     expect(screen.getByText(/check your spam or junk folder/i)).toBeInTheDocument();
@@ -21,7 +24,7 @@ describe('onboarding gate', () => {
     expect(screen.queryByRole('heading', { name: 'Your workspaces' })).not.toBeInTheDocument();
 
     await user.click(send);
-    expect(await screen.findByText('A new verification link has been sent to your email address.')).toBeInTheDocument();
+    expect(await screen.findByText(`We sent a new link to ${db.user.email}. The earlier one still works until it expires.`)).toBeInTheDocument();
     expect(requestsTo('POST', '/email/verification')).toHaveLength(1);
   });
 
@@ -29,12 +32,12 @@ describe('onboarding gate', () => {
     db.user = unverifiedUser();
     server.use(
       mswHttp.post('/email/verification', () =>
-        HttpResponse.json({ message: 'Too many attempts. Try again in 60 seconds.' }, { status: 429, headers: { 'Retry-After': '60' } }),
+        HttpResponse.json({ message: 'Too many attempts. Try again in 1 minute.' }, { status: 429, headers: { 'Retry-After': '60' } }),
       ),
     );
     const { user } = renderApp({ path: '/', loggedIn: true });
-    await user.click(await screen.findByRole('button', { name: 'Send verification link' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Too many attempts. Try again in 60 seconds.');
+    await user.click(await screen.findByRole('button', { name: 'Resend the link' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Too many attempts. Try again in 1 minute.');
     expect(localStorage.getItem(TOKEN_KEY)).not.toBeNull();
   });
 
@@ -53,6 +56,8 @@ describe('onboarding gate', () => {
     db.user = verifiedWithoutPolicy();
     const { user } = renderApp({ path: '/', loggedIn: true });
     const checkbox = await screen.findByRole('checkbox', { name: agree });
+    // Only the policy is left: one step, said in the singular.
+    expect(screen.getByText(/1 step remains before you can use the testbed\./)).toBeInTheDocument();
     const policy = screen.getByRole('region', { name: 'Acceptable use policy' });
     expect(within(policy).getByRole('heading', { name: '5. Prohibited use' })).toBeInTheDocument();
     const submit = screen.getByRole('button', { name: 'Submit' });

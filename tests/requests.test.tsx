@@ -198,7 +198,7 @@ describe('requests page', () => {
   it('home shows the pending alert with a link to /requests only when there are some', async () => {
     db.toDecide = [makeRequestToDecide()];
     renderApp({ path: '/', loggedIn: true });
-    expect(await screen.findByText('One request is waiting for your decision.')).toBeInTheDocument();
+    expect(await screen.findByText('1 request is waiting for your decision.')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Manage requests' })).toHaveAttribute('href', '/requests');
     expect(requestsTo('GET', '/api/requests').some((request) => request.url.searchParams.get('status') === 'Pending')).toBe(true);
   });

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS } from '../src/config/config.js';
-import { HttpError } from '../src/http/errors.js';
+import { HttpError, tooManyAttempts } from '../src/http/errors.js';
+import { translateMessage } from '../src/i18n/messages.js';
+import { budgetSpent } from '../src/invitations/budget.js';
 import { reserveEach, Throttle } from '../src/http/throttle.js';
 import { createTestContext, createTestDatabase, type Inject, type TestContext, type TestDatabase, unique, uniqueEmail } from './helpers.js';
 
@@ -27,6 +29,27 @@ function throttleWithClock() {
   const clock = { now: Date.parse('2030-01-01T00:00:00.000Z') };
   return { clock, throttle: new Throttle(database.db, { now: () => new Date(clock.now) }) };
 }
+
+describe('the wait a limit names', () => {
+  it('says it in minutes, rounded up; under a minute as such; in English and French', () => {
+    const says = (seconds: number) => tooManyAttempts(seconds).message;
+    expect(says(1)).toBe('Too many attempts. Try again in less than a minute.');
+    expect(says(59)).toBe('Too many attempts. Try again in less than a minute.');
+    expect(says(60)).toBe('Too many attempts. Try again in 1 minute.');
+    expect(says(61)).toBe('Too many attempts. Try again in 2 minutes.');
+    expect(says(2038)).toBe('Too many attempts. Try again in 34 minutes.');
+    expect(tooManyAttempts(2038).headers).toEqual({ 'Retry-After': '2038' });
+    expect(translateMessage(says(30), 'fr')).toBe('Trop de tentatives. Réessayez dans moins d’une minute.');
+    expect(translateMessage(says(60), 'fr')).toBe('Trop de tentatives. Réessayez dans 1 minute.');
+    expect(translateMessage(says(2038), 'fr')).toBe('Trop de tentatives. Réessayez dans 34 minutes.');
+    const budget = { max: 4, windowSeconds: 86_400 };
+    expect(budgetSpent('team', budget, 30).message).toBe('This team may send 4 invitations per 24 h and has reached that limit. Try again in less than a minute.');
+    expect(translateMessage(budgetSpent('team', budget, 60).message, 'fr')).toBe(
+      'Cette équipe peut envoyer 4 invitations par 24 h et a atteint cette limite. Réessayez dans 1 minute.',
+    );
+    expect(budgetSpent('admin', budget, 3599).message).toMatch(/ Try again in 60 minutes\.$/);
+  });
+});
 
 describe('Throttle', () => {
   it('allows up to max reservations in a window, then says how long to wait', async () => {
@@ -165,7 +188,7 @@ describe('limits shared by two processes on one database', () => {
     expect(statuses.filter((status) => status === 429)).toHaveLength(16);
     const refused = answers.find((answer) => answer.statusCode === 429)!;
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3500);
-    expect(refused.json().message).toMatch(/^Too many attempts\. Try again in \d+ seconds\.$/);
+    expect(refused.json().message).toMatch(/^Too many attempts\. Try again in (59|60) minutes\.$/);
     const rows = await ctx.db.selectFrom('throttles').select(['key', 'hits']).where('key', 'like', 'route:POST /password/link:%').execute();
     expect(rows).toEqual([{ key: `route:POST /password/link:${email}|127.0.0.1`, hits: 20 }]);
     await ctx.idle();

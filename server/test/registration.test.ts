@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS } from '../src/config/config.js';
-import { createTestContext, DEFAULT_PASSWORD, type TestContext, uniqueEmail } from './helpers.js';
+import { createTestContext, DEFAULT_PASSWORD, linkIn, type TestContext, uniqueEmail } from './helpers.js';
+import { createWorld, type World } from './teamFixtures.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -176,6 +177,58 @@ describe('registration throttling', () => {
     const refused = await throttled.register();
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3500);
-    expect(refused.json().message).toMatch(/^Too many attempts\. Try again in \d+ seconds\.$/);
+    // The wait in minutes, rounded up (the window is an hour).
+    expect(refused.json().message).toMatch(/^Too many attempts\. Try again in (60|59) minutes\.$/);
+    const french = await throttled.inject('POST', '/register', { body: throttled.registration(), headers: { 'accept-language': 'fr' } });
+    expect(french.json().message).toMatch(/^Trop de tentatives\. Réessayez dans (60|59) minutes\.$/);
+  });
+});
+
+describe('registering from an invitation', () => {
+  const MAX = 10;
+  let throttled: TestContext;
+  let world: World;
+  beforeAll(async () => {
+    throttled = await createTestContext({
+      config: { rateLimits: { ...DEFAULT_RATE_LIMITS, register: { max: MAX, windowSeconds: 3600 } } },
+    });
+    world = await createWorld(throttled);
+  });
+  afterAll(() => throttled?.close());
+
+  /** Invites a fresh address and answers it with the mailed link's id and token. */
+  async function invitedLink(): Promise<{ email: string; id: string; token: string }> {
+    const email = uniqueEmail('student');
+    const sent = await throttled.inject('POST', `/api/tenants/${world.team.id}/invitations`, { token: world.people.owner.token, body: { email, role: 'member' } });
+    expect(sent.statusCode, sent.body).toBe(201);
+    await throttled.idle();
+    const [, , id, token] = linkIn(await throttled.mailbox.waitFor(email, { subject: /invites you/ }), '/invitations/').pathname.split('/');
+    return { email, id, token };
+  }
+
+  it('lets the 11th person from one address register with a valid invitation, and refuses the one without', async () => {
+    // The same address for everyone (a classroom behind one NAT): inject's default.
+    for (let i = 0; i < MAX; i++) expect((await throttled.register()).statusCode).toBe(201);
+    const refused = await throttled.register();
+    expect(refused.statusCode).toBe(429);
+
+    const { email, id, token } = await invitedLink();
+    const invited = await throttled.register({ email, invitation: { id, token } });
+    expect(invited.statusCode, invited.body).toBe(201);
+
+    // The invitation is tied to its address: another address with the same link is held.
+    const other = await throttled.register({ email: uniqueEmail('other'), invitation: { id, token } });
+    expect(other.statusCode).toBe(429);
+    // A made-up link is no permission either.
+    const forged = await throttled.register({ email: uniqueEmail('forged'), invitation: { id, token: 'x'.repeat(43) } });
+    expect(forged.statusCode).toBe(429);
+  });
+
+  it('holds a registration whose invitation is revoked', async () => {
+    const { email, id, token } = await invitedLink();
+    const revoked = await throttled.inject('DELETE', `/api/tenants/${world.team.id}/invitations/${id}`, { token: world.people.owner.token });
+    expect(revoked.statusCode).toBe(204);
+    // The limit is spent by the test before (same address, same window).
+    expect((await throttled.register({ email, invitation: { id, token } })).statusCode).toBe(429);
   });
 });

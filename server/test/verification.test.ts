@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verificationLink } from '../src/auth/verification.js';
 import { DEFAULT_RATE_LIMITS } from '../src/config/config.js';
-import { createTestContext, linkIn, type TestContext, TEST_APP_URL, uniqueEmail } from './helpers.js';
+import { createTestContext, DEFAULT_PASSWORD, eventually, linkIn, type TestContext, TEST_APP_URL, uniqueEmail } from './helpers.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -110,6 +110,16 @@ describe('POST /email/verification', () => {
 
     const mail = await ctx.mailbox.waitFor(user.email, { subject: /verify/i });
     expect((await ctx.inject('GET', apiPathOf(linkIn(mail, '/email/verify/')))).statusCode).toBe(200);
+  });
+
+  it('leaves the first link working after a resend (links are signed, not stored)', async () => {
+    const { email, link: first } = await registerAndReadLink();
+    const token = await ctx.login(email, DEFAULT_PASSWORD);
+    expect((await ctx.inject('POST', '/email/verification', { token })).statusCode).toBe(202);
+    await ctx.idle();
+    await eventually(() => expect(ctx.mailbox.messagesTo(email)).toHaveLength(2));
+    // The person opens the mail that arrived first: it still verifies the address.
+    expect((await ctx.inject('GET', apiPathOf(first))).statusCode).toBe(200);
   });
 
   it('answers 200 and sends nothing when the address is already verified', async () => {

@@ -91,7 +91,7 @@ export const lifecycleHandlers = [
       if (lifecycleDb.members.has(email)) return { email, status: 'already_member', message: 'This person is already a member of this team.', invitation: null };
       if (lifecycleDb.invited.has(email)) return { email, status: 'already_invited', message: 'An invitation to this address is already pending: resend it instead.', invitation: null };
       if (lifecycleDb.budgetLeft <= 0) {
-        return { email, status: 'limited', message: 'You may send 20 invitations per 1 h, whatever the team, and have reached that limit. Try again in 1800 seconds.', invitation: null };
+        return { email, status: 'limited', message: 'You may send 20 invitations per 1 h, whatever the team, and have reached that limit. Try again in 30 minutes.', invitation: null };
       }
       lifecycleDb.budgetLeft -= 1;
       return { email, status: 'created', message: null, invitation: { id: 900, email } };

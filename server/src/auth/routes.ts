@@ -23,6 +23,7 @@ import {
 } from './schemas.js';
 import { verifyEmailLink } from './verification.js';
 import { requestLocale } from '../i18n/messages.js';
+import { registrationIsInvited } from '../invitations/invitations.js';
 
 export const PASSWORD_LINK_SENT = 'If an account exists for this address, we have emailed a password reset link.';
 export const PASSWORD_UPDATED =
@@ -54,7 +55,13 @@ export function authRoutes(context: AppContext): FastifyPluginAsyncZod {
           body: registerBody,
           response: { 201: z.object({ message: z.string(), user: userSchema }) },
         },
-        config: { rateLimit: routeRateLimit(limits?.register, (request) => request.ip) },
+        // Counted once the body is parsed (preHandler): a registration carrying a valid
+        // invitation to the address it registers is neither counted nor stopped.
+        config: {
+          rateLimit: routeRateLimit(limits?.register, (request) => request.ip, 'preHandler', (request) =>
+            registrationIsInvited(db, request.body, context.clock.now()),
+          ),
+        },
         // A refused body is judged again whole (registrationErrors.ts), so that one answer has
         // every field's errors, the email already taken included.
         attachValidation: true,

@@ -15,6 +15,9 @@ export const registerBody = z
     lastname: requiredText('lastname'),
     email: emailField(),
     ...passwordWithConfirmation,
+    // The mailed invitation's link, when registering from it: the invitation lets the
+    // registration past the per-address limit (auth/routes.ts). A malformed one is as none.
+    invitation: z.object({ id: z.string(), token: z.string() }).optional().catch(undefined),
   })
   .check(strongPassword())
   .refine(passwordsMatch, confirmationMismatch);

@@ -47,8 +47,26 @@ export function validationError(errors: FieldErrors): HttpError {
 /** 422 with a single message on one field. */
 export const fieldError = (field: string, message: string) => validationError({ [field]: [message] });
 
+/**
+ * The wait a limit's message names, in whole minutes rounded up (a person reads "in 34 minutes",
+ * not "in 2038 seconds"; rounding up never promises a retry that would still be refused); 0
+ * when under a minute ("in less than a minute"). Retry-After keeps the exact seconds.
+ */
+export const minutesToWait = (seconds: number) => (seconds < 60 ? 0 : Math.ceil(seconds / 60));
+
+// Each wording whole (not a sentence with a number slotted in), so that the catalogue gives
+// each its French: French and English agree on "1 minute" / "2 minutes", but not on every form.
+const tooManyAttemptsMessage = (seconds: number) => {
+  const minutes = minutesToWait(seconds);
+  return minutes === 0
+    ? 'Too many attempts. Try again in less than a minute.'
+    : minutes === 1
+      ? 'Too many attempts. Try again in 1 minute.'
+      : `Too many attempts. Try again in ${minutes} minutes.`;
+};
+
 export const tooManyAttempts = (retryAfterSeconds: number) =>
-  new HttpError(429, `Too many attempts. Try again in ${retryAfterSeconds} seconds.`, {
+  new HttpError(429, tooManyAttemptsMessage(retryAfterSeconds), {
     headers: { 'Retry-After': String(retryAfterSeconds) },
   });
 

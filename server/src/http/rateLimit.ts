@@ -27,9 +27,11 @@ export function routeRateLimit(
   limit: RateLimit | undefined,
   keyGenerator: (request: FastifyRequest) => string,
   hook: RateLimitHook = 'onRequest',
+  /** Requests that neither count nor are stopped (they carry their own permission). */
+  exempt?: (request: FastifyRequest) => Promise<boolean>,
 ): RateLimitOptions | false {
   if (!limit) return false;
-  return { max: limit.max, timeWindow: limit.windowSeconds * 1000, keyGenerator, hook };
+  return { max: limit.max, timeWindow: limit.windowSeconds * 1000, keyGenerator, hook, ...(exempt ? { allowList: exempt } : {}) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { RateLimit, RateLimits } from '../config/config.js';
-import { HttpError } from '../http/errors.js';
+import { HttpError, minutesToWait } from '../http/errors.js';
 import type { Reservation, Throttle } from '../http/throttle.js';
 
 // How many invitation mails (sent and resent) a person may have the console send
@@ -20,14 +20,40 @@ export interface InvitationLimits {
 /** A window as hours, for the messages ("per 24 h"); two decimals at most. */
 const hoursOf = (limit: RateLimit) => Number((limit.windowSeconds / 3600).toFixed(2));
 
-export const teamBudgetSpent = (max: number, hours: number, seconds: number) =>
-  `This team may send ${max} invitations per ${hours} h and has reached that limit. Try again in ${seconds} seconds.`;
-export const teamShareSpent = (max: number, hours: number, seconds: number) =>
-  `You may send ${max} invitations per ${hours} h for this team and have reached that limit. Try again in ${seconds} seconds.`;
-export const inviterBudgetSpent = (max: number, hours: number, seconds: number) =>
-  `You may send ${max} invitations per ${hours} h, whatever the team, and have reached that limit. Try again in ${seconds} seconds.`;
-export const adminBudgetSpent = (max: number, hours: number, seconds: number) =>
-  `As a platform admin you may send ${max} invitations per ${hours} h, whatever the team, and have reached that limit. Try again in ${seconds} seconds.`;
+// Each wording whole per wait (under a minute, one minute, minutes), so that the catalogue gives
+// each its French.
+export const teamBudgetSpent = (max: number, hours: number, seconds: number) => {
+  const minutes = minutesToWait(seconds);
+  return minutes === 0
+    ? `This team may send ${max} invitations per ${hours} h and has reached that limit. Try again in less than a minute.`
+    : minutes === 1
+      ? `This team may send ${max} invitations per ${hours} h and has reached that limit. Try again in 1 minute.`
+      : `This team may send ${max} invitations per ${hours} h and has reached that limit. Try again in ${minutes} minutes.`;
+};
+export const teamShareSpent = (max: number, hours: number, seconds: number) => {
+  const minutes = minutesToWait(seconds);
+  return minutes === 0
+    ? `You may send ${max} invitations per ${hours} h for this team and have reached that limit. Try again in less than a minute.`
+    : minutes === 1
+      ? `You may send ${max} invitations per ${hours} h for this team and have reached that limit. Try again in 1 minute.`
+      : `You may send ${max} invitations per ${hours} h for this team and have reached that limit. Try again in ${minutes} minutes.`;
+};
+export const inviterBudgetSpent = (max: number, hours: number, seconds: number) => {
+  const minutes = minutesToWait(seconds);
+  return minutes === 0
+    ? `You may send ${max} invitations per ${hours} h, whatever the team, and have reached that limit. Try again in less than a minute.`
+    : minutes === 1
+      ? `You may send ${max} invitations per ${hours} h, whatever the team, and have reached that limit. Try again in 1 minute.`
+      : `You may send ${max} invitations per ${hours} h, whatever the team, and have reached that limit. Try again in ${minutes} minutes.`;
+};
+export const adminBudgetSpent = (max: number, hours: number, seconds: number) => {
+  const minutes = minutesToWait(seconds);
+  return minutes === 0
+    ? `As a platform admin you may send ${max} invitations per ${hours} h, whatever the team, and have reached that limit. Try again in less than a minute.`
+    : minutes === 1
+      ? `As a platform admin you may send ${max} invitations per ${hours} h, whatever the team, and have reached that limit. Try again in 1 minute.`
+      : `As a platform admin you may send ${max} invitations per ${hours} h, whatever the team, and have reached that limit. Try again in ${minutes} minutes.`;
+};
 
 export type Budget = 'team' | 'share' | 'inviter' | 'admin';
 

@@ -444,3 +444,23 @@ export async function acceptInvitation(
   });
   return result;
 }
+
+/**
+ * Whether a registration's body carries a link to an invitation it may act on: pending, not
+ * expired, acceptable now (as GET /api/invitations/{id}/{token} would show it) and sent to the
+ * address being registered. Such a registration is not held by the per-address registration
+ * limit: a whole class behind one school address registers from the invitations it was sent,
+ * and the invitation is the permission. Tying it to the invited address means one invitation
+ * lets one account through, so the link cannot be replayed to register others.
+ */
+export async function registrationIsInvited(db: Kysely<Database>, body: unknown, now: Date): Promise<boolean> {
+  if (typeof body !== 'object' || body === null) return false;
+  const { invitation: link, email } = body as { invitation?: unknown; email?: unknown };
+  if (typeof email !== 'string' || typeof link !== 'object' || link === null) return false;
+  const { id, token } = link as { id?: unknown; token?: unknown };
+  if (typeof id !== 'string' || typeof token !== 'string') return false;
+  const invitation = await invitationOfLink(db, { id, token }).catch(() => null);
+  if (!invitation || invitationRefusal(invitation, now)) return false;
+  if (invitation.email !== email.trim().toLowerCase()) return false;
+  return (await invitationGrantRefusal(db, invitation)) === null;
+}

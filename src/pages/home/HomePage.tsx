@@ -27,6 +27,7 @@ import { AddNodeButton } from '../../resources/nodes/nodeParts';
 import { EndingSoonBanner } from './EndingSoonBanner';
 import { NearLimitWorkspaces } from './NearLimitWorkspaces';
 import { PendingRequestsAlert } from './PendingRequestsAlert';
+import { requestObject } from '../profile/UserRequests';
 
 const HomeCard = ({
   title,
@@ -66,6 +67,11 @@ export const HomePage = () => {
   if (!user) return null;
   const workspaces = user.workspaces ?? [];
   const teams = user.teams ?? [];
+  // Asked for, not decided yet: shown with the teams, so that a person waiting for a team sees
+  // it is on its way rather than "no team".
+  const pendingTeams = (user.requests ?? []).filter(
+    (request) => request.status === 'Pending' && (request.type === 'JoinTeam' || request.type === 'CreateTeam'),
+  );
 
   return (
     <Box sx={{ py: 2 }}>
@@ -135,7 +141,7 @@ export const HomePage = () => {
             </>
           }
         >
-          {teams.length === 0 ? (
+          {teams.length === 0 && pendingTeams.length === 0 ? (
             <EmptyState title={translate('home.teams.empty')} body={translate('home.teams.later')} />
           ) : (
             <List dense disablePadding>
@@ -144,6 +150,15 @@ export const HomePage = () => {
                   <ListItemButton component={Link} to={`/teams/${encodeURIComponent(team.name)}`}>
                     <ListItemText primary={team.fullname || team.name} secondary={team.shortname || undefined} />
                   </ListItemButton>
+                </ListItem>
+              ))}
+              {pendingTeams.map((request) => (
+                <ListItem key={`request-${request.id}`} sx={{ px: 2 }}>
+                  <ListItemText
+                    primary={requestObject(request)}
+                    secondary={translate(request.type === 'CreateTeam' ? 'home.teams.pending_create' : 'home.teams.pending_join')}
+                    slotProps={{ primary: { sx: { overflowWrap: 'anywhere' } } }}
+                  />
                 </ListItem>
               ))}
             </List>

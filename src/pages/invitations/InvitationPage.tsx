@@ -110,6 +110,7 @@ export const InvitationPage = () => {
           email: preview.email,
           password: values.password ?? '',
           password_confirmation: values.password_confirmation ?? '',
+          invitation: { id, token: secret },
         });
       }
       // The new token is stored only once it has joined: stored now, it would switch the

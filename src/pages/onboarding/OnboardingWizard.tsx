@@ -58,7 +58,7 @@ export const OnboardingWizard = ({ user }: { user: User }) => {
           {translate('onboarding.title')}
         </Typography>
         <Typography color="text.secondary" sx={{ mb: 3 }}>
-          {translate('onboarding.welcome', { name: fullName(user) })}
+          {translate('onboarding.welcome', { name: fullName(user), smart_count: steps.length - step })}
         </Typography>
         <Card>
           <CardContent sx={{ p: { xs: 2, sm: 4 } }}>

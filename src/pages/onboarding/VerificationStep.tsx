@@ -10,7 +10,12 @@ import { onboardingStep } from '../../authProvider';
 
 type Feedback = { severity: 'success' | 'info' | 'warning' | 'error'; message: string } | null;
 
-/** Step 1 'Verification': send the link, hint about spam, check again. */
+/**
+ * Step 1 'Verification'. Every account that reaches it was mailed a link when it was created
+ * (registration; an institutional sign-in is verified by its provider), so the step says where
+ * the link went and offers to resend it; links are signed, not stored, so a resent one leaves
+ * the first working.
+ */
 export const VerificationStep = ({ user }: { user: User }) => {
   const translate = useTranslate();
   const auth = useTestbedAuth();
@@ -22,8 +27,8 @@ export const VerificationStep = ({ user }: { user: User }) => {
     setSending(true);
     setFeedback(null);
     try {
-      const answer = await auth.sendVerificationEmail();
-      setFeedback({ severity: 'success', message: answer?.message || 'onboarding.verification.sent' });
+      await auth.sendVerificationEmail();
+      setFeedback({ severity: 'success', message: translate('onboarding.verification.resent', { email: user.email }) });
     } catch (failure) {
       const status = (failure as { status?: number })?.status;
       setFeedback({ severity: status === 429 ? 'warning' : 'error', message: errorMessage(failure) });

@@ -299,7 +299,7 @@ export const BulkResult = ({ outcome }: { outcome: BulkOutcome }) => {
           ))}
           {failures.length > SHOWN_FAILURES && (
             <ListItem disableGutters>
-              <ListItemText primary={translate('adminBulk.more', { count: format(failures.length - SHOWN_FAILURES) })} />
+              <ListItemText primary={translate('adminBulk.more', { smart_count: failures.length - SHOWN_FAILURES, count: format(failures.length - SHOWN_FAILURES) })} />
             </ListItem>
           )}
         </List>

@@ -34,7 +34,7 @@ export const BulkDecideAllDialog = ({ decision, onClose }: { decision: BulkDecis
       confirmation={(preview) => {
         const { requested, decided } = preview.totals;
         const reasons = REFUSALS.filter((status) => preview.totals[status] > 0).map((status) =>
-          translate(`requests.bulk.reasons.${status}`, { count: format(preview.totals[status]) }),
+          translate(`requests.bulk.reasons.${status}`, { smart_count: preview.totals[status], count: format(preview.totals[status]) }),
         );
         return {
           title: translate(`requests.bulk.title_${action}_all`, { smart_count: requested, count: format(requested) }),
@@ -44,7 +44,7 @@ export const BulkDecideAllDialog = ({ decision, onClose }: { decision: BulkDecis
               ? translate('requests.bulk.nothing_all')
               : [
                   translate('requests.bulk.all_content'),
-                  ...(requested > decided ? [translate('requests.bulk.will_refuse', { count: format(requested - decided), reasons: reasons.join(', ') })] : []),
+                  ...(requested > decided ? [translate('requests.bulk.will_refuse', { smart_count: requested - decided, count: format(requested - decided), reasons: reasons.join(', ') })] : []),
                 ].join(' '),
         };
       }}
@@ -62,7 +62,7 @@ export const BulkDecideAllDialog = ({ decision, onClose }: { decision: BulkDecis
       }
       confirmLabel={translate(`requests.bulk.${action}_all`)}
       confirmColor={action === 'approve' ? 'success' : 'error'}
-      running={(preview) => translate('requests.bulk.running_all', { count: format(preview.totals.decided) })}
+      running={(preview) => translate('requests.bulk.running_all', { smart_count: preview.totals.decided, count: format(preview.totals.decided) })}
       outcome={(answer) => ({
         summary: translate('requests.bulk.totals', {
           decided: format(answer.totals.decided),

@@ -225,7 +225,9 @@ const BatchResults = ({ answer }: { answer: InvitationBatchAnswer }) => {
     <Stack spacing={1}>
       <Alert severity={notSent === 0 ? 'success' : answer.totals.created === 0 ? 'error' : 'warning'}>
         {translate('invitations.batch.summary', { created: answer.totals.created, refused: notSent })}
-        {answer.retry_after !== null && ` ${translate('invitations.batch.limited', { minutes: Math.max(1, Math.ceil(answer.retry_after / 60)) })}`}
+        {answer.retry_after !== null &&
+          // In minutes rounded up, as the server's own limit messages say it.
+          ` ${answer.retry_after < 60 ? translate('invitations.batch.limited_soon') : translate('invitations.batch.limited', { smart_count: Math.ceil(answer.retry_after / 60) })}`}
       </Alert>
       <List dense disablePadding aria-label={translate('invitations.batch.list')} sx={{ maxHeight: 320, overflowY: 'auto' }}>
         {answer.results.map((result) => (

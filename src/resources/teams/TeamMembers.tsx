@@ -140,7 +140,7 @@ export const TeamMembers = ({ teamId, members, myRole, admin }: { teamId: number
         )}
         {selected.length > 0 && (
           <>
-            <Typography variant="body2">{translate('teamAdmin.manage.selected', { count: selected.length })}</Typography>
+            <Typography variant="body2">{translate('teamAdmin.manage.selected', { smart_count: selected.length, count: selected.length })}</Typography>
             <Button size="small" color="error" onClick={() => setRemoving('selected')}>
               {translate('teamAdmin.manage.remove_selected')}
             </Button>
@@ -242,7 +242,7 @@ export const TeamMembers = ({ teamId, members, myRole, admin }: { teamId: number
         loading={busy}
         title={
           removing === 'selected'
-            ? translate('teamAdmin.manage.bulk_title', { count: selected.length })
+            ? translate('teamAdmin.manage.bulk_title', { smart_count: selected.length, count: selected.length })
             : translate('teamAdmin.manage.remove_title', { name: removing?.name ?? '' })
         }
         content={

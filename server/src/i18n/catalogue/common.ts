@@ -60,7 +60,9 @@ export const common: Record<string, string> = {
   'The service is briefly unavailable. Try again in a few seconds.':
     'Le service est momentanément indisponible. Réessayez dans quelques secondes.',
   'Server error.': 'Erreur du serveur.',
-  'Too many attempts. Try again in :seconds seconds.': 'Trop de tentatives. Réessayez dans :seconds secondes.',
+  'Too many attempts. Try again in less than a minute.': 'Trop de tentatives. Réessayez dans moins d’une minute.',
+  'Too many attempts. Try again in 1 minute.': 'Trop de tentatives. Réessayez dans 1 minute.',
+  'Too many attempts. Try again in :minutes minutes.': 'Trop de tentatives. Réessayez dans :minutes minutes.',
   'Unauthenticated.': 'Non authentifié.',
   'This action is unauthorized.': 'Cette action n’est pas autorisée.',
   'Not found.': 'Introuvable.',

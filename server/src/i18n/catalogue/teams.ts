@@ -52,14 +52,30 @@ export const teams: Record<string, string> = {
     'La personne qui a envoyé cette invitation ne peut plus inviter quelqu’un dans cette équipe avec ce rôle. Demandez à l’équipe de vous la renvoyer.',
   'This team no longer exists.': 'Cette équipe n’existe plus.',
   // Invitation budgets (invitations/budget.ts).
-  'This team may send :max invitations per :hours h and has reached that limit. Try again in :seconds seconds.':
-    'Cette équipe peut envoyer :max invitations par :hours h et a atteint cette limite. Réessayez dans :seconds secondes.',
-  'You may send :max invitations per :hours h for this team and have reached that limit. Try again in :seconds seconds.':
-    'Vous pouvez envoyer :max invitations par :hours h pour cette équipe et avez atteint cette limite. Réessayez dans :seconds secondes.',
-  'You may send :max invitations per :hours h, whatever the team, and have reached that limit. Try again in :seconds seconds.':
-    'Vous pouvez envoyer :max invitations par :hours h, toutes équipes confondues, et avez atteint cette limite. Réessayez dans :seconds secondes.',
-  'As a platform admin you may send :max invitations per :hours h, whatever the team, and have reached that limit. Try again in :seconds seconds.':
-    'En tant qu’administrateur de la plateforme, vous pouvez envoyer :max invitations par :hours h, toutes équipes confondues, et avez atteint cette limite. Réessayez dans :seconds secondes.',
+  'This team may send :max invitations per :hours h and has reached that limit. Try again in less than a minute.':
+    'Cette équipe peut envoyer :max invitations par :hours h et a atteint cette limite. Réessayez dans moins d’une minute.',
+  'This team may send :max invitations per :hours h and has reached that limit. Try again in 1 minute.':
+    'Cette équipe peut envoyer :max invitations par :hours h et a atteint cette limite. Réessayez dans 1 minute.',
+  'This team may send :max invitations per :hours h and has reached that limit. Try again in :minutes minutes.':
+    'Cette équipe peut envoyer :max invitations par :hours h et a atteint cette limite. Réessayez dans :minutes minutes.',
+  'You may send :max invitations per :hours h for this team and have reached that limit. Try again in less than a minute.':
+    'Vous pouvez envoyer :max invitations par :hours h pour cette équipe et avez atteint cette limite. Réessayez dans moins d’une minute.',
+  'You may send :max invitations per :hours h for this team and have reached that limit. Try again in 1 minute.':
+    'Vous pouvez envoyer :max invitations par :hours h pour cette équipe et avez atteint cette limite. Réessayez dans 1 minute.',
+  'You may send :max invitations per :hours h for this team and have reached that limit. Try again in :minutes minutes.':
+    'Vous pouvez envoyer :max invitations par :hours h pour cette équipe et avez atteint cette limite. Réessayez dans :minutes minutes.',
+  'You may send :max invitations per :hours h, whatever the team, and have reached that limit. Try again in less than a minute.':
+    'Vous pouvez envoyer :max invitations par :hours h, toutes équipes confondues, et avez atteint cette limite. Réessayez dans moins d’une minute.',
+  'You may send :max invitations per :hours h, whatever the team, and have reached that limit. Try again in 1 minute.':
+    'Vous pouvez envoyer :max invitations par :hours h, toutes équipes confondues, et avez atteint cette limite. Réessayez dans 1 minute.',
+  'You may send :max invitations per :hours h, whatever the team, and have reached that limit. Try again in :minutes minutes.':
+    'Vous pouvez envoyer :max invitations par :hours h, toutes équipes confondues, et avez atteint cette limite. Réessayez dans :minutes minutes.',
+  'As a platform admin you may send :max invitations per :hours h, whatever the team, and have reached that limit. Try again in less than a minute.':
+    'En tant qu’administrateur de la plateforme, vous pouvez envoyer :max invitations par :hours h, toutes équipes confondues, et avez atteint cette limite. Réessayez dans moins d’une minute.',
+  'As a platform admin you may send :max invitations per :hours h, whatever the team, and have reached that limit. Try again in 1 minute.':
+    'En tant qu’administrateur de la plateforme, vous pouvez envoyer :max invitations par :hours h, toutes équipes confondues, et avez atteint cette limite. Réessayez dans 1 minute.',
+  'As a platform admin you may send :max invitations per :hours h, whatever the team, and have reached that limit. Try again in :minutes minutes.':
+    'En tant qu’administrateur de la plateforme, vous pouvez envoyer :max invitations par :hours h, toutes équipes confondues, et avez atteint cette limite. Réessayez dans :minutes minutes.',
   'The :field field must be a list of workspace ids.': 'Le champ :field doit être une liste d’identifiants d’espaces de travail.',
   // Many addresses in one call (invitations/batch.ts).
   'The emails field must be a list of addresses.': 'Le champ adresses doit être une liste d’adresses.',

@@ -137,7 +137,7 @@ const BulkTeamsDialog = ({ action, selection, onClose }: { action: TeamAction; s
                     members: counted('members', preview.reach.members),
                     workspaces: counted('workspaces', preview.reach.workspaces),
                   }),
-                  ...(skipped > 0 ? [translate('adminBulk.teams.skipped', { count: format(skipped) })] : []),
+                  ...(skipped > 0 ? [translate('adminBulk.teams.skipped', { smart_count: skipped, count: format(skipped) })] : []),
                 ].join(' '),
         };
       }}

@@ -84,14 +84,14 @@ const BulkDeleteDialog = ({ ids, onClose }: { ids: Identifier[]; onClose: (finis
             ) : (
               <>
                 {translate('adminBulk.workspaces.delete_content', { workspaces, members: counted('members', preview.reach.members) })}
-                {preview.totals.not_found > 0 && ` ${translate('adminBulk.workspaces.skipped', { count: format(preview.totals.not_found) })}`}
+                {preview.totals.not_found > 0 && ` ${translate('adminBulk.workspaces.skipped', { smart_count: preview.totals.not_found, count: format(preview.totals.not_found) })}`}
                 <Box component="ul" sx={{ mt: 1, mb: 0 }} aria-label={translate('adminBulk.workspaces.delete_title', { workspaces })}>
                   {going.slice(0, LISTED).map((item) => (
                     <li key={item.id}>
                       {item.namespace} ({counted('members', item.members ?? 0)})
                     </li>
                   ))}
-                  {going.length > LISTED && <li>{translate('adminBulk.more', { count: format(going.length - LISTED) })}</li>}
+                  {going.length > LISTED && <li>{translate('adminBulk.more', { smart_count: going.length - LISTED, count: format(going.length - LISTED) })}</li>}
                 </Box>
               </>
             ),
