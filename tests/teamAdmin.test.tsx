@@ -102,6 +102,8 @@ describe('/admin/teams/{id}', () => {
     expect(await within(dialog).findByText(/Deleting team Edge Computing Lab deletes 2 workspaces and their namespaces: vision, radio\./)).toBeInTheDocument();
     expect(requestsTo('DELETE', '/api/admin/teams/3')).toHaveLength(1);
     expect(requestsTo('DELETE', '/api/admin/teams/3')[0]!.url.search).toBe('?cascade=1&dry_run=1');
+    // It cannot be undone: the team's name is typed back first.
+    await user.type(within(dialog).getByLabelText('Type edgelab to confirm'), 'edgelab');
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(requestsTo('DELETE', '/api/admin/teams/3')).toHaveLength(2));
     expect(requestsTo('DELETE', '/api/admin/teams/3')[1]!.url.search).toBe('?cascade=1');

@@ -63,6 +63,10 @@ export const appMessages = {
       submit: 'Submit',
       retry: 'Try again',
     },
+    // Confirmations of what cannot be undone: the name typed back before the button works.
+    confirm: {
+      type_name: 'Type %{name} to confirm',
+    },
     validation: {
       invalid_email: 'Invalid email',
       invalid_url: 'Invalid URL',

@@ -62,6 +62,9 @@ export const frenchAppMessages: typeof appMessages = {
       submit: 'Valider',
       retry: 'Réessayer',
     },
+    confirm: {
+      type_name: 'Saisissez %{name} pour confirmer',
+    },
     validation: {
       invalid_email: 'Adresse e-mail invalide',
       invalid_url: 'URL invalide',

@@ -19,7 +19,8 @@ import { visuallyHidden } from '@mui/utils';
 import EventOutlinedIcon from '@mui/icons-material/EventOutlined';
 import PersonRemoveOutlinedIcon from '@mui/icons-material/PersonRemoveOutlined';
 import { useState } from 'react';
-import { Confirm, useDataProvider, useLocaleState, useNotify, useRefresh, useTranslate } from 'react-admin';
+import { useDataProvider, useLocaleState, useNotify, useRefresh, useTranslate } from 'react-admin';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EnabledChip } from '../../components/EnabledChip';
 import type { ConsoleDataProvider } from '../../dataProvider';
 import { errorMessage } from '../../httpClient';
@@ -237,7 +238,8 @@ export const TeamMembers = ({ teamId, members, myRole, admin }: { teamId: number
           </TableBody>
         </Table>
       </Box>
-      <Confirm
+      <ConfirmDialog
+        destructive
         isOpen={removing !== null}
         loading={busy}
         title={
