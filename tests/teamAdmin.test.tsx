@@ -164,6 +164,20 @@ describe('member management on /teams/{id}', () => {
     expect(screen.queryByRole('combobox')).not.toBeInTheDocument();
   });
 
+  it("the only owner's role is not offered (the server would refuse it), with the reason", async () => {
+    db.teams = [makeTeam()];
+    const { user } = renderApp({ path: '/teams/3', loggedIn: true });
+    const table = await screen.findByRole('table', { name: 'Users' });
+    const own = within(table).getByRole('combobox', { name: 'Role of Ada Lovelace' });
+    expect(own).toHaveAttribute('aria-disabled', 'true');
+    expect(within(table).getByLabelText('The team has no other owner: make another member an owner before changing this role.')).toContainElement(own);
+    // Another member's role is still offered.
+    expect(within(table).getByRole('combobox', { name: 'Role of Grace Hopper' })).not.toHaveAttribute('aria-disabled');
+    await user.click(within(table).getByRole('combobox', { name: 'Role of Grace Hopper' }));
+    await user.click(await screen.findByRole('option', { name: 'Owner' }));
+    await waitFor(() => expect(requestsTo('PATCH', '/api/tenants/3/users/5')).toHaveLength(1));
+  });
+
   it("members of a suspended team are told so, without 'Join this team'", async () => {
     db.teams = [makeTeam({ role: null, member: false, users: undefined, enabled: false })];
     renderApp({ path: '/teams/3', loggedIn: true });

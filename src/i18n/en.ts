@@ -1092,6 +1092,7 @@ export const appMessages = {
       column_status: 'Status',
       column_actions: 'Actions',
       role_label: 'Role of %{name}',
+      sole_owner: 'The team has no other owner: make another member an owner before changing this role.',
       remove: 'Remove',
       remove_label: 'Remove %{name}',
       remove_title: 'Remove %{name} from the team?',

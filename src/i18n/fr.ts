@@ -1082,6 +1082,7 @@ export const frenchAppMessages: typeof appMessages = {
       column_status: 'Statut',
       column_actions: 'Actions',
       role_label: 'Rôle de %{name}',
+      sole_owner: 'L’équipe n’a pas d’autre propriétaire : nommez-en un autre avant de changer ce rôle.',
       remove: 'Retirer',
       remove_label: 'Retirer %{name}',
       remove_title: 'Retirer %{name} de l’équipe ?',
