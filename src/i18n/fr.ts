@@ -1491,6 +1491,11 @@ export const frenchTranslation: TranslationMessages = {
   ...frenchAppMessages,
   ra: {
     ...frenchMessages.ra,
+    page: {
+      ...frenchMessages.ra.page,
+      // 'Pas encore de %{name}.' gives 'de utilisateurs' (no elision) mid-sentence.
+      empty: 'Rien pour l’instant.',
+    },
   },
 } as TranslationMessages;
 
