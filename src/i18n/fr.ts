@@ -475,7 +475,7 @@ export const frenchAppMessages: typeof appMessages = {
       affiliation: 'Affiliation',
       country: 'Pays',
       url: 'Site web',
-      joining_reason: 'Pourquoi la plateforme a-t-elle besoin de cette équipe ?',
+      joining_reason: 'Pourquoi cette équipe ?',
       joining_reason_hint: 'Ce que l’équipe fera sur la plateforme : un projet de recherche, un cours, une expérience.',
       joining_category: 'Catégorie',
       team: 'Équipe',
