@@ -1309,6 +1309,8 @@ export const appMessages = {
   },
   admin_filters: {
     title: 'Filters',
+    hide: 'Hide filters',
+    show: 'Show filters',
     date: 'Created',
     when: 'When',
     dates: { today: 'Today', week: 'Last 7 days', month: 'Last 30 days', year: 'This year', earlier: 'Before this year' },
@@ -1331,7 +1333,7 @@ export const appMessages = {
       unknown: 'Unknown',
       disabled: 'Disabled',
     },
-    columns: { member_count: 'Members', workspace_count: 'Workspaces' },
+    columns: { member_count: 'Members', workspace_count: 'Workspace count' },
     team_picker: {
       label: 'Team',
       placeholder: 'Type 3 letters of a team’s name',

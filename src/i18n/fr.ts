@@ -1297,6 +1297,8 @@ export const frenchAppMessages: typeof appMessages = {
   },
   admin_filters: {
     title: 'Filtres',
+    hide: 'Masquer les filtres',
+    show: 'Afficher les filtres',
     date: 'Création',
     when: 'Quand',
     dates: { today: 'Aujourd’hui', week: '7 derniers jours', month: '30 derniers jours', year: 'Cette année', earlier: 'Avant cette année' },
@@ -1319,7 +1321,7 @@ export const frenchAppMessages: typeof appMessages = {
       unknown: 'Inconnu',
       disabled: 'Désactivé',
     },
-    columns: { member_count: 'Membres', workspace_count: 'Espaces de travail' },
+    columns: { member_count: 'Membres', workspace_count: 'Nombre d’espaces' },
     team_picker: {
       label: 'Équipe',
       placeholder: 'Tapez 3 lettres du nom d’une équipe',
