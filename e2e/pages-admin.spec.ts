@@ -27,6 +27,8 @@ interface Arranged {
   team: { id: number; name: string };
   workspace: { id: number; name: string };
   nodeName: string;
+  /** Who asked for a new team (pending): /requests' Manage dialog then shows the form's details. */
+  teamAsker: string;
 }
 
 let apiContext: APIRequestContext;
@@ -67,11 +69,32 @@ async function arrange(): Promise<Arranged> {
     const token = await login(apiContext, person);
     await api(apiContext, 'PATCH', '/api/requests/teams', token, { team_id: team.id, message: `${person.firstname} would like to join.` });
   });
+  // One new team asked for and left pending, with the form's long answers: its Manage dialog
+  // lists them beside their labels, which a phone must not squeeze to a letter per line.
+  const asker = people[0];
+  await api(apiContext, 'POST', '/api/requests/teams', await login(apiContext, asker), {
+    fullname: `Distributed Intelligence at the Network Edge ${tag}`,
+    shortname: `Edge Intelligence ${tag}`,
+    url: 'https://distributed-intelligence.example.org/research/network-edge',
+    joining_reason: 'A two-year research project on federated learning across heterogeneous edge devices.',
+    affiliation: 'Université Polytechnique des Hauts-de-France',
+    country: 'France',
+    joining_category: 'Research',
+  });
   const me = await api(apiContext, 'GET', '/user', ownerToken);
   const nodes = await api<{ name: string; node_id?: number | null }[]>(apiContext, 'GET', '/api/admin/nodes', adminToken);
   const clusterNode = nodes.find((node) => !node.node_id);
   expect(clusterNode, 'the sandbox cluster has a node').toBeTruthy();
-  return { admin, frenchAdmin, owner, ownerId: me.id, team: { id: team.id, name: team.name }, workspace, nodeName: clusterNode!.name };
+  return {
+    admin,
+    frenchAdmin,
+    owner,
+    ownerId: me.id,
+    team: { id: team.id, name: team.name },
+    workspace,
+    nodeName: clusterNode!.name,
+    teamAsker: `${asker.firstname} ${asker.lastname}`,
+  };
 }
 
 async function loggedIn(browser: Browser, user: TestUser): Promise<Page> {
@@ -127,17 +150,51 @@ async function checkTabs(page: Page, name: string) {
   await tabs.first().click();
 }
 
-/** Opens the list's filters: the sidebar on phones is folded, on desktop it is already beside the list. */
+/**
+ * Opens the list's filters: on phones a folded panel above the list; on desktop a panel beside
+ * it, folded to a button below 1440 px (so that the table's columns fit). Folded again after.
+ */
 async function openFilters(page: Page, name: string) {
   const folded = page.getByRole('button', { name: 'Filters', exact: true });
+  const show = page.getByRole('button', { name: 'Show filters' });
   if (await folded.isVisible()) {
     await folded.click();
     await expect(folded).toHaveAttribute('aria-expanded', 'true');
+  } else if (await show.isVisible()) {
+    await show.click();
+    await expect(page.getByRole('button', { name: 'Hide filters' })).toBeVisible();
   } else {
     await expect(page.getByTestId('filter-sidebar').or(page.getByRole('complementary', { name: 'Filters' })).first()).toBeVisible();
   }
   await checkPage(page, `${name}-filters`);
   if (await folded.isVisible()) await folded.click();
+  const hide = page.getByRole('button', { name: 'Hide filters' });
+  if (await hide.isVisible()) await hide.click();
+}
+
+/**
+ * A list's table shows whole beside the menu (the filter panel folded): no column scrolled out
+ * of sight in its wrapper, no cell's text running past its cell. At 1280 px the dates, in the
+ * last columns, were cut.
+ */
+async function expectTableFits(page: Page, name: string) {
+  const problems = await page.evaluate(() => {
+    const found: string[] = [];
+    for (const wrapper of Array.from(document.querySelectorAll<HTMLElement>('main .RaDataTable-tableWrapper, main table'))) {
+      if (wrapper.scrollWidth > wrapper.clientWidth + 1) found.push(`${wrapper.className.split(' ')[0] || wrapper.tagName} scrolls: ${wrapper.scrollWidth} > ${wrapper.clientWidth}`);
+    }
+    for (const cell of Array.from(document.querySelectorAll<HTMLElement>('main td, main th'))) {
+      if (cell.scrollWidth > cell.clientWidth + 1) found.push(`cell "${(cell.textContent ?? '').trim().slice(0, 40)}" is cut: ${cell.scrollWidth} > ${cell.clientWidth}`);
+    }
+    // Nor squeezed to fit: a value a few letters wide reads a letter or two per line.
+    for (const value of Array.from(document.querySelectorAll<HTMLElement>('main td dd'))) {
+      const text = (value.textContent ?? '').trim();
+      if (getComputedStyle(value).whiteSpace === 'nowrap') continue;
+      if (text.length > 4 && value.getBoundingClientRect().width < 60) found.push(`"${text.slice(0, 40)}" is squeezed to ${Math.round(value.getBoundingClientRect().width)} px`);
+    }
+    return found;
+  });
+  expect(problems, `${name}: the table fits`).toEqual([]);
 }
 
 /** Checks the first row (or card); the bulk bar shows, and says one is selected. */
@@ -162,7 +219,8 @@ async function unselect(page: Page) {
 
 for (const [size, viewport] of SIZES) {
   test(`the admin lists at ${size} size: filters, checked rows, the bulk bar and its dialogs`, async () => {
-    test.setTimeout(180_000);
+    // Six lists and the request dialogs: over three minutes on a loaded machine.
+    test.setTimeout(300_000);
     const page = adminPage;
     await page.setViewportSize(viewport);
     const at = (name: string) => `admin-${name}-${size}`;
@@ -186,6 +244,7 @@ for (const [size, viewport] of SIZES) {
     await open(page, '/admin/teams');
     await expect(page.getByRole('link', { name: arranged.team.name })).toBeVisible();
     await checkPage(page, at('teams'));
+    if (size === 'desktop') await expectTableFits(page, at('teams'));
     await openFilters(page, at('teams'));
     await checkOneRow(page, at('teams'));
     await unselect(page);
@@ -193,6 +252,7 @@ for (const [size, viewport] of SIZES) {
     await open(page, '/admin/workspaces');
     await expect(page.getByRole('link', { name: arranged.workspace.name }).first()).toBeVisible();
     await checkPage(page, at('workspaces'));
+    if (size === 'desktop') await expectTableFits(page, at('workspaces'));
     await openFilters(page, at('workspaces'));
     await checkOneRow(page, at('workspaces'));
     await unselect(page);
@@ -200,12 +260,15 @@ for (const [size, viewport] of SIZES) {
     await open(page, '/admin/nodes');
     await expect(page.getByRole('link', { name: arranged.nodeName })).toBeVisible();
     await checkPage(page, at('nodes'));
+    // Left out of expectTableFits for now: the nodes list's addresses, capacity and system info
+    // still need about 50 px more than a 1280 px screen leaves, so status and owner scroll.
     await openFilters(page, at('nodes'));
     await checkOneRow(page, at('nodes'));
     await unselect(page);
 
     await open(page, '/admin/activity');
     await checkPage(page, at('activity'));
+    if (size === 'desktop') await expectTableFits(page, at('activity'));
     await openFilters(page, at('activity'));
     await checkOneRow(page, at('activity'));
     await unselect(page);
@@ -214,6 +277,31 @@ for (const [size, viewport] of SIZES) {
     await open(page, '/requests');
     await expect(page.getByText('would like to join.').first()).toBeVisible();
     await checkPage(page, at('requests'));
+    // The new team's request: its details, label beside (or above) value, each value readable.
+    await open(page, `/requests?filter=${encodeURIComponent(JSON.stringify({ status: 'Pending', type: 'CreateTeam' }))}`);
+    await page.getByTitle(`Manage the request of ${arranged.teamAsker}`).first().click();
+    const manage = page.getByRole('dialog', { name: 'Manage request' });
+    const details = manage.getByLabel('What was asked');
+    await expect(details).toContainText('federated learning');
+    const cramped = await details.locator('dd').evaluateAll((values) =>
+      values
+        .map((value) => {
+          const style = getComputedStyle(value);
+          const lineHeight = parseFloat(style.lineHeight) || 20;
+          const lines = Math.round(value.getBoundingClientRect().height / lineHeight);
+          const text = (value.textContent ?? '').trim();
+          // A value set a letter or two per line has about as many lines as letters.
+          return { text: text.slice(0, 30), width: value.getBoundingClientRect().width, lines, letters: text.length };
+        })
+        .filter((value) => value.width < 120 || value.lines > Math.max(2, value.letters / 8)),
+    );
+    expect(cramped, 'the request details have room to read').toEqual([]);
+    await checkPage(page, at('requests-manage-dialog'));
+    await manage.getByRole('button', { name: 'Cancel' }).click();
+    await expect(manage).toBeHidden();
+    // The list remembers its filter: back to every pending request.
+    await open(page, `/requests?filter=${encodeURIComponent(JSON.stringify({ status: 'Pending' }))}`);
+    await expect(page.getByText('would like to join.').first()).toBeVisible();
     await checkOneRow(page, at('requests'));
     await selectAllMatching(page, at('requests'), /^Select all \d+ matching/);
     await page.getByRole('button', { name: 'Approve selected' }).click();

@@ -5,6 +5,7 @@ import { db, requestsTo } from './mocks/db';
 import { makeUser } from './mocks/fixtures';
 import { server } from './mocks/server';
 import { renderApp } from './render';
+import { FILTER_PANEL_KEY } from '../src/resources/admin/FilterSidebar';
 
 // The admin lists' filter sidebars (react-admin FilterList) and autocompletes: what each
 // choice sends to the server.
@@ -62,6 +63,50 @@ describe('admin filter sidebars', () => {
     await waitFor(() => expect(lastQuery('/api/admin/teams')['filter[has_workspaces]']).toBe('false'));
     await user.click(within(sidebar).getByText('Before this year'));
     await waitFor(() => expect(lastQuery('/api/admin/teams')['filter[to]']).toBe(`${new Date().getUTCFullYear() - 1}-12-31`));
+  });
+
+  it('/admin/teams names its two workspace columns apart', async () => {
+    renderApp({ path: '/admin/teams', loggedIn: true });
+    await screen.findByText('edgelab');
+    const heads = screen.getAllByRole('columnheader').map((head) => head.textContent);
+    expect(heads.filter((head) => head === 'Workspaces')).toHaveLength(1);
+    expect(heads).toContain('Workspace count');
+  });
+
+  it('the filter panel folds to a button, and the choice is remembered', async () => {
+    const { user, unmount } = renderApp({ path: '/admin/teams', loggedIn: true });
+    await screen.findByText('edgelab');
+    await user.click(within(screen.getByTestId('filter-sidebar')).getByRole('button', { name: 'Hide filters' }));
+    expect(within(screen.getByTestId('filter-sidebar')).queryByText('Without workspaces')).not.toBeInTheDocument();
+    expect(localStorage.getItem(FILTER_PANEL_KEY)).toBe('closed');
+    unmount();
+
+    const again = renderApp({ path: '/admin/teams', loggedIn: true });
+    await screen.findByText('edgelab');
+    const sidebar = screen.getByTestId('filter-sidebar');
+    expect(within(sidebar).queryByText('Without workspaces')).not.toBeInTheDocument();
+    await again.user.click(within(sidebar).getByRole('button', { name: 'Show filters' }));
+    expect(await within(screen.getByTestId('filter-sidebar')).findByText('Without workspaces')).toBeInTheDocument();
+    expect(localStorage.getItem(FILTER_PANEL_KEY)).toBe('open');
+  });
+
+  it('starts folded on a 1280 px screen, where menu, panel and table do not fit side by side', async () => {
+    const wide = window.matchMedia;
+    // A 1280 px window: min-width and max-width queries both answered for that width.
+    window.matchMedia = ((query: string) => {
+      const min = /min-width:\s*([\d.]+)px/.exec(query);
+      const max = /max-width:\s*([\d.]+)px/.exec(query);
+      const matches = (!min || Number(min[1]) <= 1280) && (!max || Number(max[1]) >= 1280);
+      return { ...wide(query), matches, media: query };
+    }) as typeof window.matchMedia;
+    try {
+      renderApp({ path: '/admin/teams', loggedIn: true });
+      await screen.findByText('edgelab');
+      expect(within(screen.getByTestId('filter-sidebar')).getByRole('button', { name: 'Show filters' })).toBeInTheDocument();
+      expect(screen.queryByText('Without workspaces')).not.toBeInTheDocument();
+    } finally {
+      window.matchMedia = wide;
+    }
   });
 
   it('/admin/workspaces picks the team with an autocomplete that searches the server', async () => {

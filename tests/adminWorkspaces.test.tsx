@@ -92,13 +92,23 @@ describe('/admin/workspaces/{id}', () => {
       within(dialog).getByText('Deleting workspace Vision deletes namespace edgelab-vision, its pods, and the access of 4 members. This cannot be undone.'),
     ).toBeInTheDocument();
 
-    // Cancelling sends nothing.
+    // Cancel is plain (no warning icon); cancelling sends nothing.
+    expect(within(dialog).getByRole('button', { name: 'Cancel' }).querySelector('svg')).toBeNull();
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(requestsTo('DELETE', '/api/admin/workspaces/9')).toHaveLength(0);
 
+    // The red confirm button waits for the name typed back.
     await user.click(screen.getByRole('button', { name: 'Delete workspace' }));
-    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete workspace' }));
+    const again = await screen.findByRole('dialog');
+    const confirm = within(again).getByRole('button', { name: 'Delete workspace' });
+    expect(confirm).toBeDisabled();
+    expect(confirm).toHaveClass('MuiButton-colorError');
+    await user.type(within(again).getByLabelText('Type vision to confirm'), 'visio');
+    expect(confirm).toBeDisabled();
+    await user.type(within(again).getByLabelText('Type vision to confirm'), 'n');
+    expect(confirm).toBeEnabled();
+    await user.click(confirm);
     expect(await screen.findByText('Workspace Vision deleted. Its namespace is being removed from the cluster.')).toBeInTheDocument();
     expect(adminWorkspacesDb.deleted).toEqual([9]);
     await waitFor(() => expect(requestsTo('GET', '/api/admin/workspaces').length).toBeGreaterThan(0));

@@ -115,6 +115,22 @@ describe('the i18n provider', () => {
     expect(provider.translate('app.menu.pending_requests', { smart_count: 3 })).toBe('3 demandes en attente');
     expect(provider.getLocales?.().map((locale) => locale.locale)).toEqual(['en', 'fr']);
   });
+
+  it("writes react-admin's empty states in sentence case in both languages", async () => {
+    const provider = createI18nProvider();
+    // react-admin passes the resource's label, as for a title.
+    const name = provider.translate('resources.admin/users.name', { smart_count: 0 });
+    expect(name).toBe('Users');
+    expect(provider.translate('ra.navigation.no_results', { name })).toBe('No users found');
+    expect(provider.translate('ra.navigation.no_filtered_results', { name })).toBe('No users found using the current filters.');
+    expect(provider.translate('ra.page.empty', { name })).toBe('No users yet.');
+    // Elsewhere the label keeps its capital (a page title is the label alone).
+    expect(provider.translate('ra.page.list', { name })).toBe('Users');
+    await provider.changeLocale('fr');
+    const nom = provider.translate('resources.admin/users.name', { smart_count: 0 });
+    expect(provider.translate('ra.navigation.no_results', { name: nom })).toBe('Aucun résultat');
+    expect(provider.translate('ra.page.empty', { name: nom })).toBe('Rien pour l’instant.');
+  });
 });
 
 describe('the language to start in', () => {

@@ -10,6 +10,11 @@ import { server } from './mocks/server';
 // CI's two cores shared with another job, a lazily loaded list page has taken over 3 s to show.
 configure({ asyncUtilTimeout: 8000 });
 
+// Dates follow the browser's locale within the console's language; jsdom says en-US. The
+// tests' expectations are written day first (02/11/2026), as an en-GB browser shows them;
+// tests of the en-US order set navigator.language themselves.
+Object.defineProperty(window.navigator, 'language', { value: 'en-GB', configurable: true, writable: true });
+
 beforeAll(() => {
   server.listen({ onUnhandledRequest: 'error' });
   // jsdom does not implement these; react-admin and MUI call them.

@@ -102,6 +102,8 @@ describe('/admin/teams/{id}', () => {
     expect(await within(dialog).findByText(/Deleting team Edge Computing Lab deletes 2 workspaces and their namespaces: vision, radio\./)).toBeInTheDocument();
     expect(requestsTo('DELETE', '/api/admin/teams/3')).toHaveLength(1);
     expect(requestsTo('DELETE', '/api/admin/teams/3')[0]!.url.search).toBe('?cascade=1&dry_run=1');
+    // It cannot be undone: the team's name is typed back first.
+    await user.type(within(dialog).getByLabelText('Type edgelab to confirm'), 'edgelab');
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(requestsTo('DELETE', '/api/admin/teams/3')).toHaveLength(2));
     expect(requestsTo('DELETE', '/api/admin/teams/3')[1]!.url.search).toBe('?cascade=1');
@@ -160,6 +162,20 @@ describe('member management on /teams/{id}', () => {
     renderApp({ path: '/teams/3', loggedIn: true });
     expect(await screen.findByRole('list', { name: 'Users' })).toBeInTheDocument();
     expect(screen.queryByRole('combobox')).not.toBeInTheDocument();
+  });
+
+  it("the only owner's role is not offered (the server would refuse it), with the reason", async () => {
+    db.teams = [makeTeam()];
+    const { user } = renderApp({ path: '/teams/3', loggedIn: true });
+    const table = await screen.findByRole('table', { name: 'Users' });
+    const own = within(table).getByRole('combobox', { name: 'Role of Ada Lovelace' });
+    expect(own).toHaveAttribute('aria-disabled', 'true');
+    expect(within(table).getByLabelText('The team has no other owner: make another member an owner before changing this role.')).toContainElement(own);
+    // Another member's role is still offered.
+    expect(within(table).getByRole('combobox', { name: 'Role of Grace Hopper' })).not.toHaveAttribute('aria-disabled');
+    await user.click(within(table).getByRole('combobox', { name: 'Role of Grace Hopper' }));
+    await user.click(await screen.findByRole('option', { name: 'Owner' }));
+    await waitFor(() => expect(requestsTo('PATCH', '/api/tenants/3/users/5')).toHaveLength(1));
   });
 
   it("members of a suspended team are told so, without 'Join this team'", async () => {

@@ -2,7 +2,7 @@ import { render } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ResponsiveColumns } from '../src/layout/ResponsiveColumns';
 import { defaultSettings, loadSettings, mergeSettings } from '../src/settings';
-import { formatDateTime, formatLogTimestamp } from '../src/utils/dates';
+import { dateLocale, formatDateTime, formatLogTimestamp, formatLongDate } from '../src/utils/dates';
 import { initials } from '../src/utils/avatar';
 import { EMAIL_PATTERN } from '../src/utils/validators';
 import { http as mswHttp, HttpResponse } from 'msw';
@@ -15,6 +15,27 @@ describe('dates', () => {
     expect(formatLogTimestamp(local)).toMatch(/^02\/11\/2026 07:04:09[+-]\d\d:\d\d$/);
     expect(formatDateTime(null)).toBe('');
     expect(formatDateTime('not a date')).toBe('');
+  });
+
+  it("follows the browser's order within the console's language: month first for en-US", () => {
+    const local = new Date(2026, 10, 2, 7, 4, 9);
+    const browser = (tag: string) => Object.defineProperty(window.navigator, 'language', { value: tag, configurable: true, writable: true });
+    try {
+      browser('en-US');
+      expect(dateLocale('en')).toBe('en-US');
+      expect(formatDateTime(local)).toBe('11/02/2026 07:04 AM');
+      expect(formatLogTimestamp(local)).toMatch(/^11\/02\/2026 07:04:09[+-]\d\d:\d\d$/);
+      expect(formatLongDate(local, 'en')).toBe('November 2, 2026');
+      // An English browser in a French console: French order and words.
+      expect(dateLocale('fr')).toBe('fr-FR');
+      expect(formatLongDate(local, 'fr')).toBe('2 novembre 2026');
+      browser('fr-CA');
+      expect(dateLocale('fr')).toBe('fr-CA');
+      expect(dateLocale('en')).toBe('en-GB');
+      expect(formatLongDate(local, 'en')).toBe('2 November 2026');
+    } finally {
+      browser('en-GB');
+    }
   });
 });
 

@@ -63,6 +63,10 @@ export const appMessages = {
       submit: 'Submit',
       retry: 'Try again',
     },
+    // Confirmations of what cannot be undone: the name typed back before the button works.
+    confirm: {
+      type_name: 'Type %{name} to confirm',
+    },
     validation: {
       invalid_email: 'Invalid email',
       invalid_url: 'Invalid URL',
@@ -1092,6 +1096,7 @@ export const appMessages = {
       column_status: 'Status',
       column_actions: 'Actions',
       role_label: 'Role of %{name}',
+      sole_owner: 'The team has no other owner: make another member an owner before changing this role.',
       remove: 'Remove',
       remove_label: 'Remove %{name}',
       remove_title: 'Remove %{name} from the team?',
@@ -1308,6 +1313,8 @@ export const appMessages = {
   },
   admin_filters: {
     title: 'Filters',
+    hide: 'Hide filters',
+    show: 'Show filters',
     date: 'Created',
     when: 'When',
     dates: { today: 'Today', week: 'Last 7 days', month: 'Last 30 days', year: 'This year', earlier: 'Before this year' },
@@ -1330,7 +1337,7 @@ export const appMessages = {
       unknown: 'Unknown',
       disabled: 'Disabled',
     },
-    columns: { member_count: 'Members', workspace_count: 'Workspaces' },
+    columns: { member_count: 'Members', workspace_count: 'Workspace count' },
     team_picker: {
       label: 'Team',
       placeholder: 'Type 3 letters of a team’s name',

@@ -62,6 +62,9 @@ export const frenchAppMessages: typeof appMessages = {
       submit: 'Valider',
       retry: 'Réessayer',
     },
+    confirm: {
+      type_name: 'Saisissez %{name} pour confirmer',
+    },
     validation: {
       invalid_email: 'Adresse e-mail invalide',
       invalid_url: 'URL invalide',
@@ -475,7 +478,7 @@ export const frenchAppMessages: typeof appMessages = {
       affiliation: 'Affiliation',
       country: 'Pays',
       url: 'Site web',
-      joining_reason: 'Pourquoi la plateforme a-t-elle besoin de cette équipe ?',
+      joining_reason: 'Pourquoi cette équipe ?',
       joining_reason_hint: 'Ce que l’équipe fera sur la plateforme : un projet de recherche, un cours, une expérience.',
       joining_category: 'Catégorie',
       team: 'Équipe',
@@ -1082,6 +1085,7 @@ export const frenchAppMessages: typeof appMessages = {
       column_status: 'Statut',
       column_actions: 'Actions',
       role_label: 'Rôle de %{name}',
+      sole_owner: 'L’équipe n’a pas d’autre propriétaire : nommez-en un autre avant de changer ce rôle.',
       remove: 'Retirer',
       remove_label: 'Retirer %{name}',
       remove_title: 'Retirer %{name} de l’équipe ?',
@@ -1296,6 +1300,8 @@ export const frenchAppMessages: typeof appMessages = {
   },
   admin_filters: {
     title: 'Filtres',
+    hide: 'Masquer les filtres',
+    show: 'Afficher les filtres',
     date: 'Création',
     when: 'Quand',
     dates: { today: 'Aujourd’hui', week: '7 derniers jours', month: '30 derniers jours', year: 'Cette année', earlier: 'Avant cette année' },
@@ -1318,7 +1324,7 @@ export const frenchAppMessages: typeof appMessages = {
       unknown: 'Inconnu',
       disabled: 'Désactivé',
     },
-    columns: { member_count: 'Membres', workspace_count: 'Espaces de travail' },
+    columns: { member_count: 'Membres', workspace_count: 'Nombre d’espaces' },
     team_picker: {
       label: 'Équipe',
       placeholder: 'Tapez 3 lettres du nom d’une équipe',
@@ -1490,6 +1496,11 @@ export const frenchTranslation: TranslationMessages = {
   ...frenchAppMessages,
   ra: {
     ...frenchMessages.ra,
+    page: {
+      ...frenchMessages.ra.page,
+      // 'Pas encore de %{name}.' gives 'de utilisateurs' (no elision) mid-sentence.
+      empty: 'Rien pour l’instant.',
+    },
   },
 } as TranslationMessages;
 

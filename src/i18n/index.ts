@@ -25,6 +25,9 @@ export const loadMessages = (locale: string): TranslationMessages | Promise<Tran
   });
 };
 
+/** react-admin messages whose %{name} (a resource's label) sits mid-sentence. */
+const MID_SENTENCE_NAME = new Set(['ra.navigation.no_results', 'ra.navigation.no_filtered_results', 'ra.page.empty']);
+
 export const createI18nProvider = (): I18nProvider => {
   const provider = polyglotI18nProvider(loadMessages, DEFAULT_LOCALE, locales, {
     // Server messages are shown through translate(message, { _: message }).
@@ -32,6 +35,10 @@ export const createI18nProvider = (): I18nProvider => {
   });
   return {
     ...provider,
+    // react-admin puts the resource's label ('Users', capitalised as a title) mid-sentence in its
+    // empty states ('No %{name} found'): sentence case there, 'No users found'.
+    translate: (key: string, options?: Record<string, unknown>) =>
+      provider.translate(key, options && MID_SENTENCE_NAME.has(key) && typeof options.name === 'string' ? { ...options, name: options.name.toLocaleLowerCase() } : options),
     // The http client's Accept-Language and <html lang> follow the messages shown.
     changeLocale: async (locale: string, options?: unknown) => {
       await provider.changeLocale(locale, options);

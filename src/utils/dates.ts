@@ -1,28 +1,56 @@
 import dayjs from 'dayjs';
+import { currentLocale } from '../i18n/locale';
 
-/** Lists: DD/MM/YYYY HH:mm, in the browser's time zone. '' for no date. */
-export const formatDateTime = (value: string | number | Date | null | undefined): string => {
-  if (value === null || value === undefined || value === '') return '';
-  const date = dayjs(value);
-  return date.isValid() ? date.format('DD/MM/YYYY HH:mm') : '';
+/**
+ * The locale dates are written in, within the console's language: the browser's own when it
+ * speaks that language (an en-US browser reads 11/02/2026 as 2 November only if written its
+ * way), else the language's usual one (en-GB, fr-FR).
+ */
+export const dateLocale = (language: string = currentLocale()): string => {
+  const primary = language.toLowerCase().split(/[-_]/)[0];
+  const browser = typeof navigator === 'undefined' ? '' : (navigator.language ?? '');
+  if (browser && browser.toLowerCase().split(/[-_]/)[0] === primary) return browser;
+  return primary === 'en' ? 'en-GB' : primary === 'fr' ? 'fr-FR' : language;
 };
 
-/** Activity log: DD/MM/YYYY HH:mm:ssZ. */
-export const formatLogTimestamp = (value: string | number | Date | null | undefined): string => {
-  if (value === null || value === undefined || value === '') return '';
+const NUMERIC_DATE: Intl.DateTimeFormatOptions = { day: '2-digit', month: '2-digit', year: 'numeric' };
+
+const toDate = (value: string | number | Date | null | undefined): Date | null => {
+  if (value === null || value === undefined || value === '') return null;
   const date = dayjs(value);
-  return date.isValid() ? date.format('DD/MM/YYYY HH:mm:ssZ') : '';
+  return date.isValid() ? date.toDate() : null;
 };
 
 /**
- * An end date in words, day first as the console's other dates are: '30 June 2027' in English,
- * '30 juin 2027' in French. '' for no date.
+ * Lists: the date and the time, in the browser's time zone and its order within the console's
+ * language ('02/11/2026 07:04' in en-GB or fr-FR, '11/02/2026 07:04 AM' in en-US). '' for no date.
+ */
+export const formatDateTime = (value: string | number | Date | null | undefined): string => {
+  const date = toDate(value);
+  if (!date) return '';
+  const locale = dateLocale();
+  return `${date.toLocaleDateString(locale, NUMERIC_DATE)} ${date.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' })}`;
+};
+
+/**
+ * Activity log: the date in the browser's order as lists write it, then a 24-hour time with
+ * seconds and the offset, as logs are compared line by line ('02/11/2026 07:04:09+01:00').
+ */
+export const formatLogTimestamp = (value: string | number | Date | null | undefined): string => {
+  const date = toDate(value);
+  if (!date) return '';
+  return `${date.toLocaleDateString(dateLocale(), NUMERIC_DATE)} ${dayjs(date).format('HH:mm:ssZ')}`;
+};
+
+/**
+ * An end date in words, in the browser's order within the chosen language: '30 June 2027' in
+ * en-GB, 'June 30, 2027' in en-US, '30 juin 2027' in French. '' for no date.
  */
 export const formatLongDate = (value: string | number | Date | null | undefined, locale: string): string => {
   if (value === null || value === undefined || value === '') return '';
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return '';
-  return date.toLocaleDateString(locale === 'en' ? 'en-GB' : locale, { day: 'numeric', month: 'long', year: 'numeric' });
+  return date.toLocaleDateString(dateLocale(locale), { day: 'numeric', month: 'long', year: 'numeric' });
 };
 
 /**

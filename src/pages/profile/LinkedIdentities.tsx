@@ -1,7 +1,8 @@
 import { Alert, Button, Card, CardContent, Dialog, DialogActions, DialogContent, DialogTitle, List, ListItem, ListItemText, Stack, TextField, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
-import { Confirm, useDataProvider, useNotify, useTranslate } from 'react-admin';
+import { useDataProvider, useNotify, useTranslate } from 'react-admin';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useLocation } from 'react-router-dom';
 import type { ConsoleDataProvider } from '../../dataProvider';
 import { errorMessage, fieldErrors } from '../../httpClient';
@@ -128,7 +129,8 @@ export const LinkedIdentities = () => {
           </Stack>
         )}
       </CardContent>
-      <Confirm
+      <ConfirmDialog
+        destructive
         isOpen={unlinking !== null}
         loading={busy}
         title={translate('identities.unlink_title', { name: unlinking?.provider_name ?? '' })}

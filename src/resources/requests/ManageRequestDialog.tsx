@@ -1,6 +1,7 @@
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useDataProvider, useNotify, useTranslate } from 'react-admin';
+import { breakableEmail } from '../../components/EmailText';
 import { endOfDayIso } from '../../utils/dates';
 import { useRefreshRequests } from '../../hooks';
 import { errorMessage } from '../../httpClient';
@@ -57,11 +58,8 @@ export const ManageRequestDialog = ({ request, onClose }: ManageRequestDialogPro
   };
 
   // Full name and email: deciders of a large testbed cannot tell people apart by first name.
-  const requester = request?.user
-    ? [request.user.name?.trim() || [request.user.firstname, request.user.lastname].filter(Boolean).join(' '), request.user.email && `<${request.user.email}>`]
-        .filter(Boolean)
-        .join(' ')
-    : '';
+  const requesterName = request?.user ? request.user.name?.trim() || [request.user.firstname, request.user.lastname].filter(Boolean).join(' ') : '';
+  const requesterEmail = request?.user?.email;
   return (
     <Dialog open={!!request} onClose={busy ? undefined : close} aria-labelledby="manage-request-title" fullWidth maxWidth="sm">
       <DialogTitle id="manage-request-title">{translate('requests.dialog_title')}</DialogTitle>
@@ -73,8 +71,9 @@ export const ManageRequestDialog = ({ request, onClose }: ManageRequestDialogPro
             {requestObject(request)}
           </Typography>
           {/* A long address breaks rather than running out of a phone's dialog. */}
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 1, overflowWrap: 'anywhere' }}>
-            {translate('requests.fields.requester')}: {requester}
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1, overflowWrap: 'break-word' }}>
+            {translate('requests.fields.requester')}: {requesterName}
+            {requesterEmail && <> &lt;{breakableEmail(requesterEmail)}&gt;</>}
           </Typography>
           <RequestDetails request={request} />
           {request.message && (

@@ -63,14 +63,25 @@ export const RequestDetails = ({ request }: { request: UserRequest }) => {
     <Box
       component="dl"
       aria-label={translate('requests.details')}
-      sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, m: 0, mb: 2 }}
+      // The label column is at most 40% wide and its labels wrap; the values take the rest
+      // (minmax(0, …): a long URL breaks instead of widening the dialog). On phones each label
+      // sits above its value: side by side, a 360 px dialog left the values a few letters.
+      sx={{
+        display: 'grid',
+        gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'fit-content(40%) minmax(0, 1fr)' },
+        columnGap: 2,
+        rowGap: { xs: 0, sm: 0.5 },
+        m: 0,
+        mb: 2,
+        '& dd': { mb: { xs: 1, sm: 0 } },
+      }}
     >
       {rows.map(({ key, label, value }) => (
         <Box key={key} sx={{ display: 'contents' }}>
           <Typography component="dt" variant="body2" color="text.secondary">
             {translate(label)}
           </Typography>
-          <Typography component="dd" variant="body2" sx={{ m: 0, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+          <Typography component="dd" variant="body2" sx={{ m: 0, whiteSpace: 'pre-wrap', overflowWrap: 'break-word' }}>
             {key === 'url' && /^https?:\/\//i.test(value) ? (
               <Link href={value} target="_blank" rel="noopener noreferrer">
                 {value}

@@ -2,6 +2,7 @@ import AssignmentOutlinedIcon from '@mui/icons-material/AssignmentOutlined';
 import { Box, Button, Card, CardContent, Stack, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { useState } from 'react';
 import { AutocompleteInput, DataTable, Link, List, Pagination, type RaRecord, ReferenceInput, SearchInput, SelectInput, useListContext, useTranslate } from 'react-admin';
+import { breakableEmail } from '../../components/EmailText';
 import { EmptyState } from '../../components/EmptyState';
 import { RequestStatusChip } from '../../components/RequestStatusChip';
 import { REQUESTS_REFRESH_MS, useCurrentUser } from '../../hooks';
@@ -61,8 +62,8 @@ const Requester = ({ request }: { request: RequestRecord }) => {
     <Box>
       <Box>{admin && user.id ? <Link to={`/admin/users/${user.id}`}>{name}</Link> : name}</Box>
       {user.email && (
-        <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-          {user.email}
+        <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'break-word' }}>
+          {breakableEmail(user.email)}
         </Typography>
       )}
     </Box>

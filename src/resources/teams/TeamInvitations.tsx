@@ -23,7 +23,8 @@ import {
 } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useMemo, useState } from 'react';
-import { Confirm, useDataProvider, useLocaleState, useNotify, useTranslate } from 'react-admin';
+import { useDataProvider, useLocaleState, useNotify, useTranslate } from 'react-admin';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import type { ConsoleDataProvider } from '../../dataProvider';
 import { errorMessage, fieldErrors } from '../../httpClient';
 import { endOfDayIso, formatDateTime, formatLongDate } from '../../utils/dates';
@@ -155,7 +156,8 @@ export const TeamInvitations = ({
           ))}
         </List>
       )}
-      <Confirm
+      <ConfirmDialog
+        destructive
         isOpen={revoking !== null}
         loading={busy !== null}
         title={translate('invitations.revoke_title', { email: revoking?.email ?? '' })}

@@ -19,7 +19,8 @@ import { visuallyHidden } from '@mui/utils';
 import EventOutlinedIcon from '@mui/icons-material/EventOutlined';
 import PersonRemoveOutlinedIcon from '@mui/icons-material/PersonRemoveOutlined';
 import { useState } from 'react';
-import { Confirm, useDataProvider, useLocaleState, useNotify, useRefresh, useTranslate } from 'react-admin';
+import { useDataProvider, useLocaleState, useNotify, useRefresh, useTranslate } from 'react-admin';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EnabledChip } from '../../components/EnabledChip';
 import type { ConsoleDataProvider } from '../../dataProvider';
 import { errorMessage } from '../../httpClient';
@@ -78,6 +79,10 @@ export const TeamMembers = ({ teamId, members, myRole, admin }: { teamId: number
   const [busy, setBusy] = useState(false);
   const ceiling = admin ? RANK.owner : RANK[(ourRole(myRole) as TeamRole | null) ?? 'member'];
   const mayTouch = (member: TeamMember) => RANK[roleOf(member)] <= ceiling;
+  // A team keeps an owner: the server refuses to change the only owner's role, so the select
+  // is not offered for her (often the person looking), with the reason in its tooltip.
+  const owners = members.filter((member) => roleOf(member) === 'owner').length;
+  const soleOwner = (member: TeamMember) => owners === 1 && roleOf(member) === 'owner';
 
   const changeRole = async (member: TeamMember, role: TeamRole) => {
     try {
@@ -188,19 +193,23 @@ export const TeamMembers = ({ teamId, members, myRole, admin }: { teamId: number
                     )}
                   </TableCell>
                   <TableCell>
-                    <Select
-                      size="small"
-                      value={roleOf(member)}
-                      disabled={!touchable}
-                      onChange={(event) => void changeRole(member, event.target.value as TeamRole)}
-                      inputProps={{ 'aria-label': translate('teamAdmin.manage.role_label', { name: member.name }) }}
-                    >
-                      {ROLES.map((role) => (
-                        <MenuItem key={role} value={role} disabled={RANK[role] > ceiling}>
-                          {translate(`roles.${role}`, { _: role })}
-                        </MenuItem>
-                      ))}
-                    </Select>
+                    <Tooltip title={soleOwner(member) ? translate('teamAdmin.manage.sole_owner') : ''}>
+                      <span>
+                        <Select
+                          size="small"
+                          value={roleOf(member)}
+                          disabled={!touchable || soleOwner(member)}
+                          onChange={(event) => void changeRole(member, event.target.value as TeamRole)}
+                          inputProps={{ 'aria-label': translate('teamAdmin.manage.role_label', { name: member.name }) }}
+                        >
+                          {ROLES.map((role) => (
+                            <MenuItem key={role} value={role} disabled={RANK[role] > ceiling}>
+                              {translate(`roles.${role}`, { _: role })}
+                            </MenuItem>
+                          ))}
+                        </Select>
+                      </span>
+                    </Tooltip>
                   </TableCell>
                   <TableCell>
                     <EnabledChip enabled={member.enabled} />
@@ -237,7 +246,8 @@ export const TeamMembers = ({ teamId, members, myRole, admin }: { teamId: number
           </TableBody>
         </Table>
       </Box>
-      <Confirm
+      <ConfirmDialog
+        destructive
         isOpen={removing !== null}
         loading={busy}
         title={

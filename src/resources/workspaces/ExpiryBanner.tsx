@@ -2,6 +2,7 @@ import { Alert } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import type { WorkspaceRecord } from './types';
+import { dateLocale } from '../../utils/dates';
 
 /** An alert whose action sits beside its text when there is room, under it otherwise. */
 export const ALERT_WITH_ACTION = {
@@ -20,7 +21,7 @@ export const ExpiryBanner = ({ workspace, action }: { workspace: WorkspaceRecord
   const [locale] = useLocaleState();
   if (!workspace.ends_at || (workspace.status !== 'expiring' && workspace.status !== 'expired')) return null;
   // Day first, as the console's other dates.
-  const date = new Date(workspace.ends_at).toLocaleString(locale === 'en' ? 'en-GB' : locale, { dateStyle: 'long', timeStyle: 'short' });
+  const date = new Date(workspace.ends_at).toLocaleString(dateLocale(locale), { dateStyle: 'long', timeStyle: 'short' });
   // The text takes the room beside the icon; the action goes under it on a phone rather than squeezing it.
   const sx = ALERT_WITH_ACTION;
   if (workspace.status === 'expiring') {

@@ -170,8 +170,9 @@ export const PodLogsDialog = ({
               fontFamily: 'monospace',
               fontSize: 13,
               lineHeight: 1.5,
-              whiteSpace: 'pre-wrap',
-              wordBreak: 'break-all',
+              // Each line on one line, the box scrolling sideways: wrapped (and broken mid-word),
+              // a stack trace or a JSON line could not be read on a phone.
+              whiteSpace: 'pre',
             }}
           >
             {shown.map((line) => (

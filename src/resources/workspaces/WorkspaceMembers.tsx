@@ -1,7 +1,8 @@
 import PersonRemoveIcon from '@mui/icons-material/PersonRemove';
 import { Card, CardContent, IconButton, List, ListItem, ListItemText, Stack, Tooltip, Typography } from '@mui/material';
 import { useState } from 'react';
-import { Confirm, useDataProvider, useNotify, useTranslate } from 'react-admin';
+import { useDataProvider, useNotify, useTranslate } from 'react-admin';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import type { ConsoleDataProvider } from '../../dataProvider';
 import { useNavigate } from 'react-router-dom';
 import { EmptyState } from '../../components/EmptyState';
@@ -83,13 +84,13 @@ export const WorkspaceMembers = ({ workspace }: { workspace: WorkspaceRecord }) 
           </List>
         )}
       </CardContent>
-      <Confirm
+      <ConfirmDialog
         isOpen={!!removing}
         loading={working}
         title={translate(leaving ? 'workspaces.leave_title' : 'workspaces.remove_title', { name: removing?.name ?? '' })}
         content={translate(leaving ? 'workspaces.leave_body' : 'workspaces.remove_body', { name: removing?.name ?? '' })}
         confirm={translate(leaving ? 'workspaces.leave_confirm' : 'workspaces.remove_confirm')}
-        confirmColor="warning"
+        destructive
         onConfirm={() => void remove()}
         onClose={() => setRemoving(null)}
       />

@@ -18,7 +18,8 @@ import {
 } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Confirm, Loading, Title, useDataProvider, useGetOne, useNotify, useTranslate } from 'react-admin';
+import { Loading, Title, useDataProvider, useGetOne, useNotify, useTranslate } from 'react-admin';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import type { ConsoleDataProvider } from '../../../dataProvider';
 import { Link, useParams } from 'react-router-dom';
 
@@ -144,15 +145,14 @@ const EnableDisableButton = ({ record }: { record: AdminNodeRecord }) => {
       <Button variant="outlined" color="error" startIcon={<BlockIcon />} onClick={() => setConfirming(true)} disabled={working}>
         {translate('nodes.admin.disable')}
       </Button>
-      <Confirm
+      <ConfirmDialog
         isOpen={confirming}
         loading={working}
         title="nodes.admin.disable_title"
         content="nodes.admin.disable_content"
-        titleTranslateOptions={{ name: record.name }}
-        contentTranslateOptions={{ name: record.name }}
+        translateOptions={{ name: record.name }}
         confirm="nodes.admin.disable"
-        confirmColor="warning"
+        destructive
         onConfirm={() => void change(false)}
         onClose={() => setConfirming(false)}
       />

@@ -1,7 +1,8 @@
 import GavelOutlinedIcon from '@mui/icons-material/GavelOutlined';
 import { Box, Button, Card, CardContent, Stack, TextField, Typography } from '@mui/material';
 import { useCallback, useEffect, useState } from 'react';
-import { Confirm, Title, useDataProvider, useNotify, useTranslate } from 'react-admin';
+import { Title, useDataProvider, useNotify, useTranslate } from 'react-admin';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { SubmitButton } from '../../../components/SubmitButton';
 import type { ConsoleDataProvider } from '../../../dataProvider';
 import { errorMessage, fieldErrors } from '../../../httpClient';
@@ -107,7 +108,7 @@ export const AdminPolicyPage = () => {
           </Stack>
         </CardContent>
       </Card>
-      <Confirm
+      <ConfirmDialog
         isOpen={confirming}
         title="policy_admin.confirm_title"
         content="policy_admin.confirm_content"

@@ -1,7 +1,8 @@
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { AdminTeamQuotaDialog } from './AdminTeamQuota';
-import { Confirm, Form, TextInput, TopToolbar, useDataProvider, useNotify, useRecordContext, useRefresh, useTranslate, useUpdate } from 'react-admin';
+import { Form, TextInput, TopToolbar, useDataProvider, useNotify, useRecordContext, useRefresh, useTranslate, useUpdate } from 'react-admin';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useNavigate } from 'react-router-dom';
 import type { ConsoleDataProvider } from '../../../dataProvider';
 import { errorMessage, fieldErrors } from '../../../httpClient';
@@ -94,21 +95,24 @@ const DeleteDialog = ({ team, onClose }: { team: AdminTeamDetail; onClose: () =>
           members: plan.counts.team_members,
           workspace_members: plan.counts.workspace_members,
         });
+  // Deleting a team cannot be undone: its short name is typed back before the button works.
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="team-delete-title">
-      <DialogTitle id="team-delete-title">{translate('teamAdmin.delete_title', { name: team.fullname })}</DialogTitle>
-      <DialogContent>
+    <ConfirmDialog
+      isOpen
+      title={translate('teamAdmin.delete_title', { name: team.fullname })}
+      content={
         <Stack spacing={1}>
           {error ? <Alert severity="error">{translate(error, { _: error })}</Alert> : <Alert severity="warning">{content}</Alert>}
         </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{translate('ra.action.cancel')}</Button>
-        <Button color="error" variant="contained" disabled={!plan || busy} onClick={() => void confirm()}>
-          {translate('teamAdmin.delete')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+      }
+      confirm="teamAdmin.delete"
+      destructive
+      typeToConfirm={team.name}
+      loading={busy}
+      disabled={!plan}
+      onConfirm={() => void confirm()}
+      onClose={onClose}
+    />
   );
 };
 
@@ -145,7 +149,7 @@ export const AdminTeamActions = () => {
       {dialog === 'edit' && <EditDialog team={team} onClose={() => setDialog(null)} />}
       {dialog === 'quota' && <AdminTeamQuotaDialog team={team} onClose={() => setDialog(null)} />}
       {dialog === 'delete' && <DeleteDialog team={team} onClose={() => setDialog(null)} />}
-      <Confirm
+      <ConfirmDialog
         isOpen={dialog === 'suspend'}
         loading={isPending}
         title={translate(team.enabled ? 'teamAdmin.suspend_title' : 'teamAdmin.enable_title', { name: team.fullname })}
@@ -154,6 +158,7 @@ export const AdminTeamActions = () => {
           members: team.counts.members,
           workspaces: team.counts.workspaces,
         })}
+        destructive={team.enabled}
         confirm={team.enabled ? 'teamAdmin.suspend' : 'teamAdmin.enable'}
         onConfirm={() => void toggle()}
         onClose={() => setDialog(null)}

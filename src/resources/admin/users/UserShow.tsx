@@ -1,7 +1,8 @@
 import { Box, Button, Chip, IconButton, Stack, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import { useState } from 'react';
-import { Confirm, Link, Show, TabbedShowLayout, TopToolbar, useDataProvider, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
+import { Link, Show, TabbedShowLayout, TopToolbar, useDataProvider, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import type { ConsoleDataProvider } from '../../../dataProvider';
 import { useParams } from 'react-router-dom';
 import { RoleChip } from '../../../components/RoleChip';
@@ -139,12 +140,13 @@ const Tokens = () => {
           </TableRow>
         ))}
       </DetailTable>
-      <Confirm
+      <ConfirmDialog
         isOpen={revoking !== null}
         loading={working}
         title="adminUsers.confirm.revoke_token_title"
         content="adminUsers.confirm.revoke_token_content"
         translateOptions={{ token: revoking?.name ?? '' }}
+        destructive
         confirm="adminUsers.actions.revoke_token"
         onConfirm={() =>
           void run(() => dataProvider.revokeUserTokens(record.id, revoking!.id), 'adminUsers.done.tokens', {
@@ -225,12 +227,14 @@ const UserActions = () => {
       {record.enabled ? button('disable', 'error', self) : button('enable', 'success')}
       {record.admin ? button('remove_admin', 'primary', self) : button('make_admin')}
       {button('revoke_tokens', 'primary', record.counts.personal_tokens === 0)}
-      <Confirm
+      <ConfirmDialog
         isOpen={pending !== null}
         loading={working}
         title={pending ? `adminUsers.confirm.${pending}_title` : ''}
         content={pending ? `adminUsers.confirm.${pending}_content` : ''}
         translateOptions={args}
+        // What takes away access is red; what grants it (enable, make admin) is not.
+        destructive={pending === 'disable' || pending === 'remove_admin' || pending === 'revoke_tokens'}
         confirm={pending ? `adminUsers.actions.${pending}` : 'ra.action.confirm'}
         onConfirm={() => {
           if (!pending) return;

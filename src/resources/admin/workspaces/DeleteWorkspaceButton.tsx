@@ -1,7 +1,8 @@
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import { Button } from '@mui/material';
 import { useState } from 'react';
-import { Confirm, useDataProvider, useNotify, useRecordContext, useTranslate } from 'react-admin';
+import { useDataProvider, useNotify, useRecordContext, useTranslate } from 'react-admin';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useNavigate } from 'react-router-dom';
 import { errorMessage } from '../../../httpClient';
 import { type AdminWorkspaceDetail, isDetail } from './types';
@@ -40,7 +41,7 @@ export const DeleteWorkspaceButton = () => {
       <Button color="error" startIcon={<DeleteOutlineIcon />} onClick={() => setOpen(true)} disabled={working}>
         {translate('adminWorkspaces.delete.action')}
       </Button>
-      <Confirm
+      <ConfirmDialog
         isOpen={open}
         loading={working}
         title="adminWorkspaces.delete.title"
@@ -51,7 +52,9 @@ export const DeleteWorkspaceButton = () => {
           members: translate('adminWorkspaces.counts.members', { smart_count: record.counts.members }),
         }}
         confirm="adminWorkspaces.delete.action"
-        confirmColor="warning"
+        destructive
+        // A deleted namespace and its pods do not come back: the name is typed back first.
+        typeToConfirm={record.name}
         onConfirm={() => void confirm()}
         onClose={() => setOpen(false)}
       />
