@@ -20,6 +20,8 @@ describe('GET /api/settings', () => {
       realtime: { key: 'testbed', host: 'console.test', port: 8080, forceTLS: false },
       nodeInstall: { scriptUrl: `${ctx.config.appUrl}/agent/install`, imageUrl: `${ctx.config.appUrl}/agent/image` },
       oidcProviders: [],
+      // No avatar service unless AVATAR_URL names one: initials, nothing asked of a third party.
+      avatarUrl: null,
     });
   });
 
