@@ -23,6 +23,9 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     viewport: { width: 1280, height: 860 },
+    // Dates follow the browser's locale within the chosen language (src/utils/dates.ts): a
+    // British browser, so the specs' day-first dates are what the pages show.
+    locale: 'en-GB',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
