@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { HOUR_MS } from '../clock.js';
 import { type AccountedPod, type ClusterGateway, WORKSPACE_DEFAULTS } from '../cluster/gateway.js';
 import { quantityNumber } from '../cluster/sandbox/quantity.js';
@@ -170,40 +170,24 @@ export async function accountUsage({ db, gateway, now }: AccountUsageInput): Pro
  */
 export async function addUsage(db: Kysely<Database>, hours: readonly UsageHoursTable[]): Promise<void> {
   const { days, teamDays } = summedPerDay(hours);
-  for (let index = 0; index < hours.length; index += UPSERT_BATCH) {
+  await addAmounts(db, 'usage_hours', ['workspace_id', 'hour_start'], hours);
+  await addAmounts(db, 'usage_days', ['workspace_id', 'day'], days);
+  await addAmounts(db, 'usage_team_days', ['team_id', 'day'], teamDays);
+}
+
+/** Inserts the rows, or adds their amounts to the rows already there with the same key. */
+async function addAmounts<T extends 'usage_hours' | 'usage_days' | 'usage_team_days'>(
+  db: Kysely<Database>,
+  table: T,
+  key: readonly (keyof Database[T] & string)[],
+  rows: readonly Database[T][],
+): Promise<void> {
+  const added = (column: 'cpu_core_hours' | 'memory_gib_hours') => sql<number>`${sql.ref(`${table}.${column}`)} + excluded.${sql.ref(column)}`;
+  for (let index = 0; index < rows.length; index += UPSERT_BATCH) {
     await db
-      .insertInto('usage_hours')
-      .values(hours.slice(index, index + UPSERT_BATCH))
-      .onConflict((conflict) =>
-        conflict.columns(['workspace_id', 'hour_start']).doUpdateSet((eb) => ({
-          cpu_core_hours: eb('usage_hours.cpu_core_hours', '+', eb.ref('excluded.cpu_core_hours')),
-          memory_gib_hours: eb('usage_hours.memory_gib_hours', '+', eb.ref('excluded.memory_gib_hours')),
-        })),
-      )
-      .execute();
-  }
-  for (let index = 0; index < days.length; index += UPSERT_BATCH) {
-    await db
-      .insertInto('usage_days')
-      .values(days.slice(index, index + UPSERT_BATCH))
-      .onConflict((conflict) =>
-        conflict.columns(['workspace_id', 'day']).doUpdateSet((eb) => ({
-          cpu_core_hours: eb('usage_days.cpu_core_hours', '+', eb.ref('excluded.cpu_core_hours')),
-          memory_gib_hours: eb('usage_days.memory_gib_hours', '+', eb.ref('excluded.memory_gib_hours')),
-        })),
-      )
-      .execute();
-  }
-  for (let index = 0; index < teamDays.length; index += UPSERT_BATCH) {
-    await db
-      .insertInto('usage_team_days')
-      .values(teamDays.slice(index, index + UPSERT_BATCH))
-      .onConflict((conflict) =>
-        conflict.columns(['team_id', 'day']).doUpdateSet((eb) => ({
-          cpu_core_hours: eb('usage_team_days.cpu_core_hours', '+', eb.ref('excluded.cpu_core_hours')),
-          memory_gib_hours: eb('usage_team_days.memory_gib_hours', '+', eb.ref('excluded.memory_gib_hours')),
-        })),
-      )
+      .insertInto(table)
+      .values(rows.slice(index, index + UPSERT_BATCH) as never)
+      .onConflict((conflict) => conflict.columns(key as never).doUpdateSet({ cpu_core_hours: added('cpu_core_hours'), memory_gib_hours: added('memory_gib_hours') } as never))
       .execute();
   }
 }
