@@ -20,3 +20,4 @@ export { createTestDatabase, type TestDatabase, usingPostgres } from './kit/data
 export { type CaughtMail, linkIn, type Mailbox, startMailbox } from './kit/mailbox.js';
 export { REALTIME_APP_KEY, type TestRealtime, type TestRealtimeOptions } from './kit/realtime.js';
 export { eventually, type EventuallyOptions, freePort, pause, unique, uniqueEmail } from './kit/utilities.js';
+export { lifecycleRunner } from './kit/lifecycle.js';

@@ -2,9 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS, movableClock } from '../src/clock.js';
 import { APP_NAME } from '../src/config/config.js';
 import { timestamp } from '../src/db/database.js';
-import { createLifecycleRunner } from '../src/lifecycle/runner.js';
-import { lifecycleSteps } from '../src/lifecycle/steps.js';
-import { createTestContext, type SignedInUser, type TestContext } from './helpers.js';
+import { createTestContext, type SignedInUser, type TestContext, lifecycleRunner } from './helpers.js';
 import { addTeamMember, addWorkspaceMember, insertTeam, insertWorkspace } from './teamFixtures.js';
 
 // The lifecycle pass's warnings (docs/lifecycle.md): who gets them (a team's review warnings go
@@ -15,8 +13,7 @@ import { addTeamMember, addWorkspaceMember, insertTeam, insertWorkspace } from '
 let ctx: TestContext;
 const start = new Date('2030-01-01T10:00:00.000Z');
 const clock = movableClock(start);
-const quiet = { broadcaster: { toUser() {}, toWorkspace() {}, rightsChanged() {} } };
-const runner = () => createLifecycleRunner({ db: ctx.db, config: ctx.config, clock, steps: lifecycleSteps, services: quiet });
+const runner = () => lifecycleRunner(ctx, clock);
 
 beforeAll(async () => {
   ctx = await createTestContext({ clock });

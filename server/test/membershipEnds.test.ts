@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS, movableClock } from '../src/clock.js';
-import { createLifecycleRunner } from '../src/lifecycle/runner.js';
-import { lifecycleSteps } from '../src/lifecycle/steps.js';
-import { createTestContext, type TestContext, unique } from './helpers.js';
+import { createTestContext, type TestContext, unique, lifecycleRunner } from './helpers.js';
 import { addTeamMember, addWorkspaceMember, insertTeam, insertWorkspace, submit } from './teamFixtures.js';
 
 // Memberships that end (docs/lifecycle.md): the end date set by managers, on an invitation and on
@@ -18,16 +16,9 @@ const rightsChanged: number[][] = [];
 let clusterSyncs = 0;
 
 const runner = () =>
-  createLifecycleRunner({
-    db: ctx.db,
-    config: ctx.config,
-    clock,
-    steps: lifecycleSteps,
-    services: {
-      broadcaster: { toUser() {}, toWorkspace() {}, rightsChanged: (ids) => rightsChanged.push(ids) },
-      clusterSync: { request: () => clusterSyncs++, listen: () => () => {} },
-      outbox: { kick() {} },
-    },
+  lifecycleRunner(ctx, clock, {
+    broadcaster: { toUser() {}, toWorkspace() {}, rightsChanged: (ids) => rightsChanged.push(ids) },
+    clusterSync: { request: () => clusterSyncs++, listen: () => () => {} },
   });
 
 const iso = (ms: number) => new Date(clock.now().getTime() + ms).toISOString();

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, movableClock } from '../src/clock.js';
-import { createLifecycleRunner } from '../src/lifecycle/runner.js';
-import { lifecycleSteps } from '../src/lifecycle/steps.js';
-import { createTestContext, type TestContext } from './helpers.js';
+import { createTestContext, type TestContext, lifecycleRunner } from './helpers.js';
 import { addTeamMember, addWorkspaceMember, insertTeam, insertWorkspace } from './teamFixtures.js';
 
 // Requests for more quota (POST /api/requests/workspaces/{id}/quota, type QuotaIncrease): who
@@ -14,18 +12,7 @@ let ctx: TestContext;
 let admin: Awaited<ReturnType<TestContext['signedInUser']>>;
 const clock = movableClock(new Date());
 let clusterSyncs = 0;
-const runner = () =>
-  createLifecycleRunner({
-    db: ctx.db,
-    config: ctx.config,
-    clock,
-    steps: lifecycleSteps,
-    services: {
-      broadcaster: { toUser() {}, toWorkspace() {}, rightsChanged() {} },
-      clusterSync: { request: () => clusterSyncs++, listen: () => () => {} },
-      outbox: { kick() {} },
-    },
-  });
+const runner = () => lifecycleRunner(ctx, clock, { clusterSync: { request: () => clusterSyncs++, listen: () => () => {} } });
 const outboxTo = (email: string) => ctx.db.selectFrom('mail_outbox').select(['subject', 'text']).where('recipient', '=', email).execute();
 
 beforeAll(async () => {

@@ -2,9 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUR_MS, movableClock } from '../src/clock.js';
 import { monthStart } from '../src/allocations/allocations.js';
 import { WORKSPACE_DEFAULTS } from '../src/cluster/gateway.js';
-import { createLifecycleRunner } from '../src/lifecycle/runner.js';
-import { lifecycleSteps } from '../src/lifecycle/steps.js';
-import { createTestContext, type TestContext } from './helpers.js';
+import { createTestContext, type TestContext, lifecycleRunner } from './helpers.js';
 import { FAST_SANDBOX_TIMINGS } from './kubectl.js';
 import { teamWithWorkspace } from './kubeconfigFixtures.js';
 import { addUsage } from '../src/usage/accounting.js';
@@ -26,18 +24,7 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-const runner = () =>
-  createLifecycleRunner({
-    db: ctx.db,
-    config: ctx.config,
-    clock,
-    steps: lifecycleSteps,
-    services: {
-      broadcaster: { toUser() {}, toWorkspace() {}, rightsChanged() {} },
-      clusterSync: { request: () => clusterSyncs++, listen: () => () => {} },
-      outbox: { kick() {} },
-    },
-  });
+const runner = () => lifecycleRunner(ctx, clock, { clusterSync: { request: () => clusterSyncs++, listen: () => () => {} } });
 
 const outboxTo = (email: string) => ctx.db.selectFrom('mail_outbox').select(['subject', 'text']).where('recipient', '=', email).execute();
 

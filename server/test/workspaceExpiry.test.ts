@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS, HOUR_MS, movableClock } from '../src/clock.js';
-import { createLifecycleRunner } from '../src/lifecycle/runner.js';
-import { lifecycleSteps } from '../src/lifecycle/steps.js';
-import { createTestContext, type SignedInUser, type TestContext } from './helpers.js';
+import { createTestContext, type SignedInUser, type TestContext, lifecycleRunner } from './helpers.js';
 
 // Workspaces and teams over time (docs/lifecycle.md): the end date set at approval, the status
 // the API answers, the warnings (once, as one digest per person, after downtime), the
@@ -15,8 +13,7 @@ let member: SignedInUser;
 let outsider: SignedInUser;
 const start = new Date('2030-01-01T10:00:00.000Z');
 const clock = movableClock(start);
-const quiet = { broadcaster: { toUser() {}, toWorkspace() {}, rightsChanged() {} } };
-const runner = () => createLifecycleRunner({ db: ctx.db, config: ctx.config, clock, steps: lifecycleSteps, services: quiet });
+const runner = () => lifecycleRunner(ctx, clock);
 
 beforeAll(async () => {
   ctx = await createTestContext({ clock });
