@@ -10,7 +10,7 @@ import { createMetrics } from './health/metrics.js';
 import { startMetricsServer } from './health/metricsAccess.js';
 import { createNodeWatcher } from './nodes/watcher.js';
 import { ConfigError, loadConfig } from './config/config.js';
-import { createDatabase } from './db/database.js';
+import { createDatabase, openConnections } from './db/database.js';
 import { createLogger } from './logging/logger.js';
 import { clientAddressResolver } from './http/clientAddress.js';
 import { isDatabaseUnavailable } from './http/errors.js';
@@ -44,6 +44,7 @@ async function main(): Promise<void> {
   // A database that comes up after the console (a pod starting beside its PostgreSQL) is waited for.
   const applied = await withDatabaseRetries(() => migrate(db), logger);
   if (applied.length > 0) logger.info(`Database migrated: ${applied.join(', ')}`);
+  await openConnections(db, config.databasePoolSize);
 
   const mailer = createMailer(config, logger);
   // The realtime server listens on HOST (like the API), port REVERB_PORT; REVERB_HOST is the

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
-import { dialectOf, isUniqueViolation, PREPARED_STATEMENTS_KEPT, timestamp, withStatementCache } from '../src/db/database.js';
+import { createDatabase, dialectOf, isUniqueViolation, openConnections, PREPARED_STATEMENTS_KEPT, timestamp, withStatementCache } from '../src/db/database.js';
 import { preparedQuery } from '../src/db/prepared.js';
 import { migrate } from '../src/db/migrate.js';
 import { migrations } from '../src/db/migrations/index.js';
@@ -84,6 +84,28 @@ describe('the database', () => {
     expect(tokens).toEqual([]);
     const entry = await database.db.selectFrom('activity_log').selectAll().where('description', '=', 'kept').executeTakeFirstOrThrow();
     expect(entry.causer_id).toBeNull();
+  });
+});
+
+describe('the connections a server opens at start', () => {
+  it(usingPostgres() ? 'opens the whole pool at once (PostgreSQL)' : 'are its one database (SQLite)', async () => {
+    if (usingPostgres()) {
+      // A name of its own, so that the count is this pool's connections and no other test's.
+      const name = `open_connections_${process.pid}`;
+      const url = new URL(database.url);
+      url.searchParams.set('application_name', name);
+      const pool = createDatabase(url.toString(), { poolSize: 3 });
+      try {
+        await openConnections(pool, 3);
+        const { rows } = await sql<{ n: string }>`select count(*) as n from pg_stat_activity where application_name = ${name}`.execute(database.db);
+        expect(Number(rows[0]!.n)).toBe(3);
+      } finally {
+        await pool.destroy();
+      }
+    } else {
+      await openConnections(database.db, 3);
+      expect(await database.db.selectFrom('users').select('id').limit(1).execute()).toBeInstanceOf(Array);
+    }
   });
 });
 

@@ -28,6 +28,11 @@ export interface ReconcilerOptions {
   maxBackoffMs?: number;
   /** Told after every pass (the metrics count them). */
   onPass?: (result: PassResult) => void;
+  /**
+   * Whether the background loop's full passes pace themselves (default true): pending work
+   * between their items, and a pause as long as each item took. `reconcileOnce` never paces.
+   */
+  pacedResync?: boolean;
   /** Where decisions ask for a pass (the app's `clusterSync`); while running, each request kicks. */
   sync?: ClusterSync;
 }
@@ -59,6 +64,13 @@ interface AppliedAccess extends MemberTarget {
 /** The workspace columns an admin's quota lives in. */
 const QUOTA_COLUMNS = ['quota_cpu', 'quota_memory', 'quota_pods', 'quota_storage'] as const;
 
+/** A paced full pass looks for pending work after this many items. */
+const PENDING_CHECK_EVERY = 25;
+/** The longest pause after one item of a paced full pass (a cluster call that timed out). */
+const MAX_PAUSE_MS = 1000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /** Memberships read again per query after a pass (well under any database's parameter limit). */
 const RECHECK_BATCH = 500;
 
@@ -80,8 +92,29 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   let kickTimer: NodeJS.Timeout | undefined;
   let busy = false;
   let stopListening: (() => void) | undefined;
+  /** Set by stop(): a paced pass ends after its current item instead of running its course. */
+  let stopping = false;
+  const pacedResync = options.pacedResync ?? true;
 
-  async function applyWorkspaces(all: boolean, result: PassResult): Promise<void> {
+  /**
+   * Between two items of a background full pass: pending work first (a decision made now is not
+   * kept waiting behind thousands of unchanged workspaces), then a pause as long as the item
+   * took, so that the resync uses at most about half of the process's time and requests keep
+   * their share however many workspaces there are.
+   */
+  function pacer(paced: boolean, result: PassResult): (itemStartedAt: number) => Promise<void> {
+    if (!paced) return async () => undefined;
+    let items = 0;
+    return async (itemStartedAt) => {
+      const spent = performance.now() - itemStartedAt;
+      items += 1;
+      if (items % PENDING_CHECK_EVERY === 0 && !stopping && (await hasPending())) await applyPending(result);
+      await sleep(Math.min(spent, MAX_PAUSE_MS));
+    };
+  }
+
+  async function applyWorkspaces(all: boolean, result: PassResult, paced = false): Promise<void> {
+    const between = pacer(paced, result);
     let query = db
       .selectFrom('workspaces as w')
       .innerJoin('teams as t', 't.id', 'w.team_id')
@@ -89,6 +122,8 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       .select(QUOTA_COLUMNS.map((column) => `w.${column}` as const));
     query = all ? query.where('w.cluster_state', '!=', 'error') : query.where('w.cluster_state', '=', 'pending');
     for (const workspace of await query.orderBy('w.id').execute()) {
+      if (paced && stopping) return;
+      const startedAt = performance.now();
       try {
         // The quota an admin set (null values: the defaults) goes with every ensure.
         const quota = { cpu: workspace.quota_cpu, memory: workspace.quota_memory, pods: workspace.quota_pods, storage: workspace.quota_storage };
@@ -135,10 +170,12 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
         }
         if (error instanceof ClusterUnavailable || (error instanceof ClusterError && error.kind === 'unreachable')) return;
       }
+      await between(startedAt);
     }
   }
 
-  async function applyMemberships(all: boolean, result: PassResult): Promise<void> {
+  async function applyMemberships(all: boolean, result: PassResult, paced = false): Promise<void> {
+    const between = pacer(paced, result);
     let query = membershipRows(db).where('w.cluster_state', '=', 'ready');
     query = all ? query.where('wm.cluster_state', '!=', 'error') : query.where('wm.cluster_state', '=', 'pending');
     const members = await query.orderBy('wm.id').execute();
@@ -152,6 +189,8 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     }
     const applied: AppliedAccess[] = [];
     for (const member of members) {
+      if (paced && stopping) break;
+      const startedAt = performance.now();
       // The access rules of access/access.ts: a disabled team membership (or user), a
       // suspended team or a suspended (ended) workspace voids the role.
       const entitled = isEntitled(member);
@@ -180,6 +219,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
         }
         if (error instanceof ClusterUnavailable || (error instanceof ClusterError && error.kind === 'unreachable')) break;
       }
+      await between(startedAt);
     }
     await recheckApplied(applied, result);
   }
@@ -339,13 +379,21 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     logger?.error({ userId: member.user_id, namespace: member.namespace, error: message }, 'The cluster refused workspace access');
   }
 
-  async function pass(all: boolean): Promise<PassResult> {
-    const result: PassResult = { applied: 0, failed: 0, lastError: null };
-    await applyWorkspaces(all, result);
-    await applyMemberships(all, result);
+  /** What is pending, now, inside a paced full pass. */
+  async function applyPending(result: PassResult): Promise<void> {
+    await applyWorkspaces(false, result);
+    await applyMemberships(false, result);
     await applyDeletions(result);
     await applyRevocations(result);
-    if (all) await applySweep(result);
+  }
+
+  async function pass(all: boolean, paced = false): Promise<PassResult> {
+    const result: PassResult = { applied: 0, failed: 0, lastError: null };
+    await applyWorkspaces(all, result, paced);
+    await applyMemberships(all, result, paced);
+    await applyDeletions(result);
+    await applyRevocations(result);
+    if (all && !(paced && stopping)) await applySweep(result);
     options.onPass?.(result);
     if (result.failed > 0) {
       failures++;
@@ -361,8 +409,8 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
   }
 
   /** Passes never overlap. */
-  function serialized(all: boolean): Promise<PassResult> {
-    const next = chain.then(() => pass(all));
+  function serialized(all: boolean, paced = false): Promise<PassResult> {
+    const next = chain.then(() => pass(all, paced));
     chain = next.catch(() => undefined);
     return next;
   }
@@ -391,7 +439,7 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
       const now = Date.now();
       if (now >= nextResyncAt) {
         nextResyncAt = now + resyncIntervalMs;
-        await serialized(true);
+        await serialized(true, pacedResync);
       } else if (now >= nextAttemptAt && (await hasPending())) {
         await serialized(false);
       }
@@ -416,12 +464,14 @@ export function createReconciler(options: ReconcilerOptions): Reconciler {
     },
     start() {
       if (timer) return;
+      stopping = false;
       stopListening = options.sync?.listen(() => reconciler.kick());
       timer = setInterval(() => void tick(), pollIntervalMs);
       timer.unref();
       void tick();
     },
     async stop() {
+      stopping = true;
       stopListening?.();
       stopListening = undefined;
       clearInterval(timer);

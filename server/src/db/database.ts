@@ -1,13 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, type LogEvent, PostgresAdapter, SqliteDialect } from 'kysely';
+import { Kysely, type LogEvent, PostgresAdapter, SqliteDialect, sql } from 'kysely';
 import type pg from 'pg';
 import { CurrentSchemaPostgresDialect } from './currentSchemaIntrospector.js';
 import { loadPg } from './pg.js';
 import type { Database } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
+
+/** pg's own default for a pool's size. */
+const DEFAULT_POOL_SIZE = 10;
 
 export interface DatabaseOptions {
   /**
@@ -23,8 +26,11 @@ export interface DatabaseOptions {
    * a listener, pg's 'error' event would end the process.
    */
   onPoolError?: (error: Error) => void;
-  /** Told of every query run (its SQL), for tests that count the queries an endpoint makes. */
-  onQuery?: (sql: string) => void;
+  /**
+   * Told of every query run (its SQL and parameters), for tests that count the queries an
+   * endpoint makes and benches that replay them through the bare driver.
+   */
+  onQuery?: (sql: string, parameters: readonly unknown[]) => void;
 }
 
 /**
@@ -39,7 +45,11 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Kyse
     const pool = new (loadPg().Pool)({
       connectionString: url,
       options: options.searchPath ? `-c search_path=${options.searchPath}` : undefined,
-      max: options.poolSize,
+      max: options.poolSize ?? DEFAULT_POOL_SIZE,
+      // Connections once opened stay open (pg closes idle ones above `min` after 10 s): opening
+      // one costs PostgreSQL a backend and its first queries a cold catalog, tens of ms that an
+      // admin page running several queries at once would otherwise pay after every quiet spell.
+      min: options.poolSize ?? DEFAULT_POOL_SIZE,
       // A query waits at most this long for a free connection (or a reachable server), so a
       // database outage answers 503 quickly instead of holding every request.
       connectionTimeoutMillis: 5000,
@@ -73,7 +83,7 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Kyse
 }
 
 function queryListener({ onQuery }: DatabaseOptions): ((event: LogEvent) => void) | undefined {
-  return onQuery ? (event) => onQuery(event.query.sql) : undefined;
+  return onQuery ? (event) => onQuery(event.query.sql, event.query.parameters) : undefined;
 }
 
 /** Distinct statements kept prepared per SQLite database or PostgreSQL connection. */
@@ -133,6 +143,16 @@ function reusePreparedStatements(client: pg.PoolClient): void {
     }
     return query({ name, text, values });
   };
+}
+
+/**
+ * Opens `count` pooled connections now (PostgreSQL; SQLite has its one), by running as many
+ * queries at once, so that the first requests after a start do not wait for them.
+ */
+export async function openConnections(db: Kysely<Database>, count: number): Promise<void> {
+  if (dialectOf(db) !== 'postgres') return;
+  // Best effort: a database that went away again fails the requests that need it, not the start.
+  await Promise.all(Array.from({ length: count }, () => sql`select 1`.execute(db).catch(() => undefined)));
 }
 
 export function dialectOf(db: Kysely<any>): DialectName {
