@@ -7,7 +7,8 @@ import { PassThrough } from 'node:stream';
 import { CoreV1Api, KubeConfig, Log, NetworkingV1Api, RbacAuthorizationV1Api, VersionApi, Watch } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxCluster, type SandboxCluster } from '../src/cluster/sandbox/server.js';
-import { nextSaveDelay, SAVE_DELAY_CAP_MS, SAVE_DELAY_MS } from '../src/cluster/sandbox/persistence.js';
+import { loadState, nextSaveDelay, OBJECTS_PER_SLICE, SAVE_DELAY_CAP_MS, SAVE_DELAY_MS, saveState, writeStateInSlices } from '../src/cluster/sandbox/persistence.js';
+import { ObjectStore } from '../src/cluster/sandbox/store.js';
 import { eventually } from './helpers.js';
 
 // The sandbox Kubernetes API server, driven by the same client library the gateway uses.
@@ -458,5 +459,44 @@ describe('saving the state as it grows', () => {
     expect(150 / (150 + nextSaveDelay(150))).toBeLessThan(0.05);
     // Never longer than the cap: little is lost to a crash.
     expect(nextSaveDelay(10_000)).toBe(SAVE_DELAY_CAP_MS);
+  });
+
+  it('writes a large state a slice at a time, with the event loop free between slices, into the file a whole save writes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-slices-'));
+    try {
+      const store = new ObjectStore();
+      const count = OBJECTS_PER_SLICE * 5 + 7;
+      for (let n = 0; n < count; n += 1) {
+        store.create('configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${n}`, namespace: `ns-${n % 7}` }, data: { n: String(n) } } as never);
+      }
+      store.create('namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'kept' } } as never);
+
+      // Other work runs while the file is written: a callback queued for every turn counts them.
+      let turns = 0;
+      let writing = true;
+      const countTurns = () => {
+        turns += 1;
+        if (writing) setImmediate(countTurns);
+      };
+      setImmediate(countTurns);
+      const sliced = join(dir, 'sliced.json');
+      const written = writeStateInSlices(store, sliced);
+      // Deleted while the write is under way (its slice not written yet): left out.
+      store.delete('configmaps', `ns-${(count - 1) % 7}`, `cm-${count - 1}`);
+      await written;
+      writing = false;
+      expect(turns).toBeGreaterThanOrEqual(5);
+
+      const whole = join(dir, 'whole.json');
+      saveState(store, whole);
+      expect(JSON.parse(readFileSync(sliced, 'utf8'))).toEqual(JSON.parse(readFileSync(whole, 'utf8')));
+      const restored = new ObjectStore();
+      expect(loadState(restored, sliced)).toBe(true);
+      expect(restored.list('configmaps')).toHaveLength(count - 1);
+      expect(restored.get('namespaces', undefined, 'kept')).toBeDefined();
+      expect(restored.resourceVersion).toBe(store.resourceVersion);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -10,7 +10,7 @@ import type { ApiContext } from './context.js';
 import { namespaceCreated, namespaceObject } from './namespaces.js';
 import { admitPodWrite, admitQuota, create, defaultPodResources, getObject, list, patch, remove, replace, requireNamespace, withKind } from './objects.js';
 import { warningHeader } from './podSecurity.js';
-import { loadState, nextSaveDelay, saveState } from './persistence.js';
+import { loadState, nextSaveDelay, saveState, writeStateInSlices } from './persistence.js';
 import { podLogs } from './pods.js';
 import { QuotaStatusKeeper } from './resourceQuota.js';
 import { qualifiedName } from './resources.js';
@@ -128,19 +128,40 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
 
   // Saved a moment after changes (a burst of writes is one save; longer as the state grows,
   // persistence.ts nextSaveDelay), and on close.
+  // While running, saves are written in slices (persistence.ts writeStateInSlices) so that
+  // requests go on meanwhile; the last one, on close, at once.
   let saveTimer: NodeJS.Timeout | undefined;
   let lastSaveMs = 0;
-  const save = () => {
+  let saving: Promise<void> | undefined;
+  let changedWhileSaving = false;
+  const saveInSlices = () => {
+    saveTimer = undefined;
+    if (saving) {
+      changedWhileSaving = true;
+      return;
+    }
+    const started = performance.now();
+    saving = writeStateInSlices(store, stateFile)
+      .catch((error: unknown) => process.emitWarning(`sandbox cluster: could not save ${stateFile} (${(error as Error).message})`))
+      .finally(() => {
+        lastSaveMs = performance.now() - started;
+        saving = undefined;
+        if (changedWhileSaving) {
+          changedWhileSaving = false;
+          saveSoon();
+        }
+      });
+  };
+  const saveNow = async () => {
     clearTimeout(saveTimer);
     saveTimer = undefined;
     if (!persist) return;
-    const started = performance.now();
+    await saving;
     saveState(store, stateFile);
-    lastSaveMs = performance.now() - started;
   };
   const saveSoon = () => {
     if (persist && !saveTimer) {
-      saveTimer = setTimeout(save, nextSaveDelay(lastSaveMs));
+      saveTimer = setTimeout(saveInSlices, nextSaveDelay(lastSaveMs));
       saveTimer.unref();
     }
   };
@@ -325,7 +346,7 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
       store.events.off('event', saveSoon);
       quotaStatus.stop();
       runtime.stop();
-      save();
+      await saveNow();
       for (const finish of closers) finish();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
