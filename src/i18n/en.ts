@@ -1,6 +1,7 @@
 import englishMessages from 'ra-language-english';
 import type { TranslationMessages } from 'react-admin';
 import { aupMessages } from '../pages/onboarding/aupMessages';
+import { activityDescriptionsEn } from './activityDescriptions';
 
 /**
  * The console's own English messages. Every string shown by the console goes through
@@ -8,6 +9,7 @@ import { aupMessages } from '../pages/onboarding/aupMessages';
  * i18n/index.ts.
  */
 export const appMessages = {
+  activity_log: activityDescriptionsEn,
   app: {
     name: 'Testbed Console',
     sandbox: 'Sandbox cluster',

@@ -1,6 +1,7 @@
 import frenchMessages from 'ra-language-french';
 import type { TranslationMessages } from 'react-admin';
 import { aupMessagesFr } from './aup.fr';
+import { activityDescriptionsFr } from './activityDescriptions';
 import type { appMessages } from './en';
 
 /**
@@ -9,6 +10,7 @@ import type { appMessages } from './en';
  * polyglot's smart_count: in French the singular covers 0 and 1.
  */
 export const frenchAppMessages: typeof appMessages = {
+  activity_log: activityDescriptionsFr,
   app: {
     name: 'Testbed Console',
     sandbox: 'Cluster bac à sable',

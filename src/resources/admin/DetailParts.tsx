@@ -1,4 +1,5 @@
 import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { ActivityDescription } from '../../components/ActivityDescription';
 import { Children, type ReactNode } from 'react';
 import { TabbedShowLayoutTabs, type TabbedShowLayoutTabsProps, useTranslate } from 'react-admin';
 import { formatDateTime } from '../../utils/dates';
@@ -84,7 +85,9 @@ export const ActivityRow = ({ entry, withCauser = false }: { entry: ActivityEntr
     <TableCell>
       <SeverityChip severity={entry.properties.severity} />
     </TableCell>
-    <TableCell>{entry.description}</TableCell>
+    <TableCell>
+      <ActivityDescription description={entry.description} />
+    </TableCell>
     {withCauser && <TableCell>{entry.causer?.name ?? '—'}</TableCell>}
   </TableRow>
 );

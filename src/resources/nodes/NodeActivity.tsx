@@ -1,3 +1,4 @@
+import { ActivityDescription } from '../../components/ActivityDescription';
 import { Alert, Box, Button, Card, CardContent, CircularProgress, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { type Identifier, useDataProvider, useTranslate } from 'react-admin';
@@ -38,7 +39,9 @@ export const NodeActivityTable = ({ entries }: { entries: NodeActivityEntry[] })
               <TableCell>
                 <SeverityChip severity={entry.properties?.severity ?? 'info'} />
               </TableCell>
-              <TableCell>{entry.description}</TableCell>
+              <TableCell>
+                <ActivityDescription description={entry.description} />
+              </TableCell>
             </TableRow>
           ))}
         </TableBody>

@@ -1,3 +1,4 @@
+import { ActivityDescription } from '../../../components/ActivityDescription';
 import { Stack, Typography } from '@mui/material';
 import { AutocompleteInput, DataTable, List, ReferenceInput, useTranslate } from 'react-admin';
 import { formatLogTimestamp } from '../../../utils/dates';
@@ -72,7 +73,9 @@ const ActivityCard = ({ record }: { record: AdminActivity }) => (
       </Typography>
       <SeverityChip severity={record.properties?.severity} />
     </Stack>
-    <Typography variant="body2">{record.description}</Typography>
+    <Typography variant="body2">
+      <ActivityDescription description={record.description} />
+    </Typography>
     {record.causer && <CardLine label="resources.admin/activity.fields.causer">{record.causer.name}</CardLine>}
     {subjectOf(record) && <CardLine label="resources.admin/activity.fields.subject">{subjectOf(record)}</CardLine>}
   </Stack>
@@ -103,7 +106,7 @@ export const AdminActivityList = () => {
       sx={adminTableSx}
     >
       <DataTable.Col<AdminActivity> source="causer" disableSort render={(record) => record.causer?.name ?? ''} />
-      <DataTable.Col<AdminActivity> source="description" disableSort />
+      <DataTable.Col<AdminActivity> source="description" disableSort render={(record) => <ActivityDescription description={record.description} />} />
       <DataTable.Col<AdminActivity>
         source="subject"
         disableSort
