@@ -7,6 +7,8 @@ export interface ResourceType {
   kind: string;
   namespaced: boolean;
   shortNames?: string[];
+  /** `kubectl get all` lists the resources in category "all" */
+  categories?: string[];
   verbs: string[];
   /** Subresources; `group`/`version` when their kind is of another group (Scale is autoscaling/v1). */
   subresources?: { name: string; kind: string; verbs: string[]; group?: string; version?: string }[];
@@ -23,7 +25,7 @@ export const RESOURCES: ResourceType[] = [
     subresources: [{ name: 'status', kind: 'Node', verbs: ['get', 'patch', 'update'] }],
   },
   {
-    group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true, shortNames: ['po'], verbs: ALL,
+    group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true, categories: ['all'], shortNames: ['po'], verbs: ALL,
     subresources: [{ name: 'log', kind: 'Pod', verbs: ['get'] }, { name: 'status', kind: 'Pod', verbs: ['get'] }],
   },
   {
@@ -33,7 +35,7 @@ export const RESOURCES: ResourceType[] = [
   { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'], verbs: ALL },
   { group: '', version: 'v1', resource: 'secrets', kind: 'Secret', namespaced: true, verbs: ALL },
   {
-    group: '', version: 'v1', resource: 'services', kind: 'Service', namespaced: true, shortNames: ['svc'], verbs: ALL,
+    group: '', version: 'v1', resource: 'services', kind: 'Service', namespaced: true, categories: ['all'], shortNames: ['svc'], verbs: ALL,
     subresources: [{ ...STATUS, kind: 'Service' }],
   },
   {
@@ -48,15 +50,15 @@ export const RESOURCES: ResourceType[] = [
   { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterrolebindings', kind: 'ClusterRoleBinding', namespaced: false, verbs: ALL },
   { group: 'authentication.k8s.io', version: 'v1', resource: 'selfsubjectreviews', kind: 'SelfSubjectReview', namespaced: false, verbs: ['create'] },
   {
-    group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true, shortNames: ['deploy'], verbs: ALL,
+    group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true, categories: ['all'], shortNames: ['deploy'], verbs: ALL,
     subresources: [{ ...SCALE }, { ...STATUS, kind: 'Deployment' }],
   },
   {
-    group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', namespaced: true, shortNames: ['rs'], verbs: ALL,
+    group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', namespaced: true, categories: ['all'], shortNames: ['rs'], verbs: ALL,
     subresources: [{ ...SCALE }, { ...STATUS, kind: 'ReplicaSet' }],
   },
   {
-    group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', namespaced: true, verbs: ALL,
+    group: 'batch', version: 'v1', resource: 'jobs', kind: 'Job', namespaced: true, categories: ['all'], verbs: ALL,
     subresources: [{ ...STATUS, kind: 'Job' }],
   },
   { group: 'networking.k8s.io', version: 'v1', resource: 'networkpolicies', kind: 'NetworkPolicy', namespaced: true, shortNames: ['netpol'], verbs: ALL },
@@ -94,7 +96,7 @@ export function apiResourceList(group: string, version: string) {
   const types = RESOURCES.filter((r) => r.group === group && r.version === version);
   if (types.length === 0) return undefined;
   const resources = types.flatMap((r) => [
-    { name: r.resource, singularName: r.kind.toLowerCase(), namespaced: r.namespaced, kind: r.kind, verbs: r.verbs, ...(r.shortNames ? { shortNames: r.shortNames } : {}) },
+    { name: r.resource, singularName: r.kind.toLowerCase(), namespaced: r.namespaced, kind: r.kind, verbs: r.verbs, ...(r.shortNames ? { shortNames: r.shortNames } : {}), ...(r.categories ? { categories: r.categories } : {}) },
     ...(r.subresources ?? []).map((s) => ({
       name: `${r.resource}/${s.name}`, singularName: '', namespaced: r.namespaced, kind: s.kind, verbs: s.verbs,
       ...(s.kind === 'TokenRequest' ? { group: 'authentication.k8s.io', version: 'v1' } : {}),

@@ -62,7 +62,7 @@ export function prepareWorkload(store: ObjectStore, resource: string, object: Ku
     case 'deployments':
       if (spec) {
         spec.replicas ??= 1;
-        spec.strategy ??= { type: 'RollingUpdate' };
+        spec.strategy = { ...spec.strategy, type: spec.strategy?.type || 'RollingUpdate' };
         if (spec.strategy.type === 'RollingUpdate') spec.strategy.rollingUpdate = { maxUnavailable: '25%', maxSurge: '25%', ...spec.strategy.rollingUpdate };
         spec.revisionHistoryLimit ??= 10;
         spec.progressDeadlineSeconds ??= 600;
