@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Identity } from './authorization.js';
 import type { ApiContext } from './context.js';
 import { deleteNamespace, namespaceCreated, prepareNamespace } from './namespaces.js';
-import { jsonPatch, mergePatch } from './patches.js';
+import { jsonPatch, mergePatch, strategicMergePatch } from './patches.js';
 import { applyLimitRangeDefaults, defaultRequestsFromLimits } from './limitRanger.js';
 import { admitNamespace, admitPod, isSignificantPodUpdate } from './podSecurity.js';
 import { deletePod, podUpdate } from './pods.js';
@@ -236,8 +236,10 @@ export async function patch(context: ApiContext, req: IncomingMessage, r: Route,
   const body = await readBody(req);
   const current = getObject(context, r);
   let next: KubeObject;
-  if (contentType === 'application/merge-patch+json' || contentType === 'application/strategic-merge-patch+json') {
+  if (contentType === 'application/merge-patch+json') {
     next = mergePatch(current, body) as KubeObject;
+  } else if (contentType === 'application/strategic-merge-patch+json') {
+    next = strategicMergePatch(current, body) as KubeObject;
   } else if (contentType === 'application/json-patch+json') {
     next = jsonPatch(current, body);
   } else throw unsupportedMediaType(contentType || 'none');
