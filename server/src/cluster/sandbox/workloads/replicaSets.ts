@@ -72,6 +72,11 @@ export function syncReplicaSet(context: ApiContext, rs: KubeObject) {
   else if (active.length > want) deletePods(context, active.sort(deletionOrder).slice(0, active.length - want));
   const pods = owned();
   const ready = pods.filter(isPodReady).length;
+  // A retry refused for the same reason keeps the condition as it is (only the generated pod
+  // name in the message would differ): no status write, so no event that would retry at once.
+  const previous = rs.status?.conditions?.find((c: KubeObject) => c.type === 'ReplicaFailure');
+  const unnamed = (message: string) => message.replace(/^pods "[^"]*"/, 'pods');
+  if (failure && previous?.status === 'True' && unnamed(previous.message) === unnamed(failure)) failure = previous.message;
   const conditions = setCondition(rs.status?.conditions, 'ReplicaFailure', failure ? { status: 'True', reason: 'FailedCreate', message: failure } : undefined);
   const status = {
     ...counts({ replicas: pods.length, fullyLabeledReplicas: pods.length, readyReplicas: ready, availableReplicas: ready }),
