@@ -99,7 +99,7 @@ describe.runIf(haveKubectl)('workloads in the sandbox with kubectl', () => {
     await eventually(async () => expect((await json('get', 'replicasets')).items[0].status.replicas).toBe(1), { timeoutMs: 10_000 });
   });
 
-  it('rolls out a new ReplicaSet when the image changes (kubectl set image, then kubectl apply of a changed manifest)', async () => {
+  it('rolls out a new ReplicaSet when the image changes (kubectl set image, kubectl apply of a changed manifest) and back to the previous one (kubectl rollout undo)', async () => {
     expect(await kubectl('set', 'image', 'deployment/web', 'nginx=nginx:1.28')).toBe('deployment.apps/web image updated\n');
     expect(await kubectl('rollout', 'status', 'deployment/web', '--timeout=20s')).toMatch(/successfully rolled out/);
     let sets = (await json('get', 'replicasets')).items;
@@ -123,6 +123,15 @@ describe.runIf(haveKubectl)('workloads in the sandbox with kubectl', () => {
     expect(sets).toHaveLength(3);
     const newest = sets.find((rs: { metadata: { annotations: Record<string, string> } }) => rs.metadata.annotations['deployment.kubernetes.io/revision'] === '3');
     expect(newest.spec.template.spec.containers[0]).toMatchObject({ image: 'nginx:1.29', ports: [{ containerPort: 80, protocol: 'TCP' }] });
+
+    // kubectl rollout undo brings back the previous template: its ReplicaSet, not a new one
+    expect(await kubectl('rollout', 'undo', 'deployment/web')).toBe('deployment.apps/web rolled back\n');
+    expect(await kubectl('rollout', 'status', 'deployment/web', '--timeout=20s')).toMatch(/successfully rolled out/);
+    sets = (await json('get', 'replicasets')).items;
+    expect(sets).toHaveLength(3);
+    const back = sets.find((rs: { metadata: { name: string } }) => rs.metadata.name === updated.metadata.name);
+    expect(back.metadata.annotations['deployment.kubernetes.io/revision']).toBe('4');
+    expect(back.spec.replicas).toBe(1);
   });
 
   it('deletes the ReplicaSets and pods of a deleted deployment (ownerReferences, background cascade)', async () => {

@@ -95,7 +95,7 @@ export function podTemplateHash(template: unknown, collisionCount = 0): string {
   return out;
 }
 
-function stableJson(value: unknown): string {
+export function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
   if (value && typeof value === 'object') {
     return `{${Object.keys(value as object)
@@ -110,6 +110,8 @@ function stableJson(value: unknown): string {
 export function defaultPodTemplate(template: KubeObject | undefined, restartPolicy = 'Always') {
   if (!template || typeof template !== 'object') return;
   template.metadata ??= {} as KubeObject['metadata'];
+  // a zero time (what kubectl's patches carry as null) is no time
+  if (template.metadata.creationTimestamp === null) delete template.metadata.creationTimestamp;
   const spec = template.spec;
   if (!spec || typeof spec !== 'object') return;
   spec.restartPolicy ??= restartPolicy;

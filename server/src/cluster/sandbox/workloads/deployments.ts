@@ -3,7 +3,7 @@ import { create } from '../objects.js';
 import { findResource } from '../resources.js';
 import { ApiError } from '../status.js';
 import type { KubeObject } from '../store.js';
-import { type Condition, controllerIdentity, controllerReference, ownedBy, podTemplateHash, setCondition } from './common.js';
+import { type Condition, controllerIdentity, controllerReference, ownedBy, podTemplateHash, setCondition, stableJson } from './common.js';
 
 // The Deployment controller of the sandbox: one ReplicaSet per pod template (named
 // <deployment>-<pod-template-hash>, labelled and owned as the real controller does), a rolling
@@ -60,7 +60,13 @@ export function syncDeployment(context: ApiContext, deployment: KubeObject) {
   const hash = podTemplateHash(spec.template, deployment.status?.collisionCount ?? 0);
   const owned = () => store.list('replicasets', namespace).filter((rs) => ownedBy(rs, deployment));
   let all = owned();
-  let current = all.find((rs) => rs.metadata.labels?.['pod-template-hash'] === hash);
+  // the ReplicaSet of this template (equal but for the hash label, as the real controller compares)
+  const withoutHash = (template: KubeObject) => {
+    const { 'pod-template-hash': _hash, ...labels } = template?.metadata?.labels ?? {};
+    return stableJson({ ...template, metadata: { ...template?.metadata, labels } });
+  };
+  const wanted = withoutHash(spec.template);
+  let current = all.find((rs) => withoutHash(rs.spec.template) === wanted);
   const maxRevision = Math.max(0, ...all.map(revisionOf));
   let failure: string | undefined;
   let created = false;
