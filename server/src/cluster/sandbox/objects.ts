@@ -20,7 +20,7 @@ import { orphanDependents } from './workloads/controllers.js';
 import { prepareWorkload, throwIfInvalid, validateWorkload, WORKLOAD_KINDS } from './workloads/admission.js';
 
 // The verbs on objects (get, list, create, update, patch, delete), with what each resource adds
-// to them in namespaces.ts, pods.ts and kubelets.ts.
+// to them in namespaces.ts, pods.ts, kubelets.ts and workloads/admission.ts.
 
 export const withKind = (type: ResourceType, object: KubeObject) => ({ ...object, apiVersion: apiVersionOf(type), kind: type.kind });
 

@@ -28,9 +28,10 @@ import { scaleRequest } from './workloads/scale.js';
 import { objectBody, readBody, send } from './wire.js';
 
 // A faithful double of the Kubernetes API server for CLUSTER=sandbox: HTTPS on loopback,
-// JSON only, the subset of the API the console's gateway and kubectl use. See docs/cluster.md.
+// JSON answers, the subset of the API the console's gateway and kubectl use. See docs/cluster.md.
 // This file starts it and routes requests; the verbs are objects.ts, with what each resource
-// adds in namespaces.ts, pods.ts, tokens.ts and kubelets.ts; watches are watch.ts.
+// adds in namespaces.ts, pods.ts, tokens.ts, kubelets.ts and workloads/ (Deployments,
+// ReplicaSets, Jobs, Services, claims and their controllers); watches are watch.ts.
 
 export interface SandboxClusterOptions {
   /** The console's STORAGE_DIR; the CA, serving certificate and admin token go to <storageDir>/sandbox-cluster/. */

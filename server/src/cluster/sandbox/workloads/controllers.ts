@@ -2,7 +2,7 @@ import type { ApiContext } from '../context.js';
 import { remove } from '../objects.js';
 import { RESOURCES } from '../resources.js';
 import { ApiError } from '../status.js';
-import type { KubeObject, StoreEvent } from '../store.js';
+import { type KubeObject, type StoreEvent, StoreError } from '../store.js';
 import { controllerOf } from './common.js';
 import { syncDeployment } from './deployments.js';
 import { syncJob } from './jobs.js';
@@ -61,7 +61,15 @@ export class WorkloadControllers {
     const namespace = object.metadata.namespace;
     if (this.closed || !namespace) return;
     // after the deletion's own event has reached every watcher
-    if (type === 'DELETED') setImmediate(() => !this.closed && this.collectDependents(object));
+    if (type === 'DELETED') {
+      setImmediate(() => {
+        try {
+          if (!this.closed) this.collectDependents(object);
+        } catch (error) {
+          process.emitWarning(`sandbox cluster: collecting what ${object.metadata.name} owned failed: ${(error as Error)?.message ?? String(error)}`);
+        }
+      });
+    }
     if (SYNCS[resource] && type !== 'DELETED') this.enqueue(resource, namespace, object.metadata.name);
     const owner = controllerOf(object);
     if (owner && OWNER_RESOURCE[owner.kind]) this.enqueue(OWNER_RESOURCE[owner.kind], namespace, owner.name);
@@ -81,8 +89,9 @@ export class WorkloadControllers {
       try {
         SYNCS[resource](this.context, object);
       } catch (error) {
-        // a conflict with a concurrent write: the next event or resync syncs it again
-        if (!(error instanceof ApiError) && !(error instanceof Error && /modified/.test(error.message))) throw error;
+        // Never the server's end (this runs outside any request): the next event or resync
+        // syncs it again; what is not a refusal or a lost race is said.
+        if (!(error instanceof ApiError) && !(error instanceof StoreError)) process.emitWarning(`sandbox cluster: syncing ${key} failed: ${(error as Error)?.message ?? String(error)}`);
       }
     }
   }
