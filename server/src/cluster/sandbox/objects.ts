@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Identity } from './authorization.js';
 import type { ApiContext } from './context.js';
 import { deleteNamespace, namespaceCreated, prepareNamespace } from './namespaces.js';
-import { jsonPatch, mergePatch } from './patches.js';
+import { jsonPatch, mergePatch, strategicMergePatch } from './patches.js';
 import { applyLimitRangeDefaults, defaultRequestsFromLimits } from './limitRanger.js';
 import { admitNamespace, admitPod, isSignificantPodUpdate } from './podSecurity.js';
 import { deletePod, podUpdate } from './pods.js';
@@ -15,9 +16,11 @@ import { type KubeObject, StoreError } from './store.js';
 import { toTable } from './table.js';
 import { validate } from './validation.js';
 import { readBody } from './wire.js';
+import { orphanDependents } from './workloads/controllers.js';
+import { prepareWorkload, throwIfInvalid, validateWorkload, WORKLOAD_KINDS } from './workloads/admission.js';
 
 // The verbs on objects (get, list, create, update, patch, delete), with what each resource adds
-// to them in namespaces.ts, pods.ts and kubelets.ts.
+// to them in namespaces.ts, pods.ts, kubelets.ts and workloads/admission.ts.
 
 export const withKind = (type: ResourceType, object: KubeObject) => ({ ...object, apiVersion: apiVersionOf(type), kind: type.kind });
 
@@ -138,6 +141,12 @@ export function create(context: ApiContext, r: Route, object: KubeObject, identi
   for (const field of ['uid', 'resourceVersion', 'creationTimestamp', 'deletionTimestamp']) delete object.metadata[field];
   validate(type, object);
   requireNamespace(context, r.namespace);
+  if (WORKLOAD_KINDS.has(type.resource)) {
+    if (type.resource === 'jobs') object.metadata.uid = randomUUID();
+    store.assignGeneratedName(type.resource, object);
+    prepareWorkload(store, type.resource, object);
+    throwIfInvalid(type.kind, type.group, object, validateWorkload(type.resource, object));
+  }
   switch (type.resource) {
     case 'namespaces':
       admitNamespace(object, undefined, []);
@@ -198,6 +207,10 @@ export function replace(context: ApiContext, r: Route, object: KubeObject, warni
     object = { ...current, metadata: { ...current.metadata, resourceVersion: object.metadata.resourceVersion }, status: object.status ?? {} };
   } else if (type.resource === 'nodes') object.status = current.status; // status belongs to nodes/status
   validate(type, object);
+  if (WORKLOAD_KINDS.has(type.resource) && r.subresource !== 'status') {
+    prepareWorkload(store, type.resource, object, current);
+    throwIfInvalid(type.kind, type.group, object, validateWorkload(type.resource, object));
+  }
   if (type.resource === 'pods') {
     podUpdate(current, object);
     if (r.subresource !== 'status' && isSignificantPodUpdate(object, current)) admitPodWrite(context, r.namespace!, object, warnings);
@@ -223,8 +236,10 @@ export async function patch(context: ApiContext, req: IncomingMessage, r: Route,
   const body = await readBody(req);
   const current = getObject(context, r);
   let next: KubeObject;
-  if (contentType === 'application/merge-patch+json' || contentType === 'application/strategic-merge-patch+json') {
+  if (contentType === 'application/merge-patch+json') {
     next = mergePatch(current, body) as KubeObject;
+  } else if (contentType === 'application/strategic-merge-patch+json') {
+    next = strategicMergePatch(current, body) as KubeObject;
   } else if (contentType === 'application/json-patch+json') {
     next = jsonPatch(current, body);
   } else throw unsupportedMediaType(contentType || 'none');
@@ -260,6 +275,7 @@ export function remove(context: ApiContext, r: Route, query: URLSearchParams, op
       return withKind(type, gone);
     }
     default:
+      if (type.resource === 'deployments' || type.resource === 'replicasets' || type.resource === 'jobs') orphanDependents(context, current, query, options);
       erase();
       if (type.resource === 'serviceaccounts') {
         for (const [token, issued] of store.tokens) if (issued.namespace === r.namespace && issued.serviceAccount === name) store.tokens.delete(token);

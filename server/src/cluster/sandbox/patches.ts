@@ -1,8 +1,8 @@
 import { ApiError, badRequest } from './status.js';
 import type { KubeObject } from './store.js';
 
-// The patch formats the sandbox accepts: JSON merge patches (strategic merge patches are
-// applied the same way, see docs/cluster.md "Missing") and JSON patches.
+// The patch formats the sandbox accepts: JSON merge patches, strategic merge patches (lists of
+// the well-known kinds merged by key, see MERGE_KEYS) and JSON patches.
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -16,6 +16,51 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
     if (key === '$patch' || key.startsWith('$setElementOrder')) continue;
     if (value === null) delete result[key];
     else result[key] = mergePatch(result[key], value);
+  }
+  return result;
+}
+
+/**
+ * The lists a strategic merge patch merges by key (patchMergeKey in k8s.io/api) rather than
+ * replacing: containers by name, their ports by containerPort, a Service's ports by port, and so
+ * on. Elements with `$patch: delete` are removed; `$setElementOrder`/`$retainKeys` are ignored.
+ */
+const MERGE_KEYS: Record<string, string[]> = {
+  containers: ['name'],
+  initContainers: ['name'],
+  ephemeralContainers: ['name'],
+  env: ['name'],
+  volumes: ['name'],
+  volumeMounts: ['mountPath'],
+  imagePullSecrets: ['name'],
+  ports: ['containerPort', 'port'],
+  conditions: ['type'],
+  hostAliases: ['ip'],
+};
+
+export function strategicMergePatch(target: unknown, patch: unknown): unknown {
+  if (!isObject(patch)) return patch;
+  const result: Record<string, unknown> = isObject(target) ? { ...target } : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (key.startsWith('$')) continue;
+    if (value === null) {
+      delete result[key];
+      continue;
+    }
+    const current = result[key];
+    const mergeKey = MERGE_KEYS[key]?.find((k) => Array.isArray(value) && value.some((v) => isObject(v) && k in v));
+    if (mergeKey && Array.isArray(value) && Array.isArray(current)) {
+      const merged = [...current] as unknown[];
+      for (const item of value) {
+        if (!isObject(item)) continue;
+        const index = merged.findIndex((m) => isObject(m) && m[mergeKey] === item[mergeKey]);
+        if (item.$patch === 'delete') {
+          if (index >= 0) merged.splice(index, 1);
+        } else if (index >= 0) merged[index] = strategicMergePatch(merged[index], item);
+        else merged.push(strategicMergePatch(undefined, item));
+      }
+      result[key] = merged;
+    } else result[key] = strategicMergePatch(current, value);
   }
   return result;
 }

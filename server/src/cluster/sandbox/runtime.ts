@@ -16,6 +16,8 @@ export interface RuntimeTimings extends NodeTimings {
   logIntervalMs: number;
   /** Grace period of a deleted running pod before it disappears (0 = at once). */
   terminationMs: number;
+  /** How long a Job's pod runs before its containers exit 0 (the sandbox runs no real command). */
+  jobRunMs: number;
 }
 
 export const DEFAULT_TIMINGS: RuntimeTimings = {
@@ -24,6 +26,7 @@ export const DEFAULT_TIMINGS: RuntimeTimings = {
   logIntervalMs: 3000,
   heartbeatMs: 10_000,
   terminationMs: 1000,
+  jobRunMs: 2000,
   nodeReadyMs: 3000,
   // kube-controller-manager's --node-monitor-grace-period
   nodeMonitorGraceMs: 50_000,
@@ -210,6 +213,45 @@ export class SandboxRuntime {
       }));
     });
     this.startContainers(current, target, 'started');
+    if (SandboxRuntime.runsToCompletion(current)) this.later(SandboxRuntime.key(current), this.timings.jobRunMs, () => this.complete(namespace, name, uid));
+  }
+
+  /** A Job's pod: its containers run the command and exit (restartPolicy Never or OnFailure). */
+  private static runsToCompletion(pod: KubeObject) {
+    return ((pod.metadata.ownerReferences ?? []) as KubeObject[]).some((r) => r.kind === 'Job' && r.controller) && pod.spec.restartPolicy !== 'Always';
+  }
+
+  /** The containers exit 0: the pod Succeeded, its log stays readable, its followers are done. */
+  private complete(namespace: string, name: string, uid: string) {
+    const current = this.store.get('pods', namespace, name);
+    if (!current || current.metadata.uid !== uid || current.metadata.deletionTimestamp || current.status?.phase !== 'Running') return;
+    const key = `${namespace}/${name}`;
+    for (const timer of this.podTimers.get(key) ?? []) {
+      clearTimeout(timer);
+      clearInterval(timer);
+    }
+    this.podTimers.delete(key);
+    for (const log of this.logs.get(key)?.values() ?? []) {
+      this.append(log, 'sandbox: command finished, exit code 0');
+      log.emitter.emit('end');
+    }
+    const now = timestamp();
+    this.store.modify('pods', namespace, name, (p) => {
+      p.status.phase = 'Succeeded';
+      for (const c of p.status.conditions ?? []) {
+        if (c.type === 'Ready' || c.type === 'ContainersReady' || c.type === 'PodReadyToStartContainers') {
+          c.status = 'False';
+          c.lastTransitionTime = now;
+          if (c.type !== 'PodReadyToStartContainers') c.reason = 'PodCompleted';
+        }
+      }
+      p.status.containerStatuses = (p.status.containerStatuses ?? []).map((c: KubeObject) => ({
+        ...c,
+        ready: false,
+        started: false,
+        state: { terminated: { exitCode: 0, reason: 'Completed', startedAt: c.state?.running?.startedAt ?? now, finishedAt: now, containerID: c.containerID } },
+      }));
+    });
   }
 
   /**
@@ -223,8 +265,11 @@ export class SandboxRuntime {
         continue;
       }
       const node = pod.spec?.nodeName ? this.store.get('nodes', undefined, pod.spec.nodeName) : undefined;
-      if (pod.status?.phase === 'Running' && node) this.startContainers(pod, targetOf(node), 'resumed');
-      else this.admitted(pod);
+      if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') continue; // finished: nothing runs
+      if (pod.status?.phase === 'Running' && node) {
+        this.startContainers(pod, targetOf(node), 'resumed');
+        if (SandboxRuntime.runsToCompletion(pod)) this.later(SandboxRuntime.key(pod), this.timings.jobRunMs, () => this.complete(pod.metadata.namespace!, pod.metadata.name, pod.metadata.uid!));
+      } else this.admitted(pod);
     }
   }
 

@@ -22,12 +22,16 @@ import { toTable, wantsTable } from './table.js';
 import { selfSubjectReview, tokenRequest } from './tokens.js';
 import { validate } from './validation.js';
 import { watch } from './watch.js';
+import { prepareWorkload, throwIfInvalid, validateWorkload, WORKLOAD_KINDS } from './workloads/admission.js';
+import { WorkloadControllers } from './workloads/controllers.js';
+import { scaleRequest } from './workloads/scale.js';
 import { objectBody, readBody, send } from './wire.js';
 
 // A faithful double of the Kubernetes API server for CLUSTER=sandbox: HTTPS on loopback,
-// JSON only, the subset of the API the console's gateway and kubectl use. See docs/cluster.md.
+// JSON answers, the subset of the API the console's gateway and kubectl use. See docs/cluster.md.
 // This file starts it and routes requests; the verbs are objects.ts, with what each resource
-// adds in namespaces.ts, pods.ts, tokens.ts and kubelets.ts; watches are watch.ts.
+// adds in namespaces.ts, pods.ts, tokens.ts, kubelets.ts and workloads/ (Deployments,
+// ReplicaSets, Jobs, Services, claims and their controllers); watches are watch.ts.
 
 export interface SandboxClusterOptions {
   /** The console's STORAGE_DIR; the CA, serving certificate and admin token go to <storageDir>/sandbox-cluster/. */
@@ -167,11 +171,14 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
   };
   store.events.on('event', saveSoon);
 
+  const closers = new Set<() => void>();
+  const context: ApiContext = { store, runtime, caPem: certificates.caPem, saveSoon, closers };
+  // Deployments, ReplicaSets, Jobs and the garbage collector (workloads/)
+  const workloads = new WorkloadControllers(context, runtime.timings.heartbeatMs);
+
   // ---------------------------------------------------------------------------------------
   // The request handler
 
-  const closers = new Set<() => void>();
-  const context: ApiContext = { store, runtime, caPem: certificates.caPem, saveSoon, closers };
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? '/', 'https://sandbox');
@@ -214,9 +221,11 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
         const body = (await readBody(req)) as KubeObject | undefined;
         return send(res, 201, tokenRequest(context, r, body));
       }
-      if ((sub === 'pods/status' || sub === 'namespaces/status' || sub === 'nodes/status') && verb === 'get') return send(res, 200, getObject(context, r));
-      if (sub === 'nodes/status' && verb === 'update') return send(res, 200, replace(context, r, await objectBody(req, r.type)));
-      if (sub === 'nodes/status' && verb === 'patch') return send(res, 200, await patch(context, req, r));
+      if (r.subresource === 'scale' && r.type.subresources?.some((s) => s.name === 'scale')) return send(res, 200, await scaleRequest(context, r, verb, req));
+      const status = r.subresource === 'status' && r.type.subresources?.find((s) => s.name === 'status');
+      if ((status || sub === 'namespaces/status') && verb === 'get') return send(res, 200, getObject(context, r));
+      if (status && status.verbs.includes('update') && verb === 'update') return send(res, 200, replace(context, r, await objectBody(req, r.type)));
+      if (status && status.verbs.includes('patch') && verb === 'patch') return send(res, 200, await patch(context, req, r));
       if (r.type.subresources?.some((s) => s.name === r.subresource) || sub === 'namespaces/status' || sub === 'namespaces/finalize') throw methodNotAllowed(method);
       throw routeNotFound();
     }
@@ -242,6 +251,11 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
         if (query.get('dryRun') === 'All') {
           if (r.type.resource === 'pods') defaultPodResources(context, r.namespace!, object);
           validate(r.type, object);
+          if (WORKLOAD_KINDS.has(r.type.resource)) {
+            object.metadata.namespace = r.namespace;
+            prepareWorkload(store, r.type.resource, object);
+            throwIfInvalid(r.type.kind, r.type.group, object, validateWorkload(r.type.resource, object));
+          }
           // Admission runs on dry runs too: a refused pod is refused, not echoed.
           if (r.type.resource === 'pods') admitPodWrite(context, r.namespace!, object, warnings);
           if (r.type.namespaced) admitQuota(context, r.type, r.namespace!, object);
@@ -345,6 +359,7 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
       store.events.off('event', onTokenChange);
       store.events.off('event', saveSoon);
       quotaStatus.stop();
+      workloads.stop();
       runtime.stop();
       await saveNow();
       for (const finish of closers) finish();

@@ -149,7 +149,8 @@ export class ObjectStore {
     const stored = clone(object);
     stored.metadata = {
       ...stored.metadata,
-      uid: randomUUID(),
+      // a uid chosen by the server beforehand (a Job's selector names it), else a new one
+      uid: stored.metadata.uid ?? randomUUID(),
       resourceVersion: String(++this.revision),
       creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
     };

@@ -1,9 +1,10 @@
 import type { KubeObject } from './store.js';
+import { WORKLOAD_COLUMNS } from './workloads/columns.js';
 
 // meta.k8s.io/v1 Table answers, which kubectl asks for (Accept: ...;as=Table) to print
 // `kubectl get` columns the way a real API server defines them.
 
-interface Column {
+export interface Column {
   name: string;
   type: string;
   format?: string;
@@ -37,6 +38,7 @@ function podStatus(pod: KubeObject): string {
   if (pod.metadata.deletionTimestamp) return 'Terminating';
   for (const c of pod.status?.containerStatuses ?? []) {
     if (c.state?.waiting?.reason) return c.state.waiting.reason;
+    if (c.state?.terminated?.reason) return c.state.terminated.reason; // a Job's pod: Completed
   }
   return pod.status?.phase ?? 'Pending';
 }
@@ -77,6 +79,7 @@ const COLUMNS: Record<string, Column[]> = {
   configmaps: [name, { name: 'Data', type: 'integer', cell: (c) => Object.keys(c.data ?? {}).length + Object.keys(c.binaryData ?? {}).length }, ageColumn],
   secrets: [name, { name: 'Type', type: 'string', cell: (s) => s.type ?? 'Opaque' }, { name: 'Data', type: 'integer', cell: (s) => Object.keys(s.data ?? {}).length }, ageColumn],
   serviceaccounts: [name, { name: 'Secrets', type: 'integer', cell: (s) => (s.secrets ?? []).length }, ageColumn],
+  ...WORKLOAD_COLUMNS,
   rolebindings: [name, { name: 'Role', type: 'string', cell: (b) => `${b.roleRef?.kind}/${b.roleRef?.name}` }, ageColumn],
 };
 

@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { apiVersionOf, type ResourceType } from './resources.js';
 import { ApiError, badRequest, unsupportedMediaType } from './status.js';
+import { decodeProtobuf, PROTOBUF } from './protobuf.js';
 import type { KubeObject } from './store.js';
 
-// What goes over the wire: JSON answers and JSON request bodies, as kube-apiserver reads them.
+// What goes over the wire: JSON answers, and JSON request bodies (protobuf ones, protobuf.ts,
+// for what kubectl's typed create subcommands send), as kube-apiserver reads them.
 
 const MAX_BODY = 3 * 1024 * 1024;
 
@@ -21,9 +23,12 @@ export async function readBody(req: IncomingMessage): Promise<unknown> {
     if (size > MAX_BODY) throw new ApiError(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728');
     chunks.push(chunk as Buffer);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (!text.trim()) return undefined;
+  const bytes = Buffer.concat(chunks);
   const type = (req.headers['content-type'] ?? 'application/json').split(';')[0].trim().toLowerCase();
+  // kubectl's typed create subcommands (protobuf.ts); PATCH bodies stay JSON
+  if (type === PROTOBUF && bytes.length && req.method !== 'PATCH') return decodeProtobuf(bytes);
+  const text = bytes.toString('utf8');
+  if (!text.trim()) return undefined;
   if (!type.endsWith('json')) throw unsupportedMediaType(type);
   try {
     return JSON.parse(text);
