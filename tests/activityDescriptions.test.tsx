@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { activityDescriptionsEn, activityDescriptionsFr } from '../src/i18n/activityDescriptions';
@@ -11,12 +9,6 @@ import { renderApp } from './render';
 // The audit trail is recorded in English; the console shows each known description in the
 // reader's language.
 
-/** Every .ts file under a folder. */
-const sources = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
-  );
-
 /**
  * The descriptions the server writes: the quoted phrases on the lines that set an activity
  * entry's description (`description: …` or `description = …`), outside the migrations and the
@@ -24,9 +16,10 @@ const sources = (dir: string): string[] =>
  */
 const recordedDescriptions = () => {
   const found = new Set<string>();
-  for (const file of sources(join(process.cwd(), 'server/src'))) {
+  const sources = import.meta.glob<string>('../server/src/**/*.ts', { query: '?raw', import: 'default', eager: true });
+  for (const [file, text] of Object.entries(sources)) {
     if (file.includes('/db/migrations/') || file.includes('/i18n/')) continue;
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
+    for (const line of text.split('\n')) {
       const start = line.search(/\bdescription(: | = )/);
       if (start < 0) continue;
       // The value only: up to the next property of the same object, or the statement's end.
