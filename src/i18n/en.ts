@@ -850,6 +850,9 @@ export const appMessages = {
       no_owner: '—',
       details: 'Details',
       console_node: 'Open the console node',
+      not_in_cluster: 'Not in the cluster yet',
+      // The admin list's short line of capacity (the node's page has every figure).
+      capacity_summary: '%{cpu} CPU · %{memory} memory',
       cordoned: 'Cordoned',
       no_conditions: 'No conditions reported.',
       not_found: 'This node is not in the cluster.',
@@ -1415,7 +1418,7 @@ export const appMessages = {
       fields: {
         name: 'Node',
         type: 'Type',
-        lastActive: 'Last active',
+        lastSeen: 'Last seen',
         status: 'Status',
         code: 'Authentication code',
         dhcp: 'DHCP',
@@ -1432,6 +1435,8 @@ export const appMessages = {
         addresses: 'Addresses',
         capacity: 'Capacity',
         nodeInfo: 'System info',
+        machine: 'Machine',
+        lastSeen: 'Last seen',
         state: 'Status',
         owner: 'Owner',
       },
