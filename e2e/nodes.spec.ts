@@ -87,11 +87,20 @@ test('the user adds a node and gets the installation panel', async () => {
 
   await expect(page).toHaveURL(/\/nodes\/\d+$/);
   nodePath = new URL(page.url()).pathname;
-  // 'to install': only the installation panel.
+  // 'to install': the installation panel, below what the page waits for.
   await expect(page.getByRole('heading', { name: 'Install your node' })).toBeVisible();
   await expect(page.getByText('Review your node configuration and status.')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Download image' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Waiting for the machine to run the install command…' })).toBeVisible();
+  // The server's APP_URL here is http://127.0.0.1:<port>: a machine other than this one could
+  // not fetch the script from it, and the page says so under the command.
+  const terminal = page.getByRole('region', { name: 'Install from terminal' });
+  await expect(terminal.getByRole('note')).toContainText('This address only works on this machine');
+  await expect(terminal.getByRole('note')).toContainText(/from http:\/\/127\.0\.0\.1:\d+, a loopback address/);
   await screenshot(page, '51-node-install-panel');
+  await page.getByRole('button', { name: 'Show the install command' }).click();
+  await expect(terminal.getByRole('button', { name: /^Copy/ })).toBeFocused();
+  await expect(terminal.getByRole('button', { name: /^Copy/ })).toBeInViewport();
 });
 
 test('the install command is copied, and says Copied for a moment', async () => {
@@ -111,6 +120,7 @@ test('running the command takes the node to Running, live, with its activity', a
   expect(new URL(page.url()).pathname).toBe(nodePath);
   await expect(page.getByText('Review your node configuration and status.')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText('Running', { exact: true }).first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('node-waiting')).toHaveCount(0);
   const activity = page.getByRole('table').filter({ hasText: 'Severity' });
   await expect(activity).toContainText('joined the cluster');
   await expect(activity).toContainText('bootstrap token issued');
@@ -176,3 +186,20 @@ test('a machine that runs the generic installer is claimed with the code it show
   await screenshot(page, '57-node-claimed-running');
 });
 
+test('a node cannot take a name another node goes by: refused under Hostname, nothing added', async () => {
+  await page.goto('/nodes');
+  const rows = page.getByRole('row');
+  await expect(rows.filter({ hasText: 'lab-pi-01' })).toHaveCount(1);
+  const before = await rows.count();
+  await page.goto('/nodes/create');
+  await page.getByLabel('Type').click();
+  await page.getByRole('option', { name: 'Raspberry Pi' }).click();
+  await page.getByLabel('Hostname').fill('LAB-PI-01');
+  await page.getByRole('button', { name: 'Add a new node' }).click();
+  await expect(page.getByText('This name is already used by another node. Choose another hostname.').first()).toBeVisible();
+  await expect(page).toHaveURL(/\/nodes\/create$/);
+  await screenshot(page, '58-node-name-taken');
+  await page.goto('/nodes');
+  await expect(rows.filter({ hasText: 'lab-pi-01' })).toHaveCount(1);
+  await expect(rows).toHaveCount(before);
+});

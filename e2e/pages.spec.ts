@@ -147,7 +147,7 @@ test.beforeAll(async ({ baseURL }) => {
   await api(apiContext, 'POST', '/api/requests/workspaces', ownerSession, { label: 'Vision', name: 'vision', team_id: team.id });
   const me = await api<{ workspaces: { id: number; name: string }[] }>(apiContext, 'GET', '/user', ownerSession);
   workspaceId = me.workspaces.find((workspace) => workspace.name === 'vision')!.id;
-  const node = await api<{ id: number }>(apiContext, 'POST', '/api/nodes', ownerSession, { type: 'raspberry-pi', hostname: 'pages-pi-01', notes: 'Shelf 2' });
+  const node = await api<{ id: number }>(apiContext, 'POST', '/api/nodes', ownerSession, { type: 'raspberry-pi', hostname: `pages-pi-${tag}`, notes: 'Shelf 2' });
   nodeId = node.id;
   await api(apiContext, 'POST', '/api/tokens', ownerSession, { name: 'owner-token' });
 

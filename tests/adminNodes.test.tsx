@@ -13,12 +13,29 @@ const asAdmin = () => {
 const HEARTBEAT_LOCAL = new Date(2026, 10, 22, 8, 30);
 
 describe('/admin/nodes', () => {
-  it('lists every cluster node: name linking by name, addresses from status.addesses, capacity, system info, status and owner', async () => {
+  it('lists every node in columns that fit a 1280 px screen: name with its addresses, machine, status, owner, last seen', async () => {
     asAdmin();
+    const heartbeat = (local: Date) => [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: null, lastHeartbeatTime: local.toISOString() }];
     nodesDb.adminNodes = [
       // Only the spec's misspelt key carries the addresses here: the console must read it.
-      { ...makeAdminNode(), status: { ...makeAdminNode().status, addresses: undefined, addesses: [{ type: 'InternalIP', address: '10.0.0.21' }, { type: 'Hostname', address: 'pi-host' }] } },
-      makeAdminNode({ name: 'sandbox-worker', type: null, owner: null, node_id: null }, { state: 'warning' }),
+      {
+        ...makeAdminNode({}, { conditions: heartbeat(HEARTBEAT_LOCAL) }),
+        lastActive: new Date(2026, 10, 22, 8, 10).toISOString(),
+        status: {
+          ...makeAdminNode({}, { conditions: heartbeat(HEARTBEAT_LOCAL) }).status,
+          addresses: undefined,
+          addesses: [{ type: 'InternalIP', address: '10.0.0.21' }, { type: 'InternalIP', address: 'fd00::21' }, { type: 'Hostname', address: 'pi-host' }],
+        },
+      },
+      makeAdminNode({ name: 'sandbox-worker', type: null, owner: null, node_id: null }, { state: 'warning', conditions: [] }),
+      // Added in the console, not in the cluster yet: nothing the cluster would report.
+      makeAdminNode({ name: 'lab-jetson', type: 'jetson', node_id: 57 }, {
+        state: 'to install',
+        addesses: [],
+        capacity: { cpu: null, memory: null, 'ephemeral-storage': null, pods: null },
+        nodeInfo: { architecture: '', operatingSystem: '', osImage: '', kubeletVersion: '' },
+        conditions: [],
+      }),
     ];
     renderApp({ path: '/admin/nodes', loggedIn: true });
 
@@ -27,32 +44,52 @@ describe('/admin/nodes', () => {
     const row = link.closest('tr')!;
     const headers = within(row.closest('table')!).getAllByRole('columnheader').map((cell) => cell.textContent);
     // The first column holds the row checkboxes (Export selected).
-    expect(headers).toEqual(['', 'Name', 'Addresses', 'Capacity', 'System info', 'Status', 'Owner']);
+    expect(headers).toEqual(['', 'Name', 'Machine', 'Status', 'Owner', 'Last seen']);
+    const cells = within(row).getAllByRole('cell');
 
-    expect(within(row).getByText('InternalIP')).toBeInTheDocument();
-    expect(within(row).getByText('10.0.0.21')).toBeInTheDocument();
-    expect(within(row).getByText('pi-host')).toBeInTheDocument();
-    for (const [label, value] of [
-      ['CPU', '4'],
-      ['Memory', '7.7 GiB'],
-      ['Ephemeral storage', '28.9 GiB'],
-      ['Pods', '110'],
-      ['Architecture', 'arm64'],
-      ['Operating system', 'linux'],
-      ['OS image', 'Debian GNU/Linux 12 (bookworm)'],
-      ['Kubelet version', 'v1.31.2'],
-    ]) {
-      const term = within(row).getByText(label);
-      expect(term.nextElementSibling).toHaveTextContent(value!);
-    }
-    expect(within(row).getByText('Running')).toBeInTheDocument();
-    expect(within(row).getByText('Ada Lovelace')).toBeInTheDocument();
+    // The addresses under the name, one a line; the Hostname address repeats the name: left out.
+    expect(within(cells[1]!).getByTestId('node-addresses').textContent).toBe('10.0.0.21fd00::21');
+    expect(within(row).queryByText('pi-host')).not.toBeInTheDocument();
+    // The machine in two lines: CPU and memory as people read it; the OS image and architecture.
+    expect(cells[2]).toHaveTextContent('4 CPU · 7.7 GiB memory');
+    expect(cells[2]).toHaveTextContent('Debian GNU/Linux 12 (bookworm) · arm64');
+    expect(cells[3]).toHaveTextContent('Running');
+    expect(cells[4]).toHaveTextContent('Ada Lovelace');
+    // The later of the kubelet's heartbeat (08:30) and the agent's last call (08:10).
+    expect(cells[5]).toHaveTextContent('22/11/2026 08:30');
 
     const worker = screen.getByRole('link', { name: 'sandbox-worker' }).closest('tr')!;
     expect(within(worker).getByText('Warning')).toBeInTheDocument();
+    expect(within(worker).getAllByRole('cell')[4]).toHaveTextContent('—');
+    expect(within(worker).getAllByRole('cell')[5]).toHaveTextContent('Never');
+
+    const pending = screen.getByRole('link', { name: 'lab-jetson' });
+    expect(pending).toHaveAttribute('href', '/nodes/57');
+    const pendingCells = within(pending.closest('tr')!).getAllByRole('cell');
+    expect(pendingCells[2]).toHaveTextContent('NVIDIA JetsonNot in the cluster yet');
+    expect(pendingCells[3]).toHaveTextContent('to install');
 
     const query = requestsTo('GET', '/api/admin/nodes')[0]!.url.searchParams;
     expect(Object.fromEntries(query)).toEqual({ page: '1', per_page: '25', sort: 'name', order: 'asc' });
+  });
+
+  it('on a phone, shows the same facts as cards', async () => {
+    asAdmin();
+    const desktop = window.matchMedia;
+    window.matchMedia = ((query: string) => ({ ...desktop(query), matches: /max-width:\s*599\.95px/.test(query) || desktop(query).matches })) as typeof window.matchMedia;
+    try {
+      nodesDb.adminNodes = [makeAdminNode({ lastActive: new Date(2026, 10, 22, 9, 45).toISOString() }, { conditions: [] })];
+      renderApp({ path: '/admin/nodes', loggedIn: true });
+      const card = (await screen.findByRole('link', { name: 'edge-pi-01' })).closest<HTMLElement>('.MuiCard-root')!;
+      expect(screen.queryByRole('table')).not.toBeInTheDocument();
+      expect(card).toHaveTextContent('Running');
+      expect(card).toHaveTextContent('Owner:Ada Lovelace');
+      expect(card).toHaveTextContent('Last seen:22/11/2026 09:45');
+      expect(card).toHaveTextContent('4 CPU · 7.7 GiB memory');
+      expect(card).toHaveTextContent('10.0.0.21');
+    } finally {
+      window.matchMedia = desktop;
+    }
   });
 
   it('sends the search as q', async () => {

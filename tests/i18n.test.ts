@@ -51,6 +51,7 @@ const SAME_IN_BOTH = new Set([
   'Phase',
   'Pause',
   'Architecture',
+  'Machine',
   'Conditions',
   'Affiliation',
   'Badges',

@@ -201,10 +201,13 @@ describe('console first: check-in, steps, bootstrap, heartbeat', () => {
   it('names a node after its host unless the name is taken in the console or the cluster', async () => {
     const first = await addNode({ type: 'other', hostname: 'twin.lab.example' });
     const second = await addNode({ type: 'other', hostname: 'twin' });
+    const third = await addNode({ type: 'other', hostname: 'twin.other.example' });
     const clash = await addNode({ type: 'other', hostname: 'sandbox-node-1' });
     const nameless = await addNode({ type: 'other' });
-    expect((await agent('POST', '/agent/bootstrap', first.secret, {})).json().node_name).toBe('twin');
-    expect((await agent('POST', '/agent/bootstrap', second.secret, {})).json().node_name).toBe(`twin-${second.node.id}`);
+    // 'twin' is the second one's hostname: the first keeps its number; then the second is 'twin'.
+    expect((await agent('POST', '/agent/bootstrap', first.secret, {})).json().node_name).toBe(`twin-${first.node.id}`);
+    expect((await agent('POST', '/agent/bootstrap', second.secret, {})).json().node_name).toBe('twin');
+    expect((await agent('POST', '/agent/bootstrap', third.secret, {})).json().node_name).toBe(`twin-${third.node.id}`);
     expect((await agent('POST', '/agent/bootstrap', clash.secret, {})).json().node_name).toBe(`sandbox-node-1-${clash.node.id}`);
     expect((await agent('POST', '/agent/bootstrap', nameless.secret, {})).json().node_name).toBe(`node-${nameless.node.id}`);
     // The host name the machine reported counts when the console has none.

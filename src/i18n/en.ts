@@ -804,6 +804,20 @@ export const appMessages = {
         'Plug the USB key into the machine (running an OS with cloud-init, such as Ubuntu Server) and boot it: the install starts on first boot.',
       download: 'Download image',
       download_error: 'The image could not be downloaded.',
+      address_loopback_title: 'This address only works on this machine',
+      address_loopback:
+        'The command downloads the installer from %{address}, a loopback address: only a node on the very machine that runs the console can reach it. To add another machine, whoever runs the console must set APP_URL to an address that machine can reach (with https in production), then restart the console.',
+      address_http_title: 'Not encrypted',
+      address_http:
+        'The command downloads the installer from %{address} over plain http: the node’s secret token and the install script travel in clear, and anyone on the network could read or change them. In production, the console must be served over https (APP_URL starting with https://).',
+    },
+    // The node page while the machine has not joined yet: it changes by itself when it does.
+    waiting: {
+      title: 'Waiting for the machine to run the install command…',
+      body: 'Run the install command on the machine, as a user who can use sudo, or boot the machine from the USB stick. This page follows the node: it changes by itself as soon as the machine checks in.',
+      show_command: 'Show the install command',
+      installing_title: 'The machine checked in: waiting for it to join the cluster…',
+      installing_body: 'This usually takes a minute or two. The page changes by itself once the node runs; if the install fails, the activity below says why.',
     },
     activity: {
       title: 'Activity',
@@ -838,6 +852,9 @@ export const appMessages = {
       no_owner: '—',
       details: 'Details',
       console_node: 'Open the console node',
+      not_in_cluster: 'Not in the cluster yet',
+      // The admin list's short line of capacity (the node's page has every figure).
+      capacity_summary: '%{cpu} CPU · %{memory} memory',
       cordoned: 'Cordoned',
       no_conditions: 'No conditions reported.',
       not_found: 'This node is not in the cluster.',
@@ -1403,7 +1420,7 @@ export const appMessages = {
       fields: {
         name: 'Node',
         type: 'Type',
-        lastActive: 'Last active',
+        lastSeen: 'Last seen',
         status: 'Status',
         code: 'Authentication code',
         dhcp: 'DHCP',
@@ -1420,6 +1437,8 @@ export const appMessages = {
         addresses: 'Addresses',
         capacity: 'Capacity',
         nodeInfo: 'System info',
+        machine: 'Machine',
+        lastSeen: 'Last seen',
         state: 'Status',
         owner: 'Owner',
       },

@@ -796,6 +796,19 @@ export const frenchAppMessages: typeof appMessages = {
         'Branchez la clé USB sur la machine (avec un système utilisant cloud-init, comme Ubuntu Server) et démarrez-la : l’installation commence au premier démarrage.',
       download: 'Télécharger l’image',
       download_error: 'L’image n’a pas pu être téléchargée.',
+      address_loopback_title: 'Cette adresse ne fonctionne que sur cette machine',
+      address_loopback:
+        'La commande télécharge l’installateur depuis %{address}, une adresse de bouclage (loopback) : seul un nœud sur la machine même qui fait tourner la console peut la joindre. Pour ajouter une autre machine, la personne qui administre la console doit définir APP_URL avec une adresse que cette machine peut joindre (en https en production), puis redémarrer la console.',
+      address_http_title: 'Connexion non chiffrée',
+      address_http:
+        'La commande télécharge l’installateur depuis %{address} en http simple : le jeton secret du nœud et le script d’installation circulent en clair, et n’importe qui sur le réseau pourrait les lire ou les modifier. En production, la console doit être servie en https (APP_URL commençant par https://).',
+    },
+    waiting: {
+      title: 'En attente que la machine lance la commande d’installation…',
+      body: 'Lancez la commande d’installation sur la machine, avec un utilisateur autorisé à utiliser sudo, ou démarrez la machine sur la clé USB. Cette page suit le nœud : elle change d’elle-même dès que la machine se signale.',
+      show_command: 'Voir la commande d’installation',
+      installing_title: 'La machine s’est signalée : en attente qu’elle rejoigne le cluster…',
+      installing_body: 'Cela prend d’ordinaire une minute ou deux. La page change d’elle-même quand le nœud fonctionne ; si l’installation échoue, l’activité ci-dessous dit pourquoi.',
     },
     activity: {
       title: 'Activité',
@@ -830,6 +843,8 @@ export const frenchAppMessages: typeof appMessages = {
       no_owner: '—',
       details: 'Détails',
       console_node: 'Ouvrir le nœud dans la console',
+      not_in_cluster: 'Pas encore dans le cluster',
+      capacity_summary: '%{cpu} CPU · %{memory} de mémoire',
       cordoned: 'Isolé',
       no_conditions: 'Aucune condition signalée.',
       not_found: 'Ce nœud n’est pas dans le cluster.',
@@ -1390,7 +1405,7 @@ export const frenchAppMessages: typeof appMessages = {
       fields: {
         name: 'Nœud',
         type: 'Type',
-        lastActive: 'Dernière activité',
+        lastSeen: 'Dernier contact',
         status: 'Statut',
         code: 'Code d’authentification',
         dhcp: 'DHCP',
@@ -1407,6 +1422,8 @@ export const frenchAppMessages: typeof appMessages = {
         addresses: 'Adresses',
         capacity: 'Capacité',
         nodeInfo: 'Informations système',
+        machine: 'Machine',
+        lastSeen: 'Dernier contact',
         state: 'Statut',
         owner: 'Propriétaire',
       },

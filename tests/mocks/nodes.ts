@@ -114,6 +114,9 @@ const validate = (body: Record<string, any> | undefined) => {
     else if (!IPV4.test(body.ipv4)) errors.ipv4 = ['The ipv4 field must be a valid IPv4 address.'];
   }
   if (body?.hostname && !HOSTNAME.test(body.hostname)) errors.hostname = ['The hostname field format is invalid.'];
+  // One name, one node: a hostname any node already goes by, whoever owns it.
+  else if (body?.hostname && nodesDb.nodes.some((node) => [node.name, node.hostname].includes(String(body.hostname).toLowerCase())))
+    errors.hostname = ['This name is already used by another node. Choose another hostname.'];
   if (body?.notes && String(body.notes).length > 1000) errors.notes = ['The notes field must not be greater than 1000 characters.'];
   if (body?.code !== undefined && body.code !== null && body.code !== '') {
     const code = String(body.code).toUpperCase();

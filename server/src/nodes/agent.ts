@@ -4,6 +4,7 @@ import { isUniqueViolation, timestamp } from '../db/database.js';
 import type { Database, NodeRecord } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import { applyClusterNode } from './clusterSync.js';
+import { claimNodeName, nodeNameTaken } from './names.js';
 import { parseInfo } from './presenter.js';
 import { changeNode, hasJoined, loadNode, type NodeChanges, type NodeServices, nodeSubject, withNodeCluster } from './records.js';
 import type { AgentFacts, AgentStep } from './schemas.js';
@@ -219,8 +220,8 @@ export function nodeNameBase(hostname: string | null | undefined): string {
 
 /**
  * The node's Kubernetes name, chosen once: its host name (the console's, else the one it
- * reported), unless another console node or a cluster Node already has it; then
- * `<host>-<id>` (or `node-<id>` without a host name).
+ * reported), unless another console node goes by it (as its name or its hostname, names.ts)
+ * or a cluster Node has it; then `<host>-<id>` (or `node-<id>` without a host name).
  */
 async function chooseNodeName(services: NodeServices, node: NodeRecord): Promise<string> {
   if (node.name) return node.name;
@@ -229,19 +230,19 @@ async function chooseNodeName(services: NodeServices, node: NodeRecord): Promise
   const base = nodeNameBase(node.hostname ?? system?.hostname);
   const fallback = `${base || 'node'}-${node.id}`;
   let name = fallback;
-  if (base) {
-    const takenInConsole = await db.selectFrom('nodes').select('id').where('name', '=', base).executeTakeFirst();
-    const takenInCluster = takenInConsole ? true : (await cluster.readNode(base)) !== null;
-    if (!takenInConsole && !takenInCluster) name = base;
-  }
-  const set = (candidate: string) =>
-    db.updateTable('nodes').set({ name: candidate, updated_at: timestamp() }).where('id', '=', node.id).where('name', 'is', null).returningAll().executeTakeFirst();
+  // The cluster is asked outside the transaction below: no lock is held across a network call.
+  if (base && !(await nodeNameTaken(db, base, node.id)) && (await cluster.readNode(base)) === null) name = base;
+  const set = (executor: Kysely<Database>, candidate: string) =>
+    executor.updateTable('nodes').set({ name: candidate, updated_at: timestamp() }).where('id', '=', node.id).where('name', 'is', null).returningAll().executeTakeFirst();
   let updated: NodeRecord | undefined;
   try {
-    updated = await set(name);
+    updated = await db.transaction().execute(async (trx) =>
+      // Checked again under the name's lock: a node added meanwhile under this hostname keeps it.
+      set(trx, name !== fallback && !(await claimNodeName(trx, name, node.id)) ? fallback : name),
+    );
   } catch (error) {
     if (!isUniqueViolation(error) || name === fallback) throw error;
-    updated = await set(fallback);
+    updated = await set(db, fallback);
   }
   // Named meanwhile by a concurrent call: keep that name.
   return updated?.name ?? (await loadNode(db, node.id))!.name!;

@@ -9,7 +9,8 @@ import { fieldError, HttpError, notFound } from '../http/errors.js';
 import { reserveEach, type Throttle } from '../http/throttle.js';
 import { changeNode, loadNode, type NodeServices, nodeSubject, withNodeCluster } from './records.js';
 import type { NewNodeInput } from './schemas.js';
-import { CODE_UNKNOWN } from './schemas.js';
+import { CODE_UNKNOWN, HOSTNAME_TAKEN } from './schemas.js';
+import { claimNodeName } from './names.js';
 import { newNodeSecret } from './secrets.js';
 
 // What people do with nodes through the console (docs/nodes-contract.md): list and read their
@@ -64,7 +65,10 @@ export function nodeActivity(db: Kysely<Database>, nodeId: number, limit = 200) 
 // ---------------------------------------------------------------------------------------
 // Adding nodes: console first, or claiming a machine by its code
 
-/** POST /api/nodes: claims a machine when a code is given, else adds a node to install. */
+/**
+ * POST /api/nodes: claims a machine when a code is given, else adds a node to install. A
+ * hostname another node already goes by is refused on `hostname` (names.ts), nothing written.
+ */
 export async function createNode(
   services: NodeServices,
   user: User,
@@ -78,6 +82,7 @@ export async function createNode(
   const { salt, hash } = newNodeSecret(config.appKey);
   const now = timestamp();
   return db.transaction().execute(async (trx) => {
+    if (input.hostname && !(await claimNodeName(trx, input.hostname))) throw fieldError('hostname', HOSTNAME_TAKEN);
     const node = await trx
       .insertInto('nodes')
       .values({
@@ -130,7 +135,7 @@ export async function claimNode(
     ? await reserveEach(claimThrottle.throttle, [[`node-claim:user:${user.id}`, claimThrottle.limit]])
     : [];
   const now = timestamp();
-  const claimed = await db.transaction().execute(async (trx) => {
+  const claimed = await db.transaction().execute(async (trx): Promise<NodeRecord | 'name taken' | undefined> => {
     const candidate = await trx
       .selectFrom('nodes')
       .selectAll()
@@ -139,6 +144,7 @@ export async function claimNode(
       .where('claim_code_expires_at', '>', now)
       .executeTakeFirst();
     if (!candidate) return undefined;
+    if (input.hostname && !(await claimNodeName(trx, input.hostname, candidate.id))) return 'name taken';
     const node = await trx
       .updateTable('nodes')
       .set({
@@ -162,7 +168,9 @@ export async function claimNode(
     return node;
   });
   if (!claimed) throw fieldError('code', CODE_UNKNOWN);
+  // The code was right: it does not count as a guess, whatever else is wrong.
   if (claimThrottle && reservation) await claimThrottle.throttle.release(reservation);
+  if (claimed === 'name taken') throw fieldError('hostname', HOSTNAME_TAKEN);
   return claimed;
 }
 

@@ -23,6 +23,8 @@ export const IPV4_INVALID = 'The ipv4 field must be a valid IPv4 address.';
 export const IPV4_REQUIRED = 'The ipv4 field is required when dhcp is false.';
 export const CODE_INVALID = `The code must be ${CLAIM_CODE_LENGTH} letters, like ABCXYZ.`;
 export const CODE_UNKNOWN = 'The code is unknown or has expired.';
+/** On `hostname`: another node already goes by that name (names.ts). */
+export const HOSTNAME_TAKEN = 'This name is already used by another node. Choose another hostname.';
 
 /** Laravel's boolean rule: true, false, 1, 0, "1", "0" (and "true"/"false", which forms send). */
 const booleanField = (field: string) =>

@@ -9,10 +9,14 @@ import type { ConsoleDataProvider } from '../../dataProvider';
 import { serverMessage } from '../../httpClient';
 import { saveBlob } from '../../utils/download';
 import { CommandLine } from '../workspaces/KubeconfigPanel';
+import { InstallAddressNotice } from './InstallAddressNotice';
 import type { NodeRecord } from './types';
 
 /** The terminal install command for an installation_url (shown on the node page). */
 export const installCommand = (installationUrl: string) => `curl -fsSL '${installationUrl}' | sudo sh`;
+
+/** The id of the "Install from terminal" heading (the waiting notice leads people there). */
+export const INSTALL_TERMINAL_ID = 'node-install-terminal';
 
 /** The file name of a node's USB image (as the server's Content-Disposition says). */
 export const imageFilename = (id: NodeRecord['id']) => `testbed-node-${id}-cidata.img`;
@@ -52,10 +56,10 @@ export const InstallationPanel = ({ node }: { node: NodeRecord }) => {
           {translate('nodes.install.intro')}
         </Typography>
 
-        <Box component="section" aria-labelledby="node-install-terminal" sx={{ mt: 2 }}>
+        <Box component="section" aria-labelledby={INSTALL_TERMINAL_ID} sx={{ mt: 2, scrollMarginTop: 72 }}>
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
             <TerminalIcon color="primary" fontSize="small" />
-            <Typography id="node-install-terminal" variant="subtitle1" component="h3">
+            <Typography id={INSTALL_TERMINAL_ID} variant="subtitle1" component="h3">
               {translate('nodes.install.terminal')}
             </Typography>
           </Stack>
@@ -74,6 +78,7 @@ export const InstallationPanel = ({ node }: { node: NodeRecord }) => {
               {translate('nodes.install.no_url')}
             </Alert>
           )}
+          <InstallAddressNotice url={node.installation_url} />
         </Box>
 
         <Divider sx={{ my: 2 }} />

@@ -24,6 +24,7 @@ import { SubmitButton } from '../../components/SubmitButton';
 import { errorMessage, fieldErrors } from '../../httpClient';
 import { useSettings } from '../../settings';
 import { CommandLine } from '../workspaces/KubeconfigPanel';
+import { InstallAddressNotice } from './InstallAddressNotice';
 import { installCommand } from './InstallationPanel';
 import { NODE_TYPES, type NodeRecord } from './types';
 
@@ -70,6 +71,7 @@ const MachineFirstHelp = () => {
           </Box>
           <CopyButton text={command} size="small" sx={{ mt: { sm: 1 }, flexShrink: 0 }} />
         </Stack>
+        <InstallAddressNotice url={nodeInstall.scriptUrl} />
         <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5 }}>
           {translate('nodes.create.machine_first_usb')}{' '}
           <Link href={nodeInstall.imageUrl} download>

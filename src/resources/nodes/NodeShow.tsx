@@ -4,6 +4,7 @@ import { useParams } from 'react-router-dom';
 import { InstallationPanel } from './InstallationPanel';
 import { NodeActivity } from './NodeActivity';
 import { NodeTeam } from './NodeTeam';
+import { NodeWaiting } from './NodeWaiting';
 import { NodeName, nodeLabel, useNodeTypeLabel } from './nodeParts';
 import { NodeStatusBadge } from './NodeStatusBadge';
 import { isAwaitingInstall, isInstalling, NODE_REFRESH_MS, type NodeRecord } from './types';
@@ -60,10 +61,12 @@ const NodeInfo = ({ info }: { info: NodeRecord['info'] }) => {
 };
 
 /**
- * /nodes/{id} (or /nodes/{name}): before the first check-in ('to install' or no status) only
- * the installation panel; afterwards the heading, 'Review your node configuration and status.',
- * the installation panel, the node info and its activity. NodeStatusChanged events refetch the
- * node and its activity; while it installs, it is also refetched every 15 s.
+ * /nodes/{id} (or /nodes/{name}): before the first check-in ('to install' or no status) only the
+ * installation panel, below a notice that the page waits for the machine; afterwards the
+ * heading, 'Review your node configuration and status.', the installation panel, the node info
+ * and its activity, with the same notice while the machine joins ('installing').
+ * NodeStatusChanged events refetch the node and its activity, so the page changes by itself
+ * when the machine checks in and joins; while it installs, it is also refetched every 15 s.
  */
 export const NodeShow = () => {
   const { id: param = '' } = useParams();
@@ -87,12 +90,15 @@ export const NodeShow = () => {
 
   const title = nodeLabel(node) || translate('nodes.awaiting_installation');
 
+  // Nobody ran the install yet: the installation panel, below what the page waits for (the
+  // node's name is the page title).
   if (isAwaitingInstall(node.status)) {
     return (
-      <Box sx={{ py: 2 }}>
+      <Stack spacing={2} sx={{ py: 2 }}>
         <Title title={title} />
+        <NodeWaiting status="to install" />
         <InstallationPanel node={node} />
-      </Box>
+      </Stack>
     );
   }
 
@@ -111,6 +117,7 @@ export const NodeShow = () => {
           {translate('nodes.review')}
         </Typography>
       </Box>
+      {node.status === 'installing' && <NodeWaiting status="installing" />}
       <InstallationPanel node={node} />
       <NodeTeam node={node} />
       <NodeInfo info={node.info} />

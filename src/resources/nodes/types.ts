@@ -57,6 +57,8 @@ export interface AdminNodeRecord {
     state?: string | null;
   } | null;
   unschedulable?: boolean;
+  /** When the console last heard from the node's agent (ISO), null before its first call. */
+  lastActive?: string | null;
   activity?: { id: number | string; created_at: string; description: string; properties?: { severity?: string | null } | null }[];
 }
 

@@ -7,6 +7,7 @@ export const nodes: Record<string, string> = {
   'The :field field is required when dhcp is false.': 'Le champ :field est obligatoire quand dhcp vaut false.',
   'The code must be :length letters, like ABCXYZ.': 'Le code doit compter :length lettres, comme ABCXYZ.',
   'The code is unknown or has expired.': 'Ce code est inconnu ou a expiré.',
+  'This name is already used by another node. Choose another hostname.': 'Ce nom est déjà utilisé par un autre nœud. Choisissez un autre nom d’hôte.',
   'Each address must be a string.': 'Chaque adresse doit être une chaîne de caractères.',
   'An address must not be greater than :max characters.': 'Une adresse ne doit pas dépasser :max caractères.',
   'The :field field must be a list of addresses.': 'Le champ :field doit être une liste d’adresses.',

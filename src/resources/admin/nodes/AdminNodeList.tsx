@@ -1,6 +1,5 @@
-import { Link as MuiLink, Stack } from '@mui/material';
+import { Stack } from '@mui/material';
 import { AutocompleteInput, DataTable, List, ReferenceInput, useTranslate } from 'react-admin';
-import { Link } from 'react-router-dom';
 import { NodeStatusBadge } from '../../nodes/NodeStatusBadge';
 import type { AdminNodeRecord } from '../../nodes/types';
 import { AdminSearchInput, adminTableSx } from '../common';
@@ -9,7 +8,8 @@ import { AdminListActions } from '../ExportCsvButton';
 import { ExportSelectedButton } from '../ExportSelectedButton';
 import { asideListSx, ChoiceFilter, FilterSidebar, searchAtServer } from '../FilterSidebar';
 import { CardLine, ListCards, usePhoneLayout } from '../ListCards';
-import { Addresses, Capacity, ListClusterError, SystemInfo } from './parts';
+import { LastSeen, MachineSummary, NodeNameCell } from './listCells';
+import { ListClusterError } from './parts';
 
 const filters = [
   <AdminSearchInput key="q" source="q" alwaysOn />,
@@ -36,28 +36,11 @@ const NodeFilters = () => {
   );
 };
 
-/** A node not in the cluster yet has no cluster page: its console page (/nodes/{id}) stands in. */
-const notInstalled = (record: AdminNodeRecord) => ['to install', 'installing'].includes(record.status?.state ?? '') && record.node_id != null;
-
-export const adminNodePath = (name: string) => `/admin/nodes/${encodeURIComponent(name)}`;
-
-/**
- * /admin/nodes: every cluster node and the nodes added in the console not installed yet
- * (GET /api/admin/nodes, paginator; filters status, type, owner): name linking to
- * /admin/nodes/{name}, addresses, capacity, system info, status and owner; checked rows: Export
- * selected. The cluster being unreachable (503) shows the server's message with 'Retry'.
- */
 // The checked rows only: the toolbar's Export takes the whole filtered list.
 const nodesToolbar = (
   <BulkToolbar selectAll={false}>
     <ExportSelectedButton />
   </BulkToolbar>
-);
-
-const NodeName = ({ record }: { record: AdminNodeRecord }) => (
-  <MuiLink component={Link} to={notInstalled(record) ? `/nodes/${record.node_id}` : adminNodePath(record.name)} sx={{ fontWeight: 600 }}>
-    {record.name}
-  </MuiLink>
 );
 
 /** Below sm: the same facts as the table's row, one card per node. */
@@ -66,17 +49,25 @@ const NodeCard = ({ record }: { record: AdminNodeRecord }) => {
   return (
     <Stack spacing={0.5}>
       <Stack direction="row" spacing={1} sx={{ justifyContent: 'space-between', alignItems: 'flex-start' }}>
-        <NodeName record={record} />
+        <NodeNameCell record={record} />
         <NodeStatusBadge status={record.status?.state} />
       </Stack>
       <CardLine label="resources.admin/nodes.fields.owner">{record.owner?.name ?? translate('nodes.admin.no_owner')}</CardLine>
-      <Addresses record={record} />
-      <Capacity record={record} />
-      <SystemInfo record={record} />
+      <CardLine label="resources.admin/nodes.fields.lastSeen">
+        <LastSeen record={record} />
+      </CardLine>
+      <MachineSummary record={record} />
     </Stack>
   );
 };
 
+/**
+ * /admin/nodes: every cluster node and the nodes added in the console not installed yet
+ * (GET /api/admin/nodes, paginator; filters status, type, owner): the name linking to
+ * /admin/nodes/{name} with the addresses under it, the machine (capacity and system info in
+ * short), status, owner and when it was last seen; checked rows: Export selected. The
+ * cluster being unreachable (503) shows the server's message with 'Retry'.
+ */
 export const AdminNodeList = () => {
   const translate = useTranslate();
   const phone = usePhoneLayout();
@@ -97,26 +88,17 @@ export const AdminNodeList = () => {
           {(record) => <NodeCard record={record} />}
         </ListCards>
       ) : (
-      <DataTable<AdminNodeRecord>
-        bulkActionButtons={<ExportSelectedButton />}
-        bulkActionsToolbar={nodesToolbar}
-        rowClick={false}
-        sx={adminTableSx}
-      >
-        <DataTable.Col<AdminNodeRecord>
-          source="name"
-          render={(record) => <NodeName record={record} />}
-        />
-        <DataTable.Col<AdminNodeRecord> source="addresses" disableSort render={(record) => <Addresses record={record} />} />
-        <DataTable.Col<AdminNodeRecord> source="capacity" disableSort render={(record) => <Capacity record={record} />} />
-        <DataTable.Col<AdminNodeRecord> source="nodeInfo" disableSort render={(record) => <SystemInfo record={record} />} />
-        <DataTable.Col<AdminNodeRecord> source="state" disableSort render={(record) => <NodeStatusBadge status={record.status?.state} />} />
-        <DataTable.Col<AdminNodeRecord>
-          source="owner"
-          disableSort
-          render={(record) => record.owner?.name ?? translate('nodes.admin.no_owner')}
-        />
-      </DataTable>
+        <DataTable<AdminNodeRecord> bulkActionButtons={<ExportSelectedButton />} bulkActionsToolbar={nodesToolbar} rowClick={false} sx={adminTableSx}>
+          <DataTable.Col<AdminNodeRecord> source="name" render={(record) => <NodeNameCell record={record} />} />
+          <DataTable.Col<AdminNodeRecord> source="machine" disableSort render={(record) => <MachineSummary record={record} />} />
+          <DataTable.Col<AdminNodeRecord> source="state" disableSort render={(record) => <NodeStatusBadge status={record.status?.state} />} />
+          <DataTable.Col<AdminNodeRecord>
+            source="owner"
+            disableSort
+            render={(record) => record.owner?.name ?? translate('nodes.admin.no_owner')}
+          />
+          <DataTable.Col<AdminNodeRecord> source="lastSeen" disableSort render={(record) => <LastSeen record={record} />} />
+        </DataTable>
       )}
     </List>
   );
