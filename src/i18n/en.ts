@@ -352,10 +352,6 @@ export const appMessages = {
       new_account: 'I am new here',
       log_in: 'Log in and join',
       register: 'Create my account and join',
-      firstname: 'First name',
-      lastname: 'Last name',
-      password: 'Password',
-      password_confirmation: 'Confirm password',
     },
   },
 

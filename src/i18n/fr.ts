@@ -347,10 +347,6 @@ export const frenchAppMessages: typeof appMessages = {
       new_account: 'Je suis nouveau',
       log_in: 'Se connecter et rejoindre',
       register: 'Créer mon compte et rejoindre',
-      firstname: 'Prénom',
-      lastname: 'Nom',
-      password: 'Mot de passe',
-      password_confirmation: 'Confirmer le mot de passe',
     },
   },
 
