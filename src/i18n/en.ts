@@ -398,22 +398,16 @@ export const appMessages = {
     bulk: {
       approve: 'Approve selected',
       deny: 'Deny selected',
-      title_approve: 'Approve %{smart_count} request |||| Approve %{smart_count} requests',
-      title_deny: 'Deny %{smart_count} request |||| Deny %{smart_count} requests',
+      // One dialog for the checked rows and for all matching (BulkDecideDialog).
+      title_approve: 'Approve %{count} request? |||| Approve %{count} requests?',
+      title_deny: 'Deny %{count} request? |||| Deny %{count} requests?',
       message_hint: 'Optional. Sent to every requester with your decision.',
-      progress: 'Deciding… %{done} of %{total}',
-      progress_label: 'Progress',
-      approved: '%{smart_count} approved |||| %{smart_count} approved',
-      denied: '%{smart_count} denied |||| %{smart_count} denied',
-      failed: '%{smart_count} could not be decided |||| %{smart_count} could not be decided',
-      failures: 'Requests not decided',
-      failure: '%{request}: %{reason}',
+      page_content: 'Each request is decided as if decided on its own, and each requester is told.',
       reason: {
         forbidden: 'you may not decide it',
-        not_found: 'not found',
+        not_found: 'it no longer exists',
         conflict: 'already decided',
       },
-      stopped: 'Stopped: %{message} (%{left} not sent).',
       // "Select all N matching": the server decides everything the filter matches.
       select_all: 'Select the %{count} matching one |||| Select all %{count} matching',
       all_selected: 'The %{count} matching request is selected |||| All %{count} matching requests are selected',
@@ -423,13 +417,20 @@ export const appMessages = {
       deny_all: 'Deny all',
       all_content: 'The server decides every request that matches the filters, not only this page, each as if decided one by one.',
       will_refuse: '%{count} of them will not be decided: %{reasons}. |||| %{count} of them will not be decided: %{reasons}.',
-      nothing_all: 'None of the matching requests can be decided by you.',
+      nothing: 'None of them can be decided by you now: %{reasons}.',
       running_all: 'Deciding %{count} request… |||| Deciding %{count} requests…',
-      totals: 'Decided: %{decided}. Refused (403): %{forbidden}. Gone (404): %{not_found}. Already decided (409): %{conflict}.',
       reasons: {
         forbidden: '%{count} not yours to decide |||| %{count} not yours to decide',
         not_found: '%{count} gone |||| %{count} gone',
         conflict: '%{count} already decided |||| %{count} already decided',
+      },
+      // What a bulk decision did, in words (only the parts that happened).
+      outcome: {
+        approved: '%{count} request approved. |||| %{count} requests approved.',
+        denied: '%{count} request denied. |||| %{count} requests denied.',
+        forbidden: '%{count} refused: you may not decide it. |||| %{count} refused: you may not decide them.',
+        not_found: '%{count} no longer exists. |||| %{count} no longer exist.',
+        conflict: '%{count} was already decided. |||| %{count} were already decided.',
       },
     },
     fields: {
