@@ -1459,7 +1459,7 @@ export const appMessages = {
     },
     search: 'Search',
     // The admin lists' Export (the server's CSV of the filtered list).
-    export: { downloading: 'Exporting…', error: 'The export could not be downloaded. Try again.' },
+    export: { downloading: 'Exporting…', error: 'The export could not be downloaded. Try again.', rows: '%{count} row so far… |||| %{count} rows so far…' },
     yes: 'Yes',
     no: 'No',
     tokens: {

@@ -1443,7 +1443,7 @@ export const frenchAppMessages: typeof appMessages = {
       subject_types: { team: 'Équipe', workspace: 'Espace de travail', user: 'Utilisateur', node: 'Nœud', request: 'Demande' },
     },
     search: 'Rechercher',
-    export: { downloading: 'Export en cours…', error: 'L’export n’a pas pu être téléchargé. Réessayez.' },
+    export: { downloading: 'Export en cours…', error: 'L’export n’a pas pu être téléchargé. Réessayez.', rows: '%{count} ligne pour l’instant… |||| %{count} lignes pour l’instant…' },
     yes: 'Oui',
     no: 'Non',
     tokens: {
