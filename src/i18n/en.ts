@@ -1047,6 +1047,9 @@ export const appMessages = {
   },
   // Teams and team members: /admin/teams/{id} and the member management of /teams/{id}.
   teamAdmin: {
+    // The admin teams list's Members column: the first members, then the rest as a count.
+    members_more: '+%{count} more |||| +%{count} more',
+    members_none: 'No members',
     tabs: { summary: 'Summary', members: 'Members', workspaces: 'Workspaces', activity: 'Activity' },
     fields: {
       status: 'Status',

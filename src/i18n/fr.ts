@@ -1034,6 +1034,8 @@ export const frenchAppMessages: typeof appMessages = {
     error: 'L’action a échoué. Réessayez.',
   },
   teamAdmin: {
+    members_more: '+%{count} autre |||| +%{count} autres',
+    members_none: 'Aucun membre',
     tabs: { summary: 'Résumé', members: 'Membres', workspaces: 'Espaces de travail', activity: 'Activité' },
     fields: {
       status: 'Statut',

@@ -11,6 +11,7 @@ import { BulkExtendButton } from '../lifecycle/BulkExtendButton';
 import { EndsCell } from '../lifecycle/EndsCell';
 import type { EndStatus } from '../lifecycle/types';
 import { CardLine, ListCards, usePhoneLayout } from '../ListCards';
+import { type TeamRowMember, TeamMembersCell } from './TeamMembersCell';
 import type { BulkTeamsAnswer, BulkTeamsRequest } from './types';
 
 interface AdminTeam {
@@ -21,8 +22,10 @@ interface AdminTeam {
   created_at?: string;
   /** false: suspended by a platform admin. */
   enabled?: boolean;
-  /** The list answers counts, not members (25 teams listing every member inline were too slow at 100,000 users). */
+  /** The list answers counts and the first members, not all of them (25 teams listing every member inline were too slow at 100,000 users). */
   member_count?: number;
+  /** The first members (up to five, owners first) with their role. */
+  users?: TeamRowMember[];
   workspace_count?: number;
   workspaces?: { id: number; name: string }[];
   /** The review date (null: none) and where it stands. */
@@ -159,7 +162,7 @@ const BulkTeamsDialog = ({ action, selection, onClose }: { action: TeamAction; s
 };
 
 /**
- * /admin/teams: every team with its member count and workspaces, each linking to /admin/teams/{id};
+ * /admin/teams: every team with its first members and their roles ("+N more"), its workspaces, each linking to /admin/teams/{id};
  * GET /api/admin/teams (paginated). Checked rows (or all matching) can be suspended or enabled.
  */
 const teamsToolbar = (
@@ -182,7 +185,9 @@ const TeamCard = ({ record }: { record: AdminTeam }) => (
       </Box>
       <TeamStatusChip enabled={record.enabled} />
     </Stack>
-    <CardLine label="resources.admin/teams.fields.member_count">{record.member_count ?? 0}</CardLine>
+    <CardLine label="resources.admin/teams.fields.member_count">
+      <TeamMembersCell teamId={record.id} users={record.users} memberCount={record.member_count} />
+    </CardLine>
     {(record.workspaces?.length ?? 0) > 0 && (
       <CardLine label="resources.admin/teams.fields.workspaces">
         <NamesWithRoles items={record.workspaces} to={(item) => `/workspaces/${item.id}`} />
@@ -221,7 +226,12 @@ export const AdminTeamList = () => {
     >
       <DataTable.Col<AdminTeam> source="name" render={(record) => <Link to={`/admin/teams/${record.id}`}>{record.name}</Link>} />
       <DataTable.Col<AdminTeam> source="fullname" />
-      <DataTable.Col<AdminTeam> source="member_count" disableSort />
+      <DataTable.Col<AdminTeam>
+        source="users"
+        label="resources.admin/teams.fields.member_count"
+        disableSort
+        render={(record) => <TeamMembersCell teamId={record.id} users={record.users} memberCount={record.member_count} />}
+      />
       <DataTable.Col<AdminTeam> source="workspace_count" label="admin_filters.columns.workspace_count" disableSort />
       <DataTable.Col<AdminTeam>
         source="workspaces"
