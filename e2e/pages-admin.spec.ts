@@ -248,7 +248,8 @@ for (const [size, viewport] of SIZES) {
     // Each team's first members with their role (its owner, whose long name is cut, not widening the table).
     const ownerName = `${arranged.owner.firstname} ${arranged.owner.lastname}`;
     const teamRow = size === 'desktop' ? page.getByRole('row').filter({ has: page.getByRole('link', { name: arranged.team.name }) }) : page.locator('main');
-    const ownerItem = teamRow.getByRole('listitem').filter({ has: page.getByRole('link', { name: ownerName }) });
+    // `li`: on phones the team's card is a listitem too.
+    const ownerItem = teamRow.locator('li').filter({ has: page.getByRole('link', { name: ownerName }) });
     await expect(ownerItem).toBeVisible();
     await expect(ownerItem).toContainText('Owner');
     await checkPage(page, at('teams'));

@@ -140,7 +140,7 @@ describe('/admin/teams: bulk suspend and enable', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Suspend' }));
     expect(await within(dialog).findByText('Working on 1 team…')).toBeInTheDocument();
     release();
-    expect(await within(dialog).findByText('Done: 1. Unchanged: 0. Not found: 1.')).toBeInTheDocument();
+    expect(await within(dialog).findByText('1 team suspended. 1 no longer exists.')).toBeInTheDocument();
     expect(within(dialog).getByRole('list', { name: 'Not done' })).toHaveTextContent('#1Not found (deleted meanwhile?)');
     expect(requestsTo('POST', '/api/admin/teams/bulk')[1]!.body).toEqual({ ids: [1, 2], action: 'suspend' });
     expect(db.admin.teams.find((row) => row.id === 2)!.enabled).toBe(false);
@@ -160,7 +160,7 @@ describe('/admin/teams: bulk suspend and enable', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Enable 30 teams?' });
     expect(dialog).toHaveTextContent('Enabling 30 teams gives 120 members their rights and their cluster access in 60 workspaces back.');
     await user.click(within(dialog).getByRole('button', { name: 'Enable' }));
-    expect(await within(dialog).findByText('Done: 30. Unchanged: 0. Not found: 0.')).toBeInTheDocument();
+    expect(await within(dialog).findByText('30 teams enabled.')).toBeInTheDocument();
     const filter = { q: 'team', from: '2026-01-01', has_workspaces: true };
     expect(requestsTo('POST', '/api/admin/teams/bulk').map((sent) => sent.body)).toEqual([
       { filter, action: 'enable', dry_run: true },
@@ -203,7 +203,7 @@ describe('/admin/workspaces: bulk delete', () => {
     expect(db.admin.workspaces).toHaveLength(3);
 
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    expect(await within(dialog).findByText('Deleted: 2. Not found: 0.')).toBeInTheDocument();
+    expect(await within(dialog).findByText('2 workspaces deleted.')).toBeInTheDocument();
     expect(requestsTo('POST', '/api/admin/workspaces/bulk').map((sent) => sent.body)).toEqual([
       { ids: [2, 3], action: 'delete', dry_run: true },
       { ids: [2, 3], action: 'delete' },

@@ -1015,7 +1015,6 @@ export const appMessages = {
       enable: 'Enable',
       select_all: 'Select the %{count} matching one |||| Select all %{count} matching',
       all_selected: 'The %{count} matching user is selected. |||| All %{count} matching users are selected.',
-      counting: 'Counting…',
       disable_title: 'Disable %{users}?',
       enable_title: 'Enable %{users}?',
       disable_content:
@@ -1024,10 +1023,15 @@ export const appMessages = {
         'They can sign in again and get their workspace access back (%{kubeconfigs}). %{skipped} of the selection will be left as they are.',
       nothing: 'Nothing to do: every selected user is already in that state, or may not be changed.',
       running: 'Working on %{users}…',
-      result_title: 'Result',
-      totals: 'Done: %{done}. Unchanged: %{unchanged}. Refused: %{forbidden}. Not found: %{not_found}.',
-      close: 'Close',
-      status: { done: 'Done', unchanged: 'Unchanged', forbidden: 'Refused', not_found: 'Not found' },
+      // What a bulk action did, in words (only the parts that happened); each item refused is listed with why.
+      outcome: {
+        disabled: '%{count} user disabled. |||| %{count} users disabled.',
+        enabled: '%{count} user enabled. |||| %{count} users enabled.',
+        unchanged: '%{count} already in that state. |||| %{count} already in that state.',
+        forbidden: '%{count} refused. |||| %{count} refused.',
+        not_found: '%{count} no longer exists. |||| %{count} no longer exist.',
+      },
+      status: { forbidden: 'Refused', not_found: 'It no longer exists.' },
     },
     filters: {
       admin: 'Platform admin',
@@ -1139,7 +1143,12 @@ export const appMessages = {
       skipped: '%{count} of the selection will be left as it is (already in that state, or gone). |||| %{count} of the selection will be left as they are (already in that state, or gone).',
       nothing: 'Nothing to do: every selected team is already in that state, or gone.',
       running: 'Working on %{teams}…',
-      totals: 'Done: %{done}. Unchanged: %{unchanged}. Not found: %{not_found}.',
+      outcome: {
+        suspended: '%{count} team suspended. |||| %{count} teams suspended.',
+        enabled: '%{count} team enabled. |||| %{count} teams enabled.',
+        unchanged: '%{count} already in that state. |||| %{count} already in that state.',
+        not_found: '%{count} no longer exists. |||| %{count} no longer exist.',
+      },
     },
     workspaces: {
       count: '%{count} workspace |||| %{count} workspaces',
@@ -1151,7 +1160,10 @@ export const appMessages = {
       skipped: '%{count} of the selection no longer exists. |||| %{count} of the selection no longer exist.',
       nothing: 'Nothing to do: the selected workspaces no longer exist.',
       running: 'Deleting %{workspaces}…',
-      totals: 'Deleted: %{done}. Not found: %{not_found}.',
+      outcome: {
+        deleted: '%{count} workspace deleted. |||| %{count} workspaces deleted.',
+        not_found: '%{count} no longer exists. |||| %{count} no longer exist.',
+      },
       delete_by_rows: 'Deleting goes by the rows checked, not by the filter.',
     },
   },
@@ -1185,7 +1197,11 @@ export const appMessages = {
       nothing: 'Nothing to extend: nothing selected has an end date, or it is gone.',
       confirm: 'Extend',
       running: 'Extending %{items}…',
-      totals: 'Extended: %{done}. Skipped (no end date): %{skipped}. Not found: %{not_found}.',
+      outcome: {
+        extended: '%{count} end date moved. |||| %{count} end dates moved.',
+        skipped: '%{count} skipped: it has no end date. |||| %{count} skipped: they have no end date.',
+        not_found: '%{count} no longer exists. |||| %{count} no longer exist.',
+      },
       no_end: 'No end date: it does not end, so there is nothing to extend.',
       still_suspended: 'Extended, but still suspended: its team’s review date has passed. Extend or renew the team.',
     },
@@ -1337,7 +1353,6 @@ export const appMessages = {
       unknown: 'Unknown',
       disabled: 'Disabled',
     },
-    columns: { member_count: 'Members', workspace_count: 'Workspace count' },
     team_picker: {
       label: 'Team',
       placeholder: 'Type 3 letters of a team’s name',

@@ -1003,7 +1003,6 @@ export const frenchAppMessages: typeof appMessages = {
       enable: 'Activer',
       select_all: 'Sélectionner le %{count} résultat |||| Sélectionner les %{count} résultats',
       all_selected: '%{count} utilisateur correspondant sélectionné. |||| Les %{count} utilisateurs correspondants sont sélectionnés.',
-      counting: 'Décompte…',
       disable_title: 'Désactiver %{users} ?',
       enable_title: 'Activer %{users} ?',
       disable_content:
@@ -1012,10 +1011,14 @@ export const frenchAppMessages: typeof appMessages = {
         'Ils peuvent à nouveau se connecter et retrouvent l’accès à leurs espaces de travail (%{kubeconfigs}). %{skipped} de la sélection resteront inchangés.',
       nothing: 'Rien à faire : chaque utilisateur sélectionné est déjà dans cet état, ou ne peut pas être modifié.',
       running: 'Traitement de %{users}…',
-      result_title: 'Résultat',
-      totals: 'Faits : %{done}. Inchangés : %{unchanged}. Refusés : %{forbidden}. Introuvables : %{not_found}.',
-      close: 'Fermer',
-      status: { done: 'Fait', unchanged: 'Inchangé', forbidden: 'Refusé', not_found: 'Introuvable' },
+      outcome: {
+        disabled: '%{count} utilisateur désactivé. |||| %{count} utilisateurs désactivés.',
+        enabled: '%{count} utilisateur activé. |||| %{count} utilisateurs activés.',
+        unchanged: '%{count} déjà dans cet état. |||| %{count} déjà dans cet état.',
+        forbidden: '%{count} refusé. |||| %{count} refusés.',
+        not_found: '%{count} n’existe plus. |||| %{count} n’existent plus.',
+      },
+      status: { forbidden: 'Refusé', not_found: 'Il n’existe plus.' },
     },
     filters: {
       admin: 'Administrateur de la plateforme',
@@ -1124,7 +1127,12 @@ export const frenchAppMessages: typeof appMessages = {
       skipped: '%{count} de la sélection restera inchangé (déjà dans cet état, ou supprimé). |||| %{count} de la sélection resteront inchangés (déjà dans cet état, ou supprimés).',
       nothing: 'Rien à faire : chaque équipe sélectionnée est déjà dans cet état, ou a été supprimée.',
       running: 'Traitement de %{teams}…',
-      totals: 'Faites : %{done}. Inchangées : %{unchanged}. Introuvables : %{not_found}.',
+      outcome: {
+        suspended: '%{count} équipe suspendue. |||| %{count} équipes suspendues.',
+        enabled: '%{count} équipe activée. |||| %{count} équipes activées.',
+        unchanged: '%{count} déjà dans cet état. |||| %{count} déjà dans cet état.',
+        not_found: '%{count} n’existe plus. |||| %{count} n’existent plus.',
+      },
     },
     workspaces: {
       count: '%{count} espace de travail |||| %{count} espaces de travail',
@@ -1136,7 +1144,10 @@ export const frenchAppMessages: typeof appMessages = {
       skipped: '%{count} de la sélection n’existe plus. |||| %{count} de la sélection n’existent plus.',
       nothing: 'Rien à faire : les espaces de travail sélectionnés n’existent plus.',
       running: 'Suppression de %{workspaces}…',
-      totals: 'Supprimés : %{done}. Introuvables : %{not_found}.',
+      outcome: {
+        deleted: '%{count} espace de travail supprimé. |||| %{count} espaces de travail supprimés.',
+        not_found: '%{count} n’existe plus. |||| %{count} n’existent plus.',
+      },
       delete_by_rows: 'La suppression porte sur les lignes cochées, pas sur le filtre.',
     },
   },
@@ -1169,7 +1180,11 @@ export const frenchAppMessages: typeof appMessages = {
       nothing: 'Rien à prolonger : rien dans la sélection n’a de date de fin, ou tout a été supprimé.',
       confirm: 'Prolonger',
       running: 'Prolongation de %{items}…',
-      totals: 'Prolongés : %{done}. Ignorés (pas de date de fin) : %{skipped}. Introuvables : %{not_found}.',
+      outcome: {
+        extended: '%{count} date de fin repoussée. |||| %{count} dates de fin repoussées.',
+        skipped: '%{count} ignoré : pas de date de fin. |||| %{count} ignorés : pas de date de fin.',
+        not_found: '%{count} n’existe plus. |||| %{count} n’existent plus.',
+      },
       no_end: 'Pas de date de fin : il ne prend pas fin, il n’y a rien à prolonger.',
       still_suspended: 'Prolongé, mais toujours suspendu : la date de revue de son équipe est passée. Prolongez ou renouvelez l’équipe.',
     },
@@ -1321,7 +1336,6 @@ export const frenchAppMessages: typeof appMessages = {
       unknown: 'Inconnu',
       disabled: 'Désactivé',
     },
-    columns: { member_count: 'Membres', workspace_count: 'Nombre d’espaces' },
     team_picker: {
       label: 'Équipe',
       placeholder: 'Tapez 3 lettres du nom d’une équipe',

@@ -1,6 +1,6 @@
 import { TextField } from '@mui/material';
 import { useState } from 'react';
-import { type Translate, useDataProvider, useListContext, useTranslate } from 'react-admin';
+import { type TranslateFunction, useDataProvider, useListContext, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider } from '../../dataProvider';
 import { useRefreshRequests } from '../../hooks';
 import { BulkFlowDialog, useFormatCount } from '../admin/bulk';
@@ -17,7 +17,7 @@ type Totals = BulkDecisionAnswer['totals'];
  * them. 1 no longer exists." Only the parts that happened, each with the catalogue's plural
  * forms (French takes the singular for 0 and 1), never the HTTP status behind them.
  */
-export const decisionSummary = (translate: Translate, format: (count: number) => string, action: 'approve' | 'deny', totals: Totals): string => {
+export const decisionSummary = (translate: TranslateFunction, format: (count: number) => string, action: 'approve' | 'deny', totals: Totals): string => {
   const said = (key: string, count: number) => translate(key, { smart_count: count, count: format(count) });
   const parts = [said(`requests.bulk.outcome.${action === 'approve' ? 'approved' : 'denied'}`, totals.decided)];
   for (const reason of NOT_DECIDED) if (totals[reason] > 0) parts.push(said(`requests.bulk.outcome.${reason}`, totals[reason]));
