@@ -35,24 +35,24 @@ export const TeamMembersCell = ({ teamId, users, memberCount }: { teamId: number
   return (
     <Stack component="ul" spacing={0.25} sx={{ listStyle: 'none', m: 0, p: 0, minWidth: 0 }}>
       {shown.map((member) => (
-        <Stack component="li" key={member.id} direction="row" spacing={0.75} sx={{ alignItems: 'center', minWidth: 0 }}>
-          <Avatar aria-hidden sx={{ width: 22, height: 22, fontSize: '0.65rem', bgcolor: 'primary.main', flexShrink: 0 }}>
+        <Stack component="li" key={member.id} direction="row" spacing={0.5} sx={{ alignItems: 'center', minWidth: 0 }}>
+          <Avatar aria-hidden sx={{ width: 20, height: 20, fontSize: '0.6rem', bgcolor: 'primary.main', flexShrink: 0 }}>
             {initials(member.name)}
           </Avatar>
           <Box
             component="span"
             title={member.name}
-            sx={{ minWidth: 0, maxWidth: 96, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', fontSize: '0.875rem' }}
+            sx={{ minWidth: 0, maxWidth: 84, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', fontSize: '0.875rem' }}
           >
             <Link to={`/admin/users/${member.id}`}>{member.name}</Link>
           </Box>
-          <Box sx={{ flexShrink: 0, '& .MuiChip-root': { height: 20, fontSize: '0.7rem' } }}>
+          <Box sx={{ flexShrink: 0, '& .MuiChip-root': { height: 20, fontSize: '0.7rem' }, '& .MuiChip-label': { px: 0.75 } }}>
             <RoleChip role={member.role} />
           </Box>
         </Stack>
       ))}
       {more > 0 && (
-        <Box component="li" sx={{ pl: '28px', fontSize: '0.8125rem' }}>
+        <Box component="li" sx={{ pl: '24px', fontSize: '0.8125rem' }}>
           <Link to={`/admin/teams/${teamId}`}>{translate('teamAdmin.members_more', { smart_count: more, count: format(more) })}</Link>
         </Box>
       )}
