@@ -42,7 +42,7 @@ export const TeamMembersCell = ({ teamId, users, memberCount }: { teamId: number
           <Box
             component="span"
             title={member.name}
-            sx={{ minWidth: 0, maxWidth: 84, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', fontSize: '0.875rem' }}
+            sx={{ minWidth: 0, maxWidth: { xs: 200, sm: 84 }, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', fontSize: '0.875rem' }}
           >
             <Link to={`/admin/users/${member.id}`}>{member.name}</Link>
           </Box>
