@@ -245,6 +245,13 @@ for (const [size, viewport] of SIZES) {
     // names, many workspaces) are listed too, and whether the table fits would depend on them.
     await open(page, `/admin/teams?filter=${encodeURIComponent(JSON.stringify({ q: arranged.team.name }))}`);
     await expect(page.getByRole('link', { name: arranged.team.name })).toBeVisible();
+    // Each team's first members with their role (its owner, whose long name is cut, not widening the table).
+    const ownerName = `${arranged.owner.firstname} ${arranged.owner.lastname}`;
+    const teamRow = size === 'desktop' ? page.getByRole('row').filter({ has: page.getByRole('link', { name: arranged.team.name }) }) : page.locator('main');
+    // `li`: on phones the team's card is a listitem too.
+    const ownerItem = teamRow.locator('li').filter({ has: page.getByRole('link', { name: ownerName }) });
+    await expect(ownerItem).toBeVisible();
+    await expect(ownerItem).toContainText('Owner');
     await checkPage(page, at('teams'));
     if (size === 'desktop') await expectTableFits(page, at('teams'));
     await openFilters(page, at('teams'));

@@ -66,6 +66,11 @@ export interface RequestOptions {
    * are still read as JSON for their message. Default 'json'.
    */
   responseType?: 'json' | 'blob';
+  /**
+   * With responseType 'blob': called with each piece of a successful answer's body as it
+   * arrives, before the whole is read (a long download's progress: CSV exports).
+   */
+  onChunk?: (chunk: Uint8Array) => void;
 }
 
 export interface HttpResponse<T = unknown> {
@@ -150,7 +155,8 @@ export const createHttpClient = ({ baseUrl = '', fetch: fetchImpl }: HttpClientO
 
     const ok = response.status >= 200 && response.status < 300;
     if (ok && options.responseType === 'blob') {
-      return { status: response.status, headers: response.headers, json: (await response.blob()) as T };
+      const blob = options.onChunk && response.body ? await readInPieces(response, options.onChunk) : await response.blob();
+      return { status: response.status, headers: response.headers, json: blob as T };
     }
 
     const text = await response.text();
@@ -180,6 +186,27 @@ export const createHttpClient = ({ baseUrl = '', fetch: fetchImpl }: HttpClientO
     return { status: response.status, headers: response.headers, json: json as T };
   };
 };
+
+/**
+ * A successful answer's body as a Blob, read piece by piece, each piece handed to `onChunk` as
+ * it arrives. A body cut short (the connection dropped mid-download) is a network failure.
+ */
+async function readInPieces(response: Response, onChunk: (chunk: Uint8Array) => void): Promise<Blob> {
+  const reader = response.body!.getReader();
+  const pieces: Uint8Array[] = [];
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      pieces.push(value);
+      onChunk(value);
+    }
+  } catch (error) {
+    if ((error as Error)?.name === 'AbortError') throw error;
+    throw new HttpError(NETWORK_ERROR, 0, { message: NETWORK_ERROR });
+  }
+  return new Blob(pieces as BlobPart[], { type: response.headers.get('Content-Type') ?? '' });
+}
 
 /** The message of any error thrown by the client (or anything else), for display. */
 export const errorMessage = (error: unknown, fallback = HTTP_ERROR): string => {

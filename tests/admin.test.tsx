@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { db, requestsTo } from './mocks/db';
 import { makeUser } from './mocks/fixtures';
+import { createI18nProvider } from '../src/i18n';
 import { renderApp } from './render';
 
 const adminTeams = (count: number) =>
@@ -13,17 +14,27 @@ const adminTeams = (count: number) =>
     country: 'FR',
     created_at: '2026-11-20T08:05:00.000Z',
     member_count: 3,
+    // As the server answers: the first members (up to five, owners first) with their role;
+    // named in the first row only, to keep 25 rows quick to render on a busy machine.
+    users:
+      index === 0
+        ? [
+            { id: 1, name: 'Ada Lovelace', role: 'owner' },
+            { id: 2, name: 'Grace Hopper', role: 'manager' },
+            { id: 3, name: 'Alan Turing', role: 'member' },
+          ]
+        : [],
     workspace_count: 1,
     workspaces: [{ id: 100 + index, name: `ws${index + 1}` }],
   }));
 
 describe('admin lists', () => {
-  it('/admin/teams sends page, per_page, sort and order, shows member counts, links rows to the team page, and paginates on the server', async () => {
+  it('/admin/teams sends page, per_page, sort and order, shows the members, links rows to the team page, and paginates on the server', async () => {
     db.user = makeUser({ admin: true });
     db.admin.teams = adminTeams(30);
     const { user } = renderApp({ path: '/admin/teams', loggedIn: true });
     const row = (await screen.findByText('team01')).closest('tr')!;
-    expect(within(row).getByText('3')).toBeInTheDocument();
+    expect(within(row).getByRole('link', { name: 'Grace Hopper' })).toHaveAttribute('href', '/admin/users/2');
     expect(within(row).getByRole('link', { name: 'team01' })).toHaveAttribute('href', '/admin/teams/1');
     expect(within(row).getByRole('link', { name: 'ws1' })).toHaveAttribute('href', '/workspaces/100');
     const first = requestsTo('GET', '/api/admin/teams')[0]!.url.searchParams;
@@ -37,6 +48,47 @@ describe('admin lists', () => {
     await waitFor(() =>
       expect(requestsTo('GET', '/api/admin/teams').at(-1)!.url.searchParams.get('sort')).toBe('fullname'),
     );
+  });
+
+  it('/admin/teams shows each team’s first members with their role, then "+N more" to the team page', async () => {
+    db.user = makeUser({ admin: true });
+    const [big, small, empty] = adminTeams(3);
+    db.admin.teams = [
+      {
+        ...big!,
+        member_count: 12,
+        users: [
+          ...big!.users,
+          { id: 4, name: 'Edsger Dijkstra', role: 'member' },
+          { id: 5, name: 'Barbara Liskov', role: 'member' },
+        ],
+      },
+      { ...small!, member_count: 1, users: [{ id: 6, name: 'Maximiliane Vandersteenhoven-Oppenheimer', role: 'owner' }] },
+      { ...empty!, member_count: 0, users: [] },
+    ];
+    renderApp({ path: '/admin/teams', loggedIn: true });
+    const row = (await screen.findByText('team01')).closest('tr')!;
+    const members = within(row).getAllByRole('list')[0]!;
+    // Three named, each with a role chip; the rest as a count linking to the team's page.
+    expect(within(members).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'ALAda LovelaceOwner',
+      'GHGrace HopperManager',
+      'ATAlan TuringMember',
+      '+9 more',
+    ]);
+    expect(within(members).getByRole('link', { name: '+9 more' })).toHaveAttribute('href', '/admin/teams/1');
+    expect(within(row).queryByText('Edsger Dijkstra')).not.toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: 'Members' })).toBeInTheDocument();
+
+    const one = screen.getByText('team02').closest('tr')!;
+    expect(within(one).getByRole('link', { name: 'Maximiliane Vandersteenhoven-Oppenheimer' }).parentElement).toHaveStyle({ textOverflow: 'ellipsis' });
+    expect(within(one).queryByText(/more/)).not.toBeInTheDocument();
+    expect(within(screen.getByText('team03').closest('tr')!).getByText('No members')).toBeInTheDocument();
+
+    const provider = createI18nProvider();
+    await provider.changeLocale('fr');
+    expect(provider.translate('teamAdmin.members_more', { smart_count: 1, count: '1' })).toBe('+1 autre');
+    expect(provider.translate('teamAdmin.members_more', { smart_count: 9, count: '9' })).toBe('+9 autres');
   });
 
   it('/admin/users sends the search as q and shows admin and enabled badges', async () => {

@@ -121,7 +121,7 @@ describe('/admin/teams: Extend…', () => {
     expect(db.admin.teams.find((row) => row.id === 1)!.expires_at).toBe('2027-06-01T10:00:00.000Z');
 
     await user.click(within(dialog).getByRole('button', { name: 'Extend' }));
-    expect(await within(dialog).findByText('Extended: 1. Skipped (no end date): 1. Not found: 1.')).toBeInTheDocument();
+    expect(await within(dialog).findByText('1 end date moved. 1 skipped: it has no end date. 1 no longer exists.')).toBeInTheDocument();
     const notDone = within(dialog).getByRole('list', { name: 'Not done' });
     expect(notDone).toHaveTextContent('#2 (team02)No end date: it does not end, so there is nothing to extend.');
     expect(notDone).toHaveTextContent('#3Not found (deleted meanwhile?)');
@@ -142,7 +142,7 @@ describe('/admin/teams: Extend…', () => {
     await user.click(within(await screen.findByRole('dialog', { name: 'Extend 30 teams' })).getByRole('button', { name: 'Continue' }));
     const dialog = await screen.findByRole('dialog', { name: 'Extend 30 teams by 90 days?' });
     await user.click(within(dialog).getByRole('button', { name: 'Extend' }));
-    expect(await within(dialog).findByText('Extended: 30. Skipped (no end date): 0. Not found: 0.')).toBeInTheDocument();
+    expect(await within(dialog).findByText('30 end dates moved.')).toBeInTheDocument();
     expect(requestsTo('POST', '/api/admin/teams/bulk').map((sent) => sent.body)).toEqual([
       { filter: { q: 'team', expired: true }, action: 'extend', days: 90, dry_run: true },
       { filter: { q: 'team', expired: true }, action: 'extend', days: 90 },
@@ -168,7 +168,7 @@ describe('/admin/workspaces: Ends and Extend…', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Extend 2 workspaces by 90 days?' });
     expect(dialog).toHaveTextContent('1 suspended workspace comes back: its quota and its members’ access are restored.');
     await user.click(within(dialog).getByRole('button', { name: 'Extend' }));
-    expect(await within(dialog).findByText('Extended: 2. Skipped (no end date): 0. Not found: 0.')).toBeInTheDocument();
+    expect(await within(dialog).findByText('2 end dates moved.')).toBeInTheDocument();
     expect(within(dialog).getByRole('list', { name: 'Not done' })).toHaveTextContent(
       '#2 (ws2)Extended, but still suspended: its team’s review date has passed. Extend or renew the team.',
     );
@@ -192,7 +192,7 @@ describe('/admin/workspaces: Ends and Extend…', () => {
     await user.click(within(await screen.findByRole('dialog', { name: 'Extend 30 workspaces' })).getByRole('button', { name: 'Continue' }));
     const dialog = await screen.findByRole('dialog', { name: 'Extend 30 workspaces by 90 days?' });
     await user.click(within(dialog).getByRole('button', { name: 'Extend' }));
-    expect(await within(dialog).findByText('Extended: 30. Skipped (no end date): 0. Not found: 0.')).toBeInTheDocument();
+    expect(await within(dialog).findByText('30 end dates moved.')).toBeInTheDocument();
     expect(requestsTo('POST', '/api/admin/workspaces/bulk').at(-1)!.body).toEqual({ filter: { team_id: 3, expired: true }, action: 'extend', days: 90 });
   });
 });

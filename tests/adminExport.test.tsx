@@ -5,6 +5,7 @@ import { db, requestsTo } from './mocks/db';
 import { makeUser, SESSION_TOKEN } from './mocks/fixtures';
 import { makeAdminNode, nodesDb } from './mocks/nodes';
 import { server } from './mocks/server';
+import { createI18nProvider } from '../src/i18n';
 import { renderApp } from './render';
 
 // The admin lists' Export downloads the server's CSV (GET /api/admin/{list}.csv) for the
@@ -89,6 +90,49 @@ describe('admin list Export', () => {
     expect(within(button).queryByRole('progressbar')).not.toBeInTheDocument();
     // No Content-Disposition readable: the list's name and today's date.
     expect(clicked).toEqual([{ href: 'blob:mock-csv', download: `users-${new Date().toISOString().slice(0, 10)}.csv` }]);
+  });
+
+  it('starts at once and counts the rows as the server streams them, in English and French', async () => {
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const encoder = new TextEncoder();
+    // A cell with a line break inside quotes is one record, not two.
+    const firstPart = `id,name\r\n${Array.from({ length: 1199 }, (_, n) => `${n + 1},User ${n + 1}\r\n`).join('')}1200,"Two\r\nlines"\r\n`;
+    server.use(
+      http.get(/\/api\/admin\/users\.csv$/, () => {
+        const body = new ReadableStream<Uint8Array>({
+          async start(controller) {
+            controller.enqueue(encoder.encode(firstPart));
+            // The rest only once the test has seen the progress.
+            await released;
+            controller.enqueue(encoder.encode('1201,Last\r\n'));
+            controller.close();
+          },
+        });
+        return new HttpResponse(body, { headers: { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': 'attachment; filename="users-2026-11-22.csv"' } });
+      }),
+    );
+    const { user } = renderApp({ path: '/admin/users', loggedIn: true });
+    await screen.findByText('ada@example.org', {}, FIRST_RENDER);
+    const button = screen.getByRole('button', { name: 'Export' });
+    await user.click(button);
+    // The first rows are counted while the rest is still on its way; nothing saved yet.
+    expect(await screen.findByRole('status')).toHaveTextContent('1,200 rows so far…');
+    expect(button).toBeDisabled();
+    expect(clicked).toEqual([]);
+    release();
+    await waitFor(() => expect(clicked).toEqual([{ href: 'blob:mock-csv', download: 'users-2026-11-22.csv' }]));
+    expect(button).toBeEnabled();
+    expect(screen.queryByText(/rows so far/)).not.toBeInTheDocument();
+    const blob = createObjectURL.mock.calls[0]![0] as Blob;
+    expect(await blob.text()).toBe(`${firstPart}1201,Last\r\n`);
+
+    const provider = createI18nProvider();
+    await provider.changeLocale('fr');
+    expect(provider.translate('resources.export.rows', { smart_count: 1, count: '1' })).toBe('1 ligne pour l’instant…');
+    expect(provider.translate('resources.export.rows', { smart_count: 12000, count: '12 000' })).toBe('12 000 lignes pour l’instant…');
   });
 
   it("shows the server's message, or a generic one, when the export fails", async () => {

@@ -121,8 +121,8 @@ describe('bulk actions on /admin/users', () => {
     expect(db.admin.users.filter((row) => row.enabled)).toHaveLength(29);
 
     await user.click(within(dialog).getByRole('button', { name: 'Disable' }));
-    expect(await within(dialog).findByText('Done: 28. Unchanged: 1. Refused: 1. Not found: 0.')).toBeInTheDocument();
-    expect(within(dialog).getByText('#1: Refused')).toBeInTheDocument();
+    expect(await within(dialog).findByText('28 users disabled. 1 already in that state. 1 refused.')).toBeInTheDocument();
+    expect(within(dialog).getByText('#1 (Person 01)')).toBeInTheDocument();
     expect(within(dialog).getByText('You cannot disable your own account.')).toBeInTheDocument();
     expect(requestsTo('POST', '/api/admin/users/bulk')[1]!.body).toEqual({ filter: {}, action: 'disable' });
     expect(db.admin.users.filter((row) => row.enabled).map((row) => row.id)).toEqual([1]);
@@ -140,6 +140,6 @@ describe('bulk actions on /admin/users', () => {
     expect(await within(dialog).findByText('Enable 1 user?')).toBeInTheDocument();
     expect(requestsTo('POST', '/api/admin/users/bulk')[0]!.body).toEqual({ ids: [3], action: 'enable', dry_run: true });
     await user.click(within(dialog).getByRole('button', { name: 'Enable' }));
-    expect(await within(dialog).findByText('Done: 1. Unchanged: 0. Refused: 0. Not found: 0.')).toBeInTheDocument();
+    expect(await within(dialog).findByText('1 user enabled.')).toBeInTheDocument();
   });
 });

@@ -2,6 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tokenStore } from '../src/httpClient';
+import { i18nProvider } from '../src/i18n';
+import { LOCALE_KEY } from '../src/i18n/locale';
 import { browserNavigation } from '../src/utils/browserNavigation';
 import { makeTeam } from './fixtures.teams';
 import { db, requestsTo } from './mocks/db';
@@ -9,6 +11,7 @@ import { makeUser, PASSWORD, SESSION_TOKEN } from './mocks/fixtures';
 import { invitationDb, makeInvitation, resetInvitationDb } from './mocks/invitations';
 import { record } from './mocks/http';
 import { server } from './mocks/server';
+import { field } from './queries';
 import { renderApp } from './render';
 
 // Invitations in the console: the team page's pending invitations (invite, resend,
@@ -24,7 +27,10 @@ beforeEach(() => {
     reload: vi.spyOn(browserNavigation, 'reload').mockImplementation(() => undefined),
   };
 });
-afterEach(() => vi.restoreAllMocks());
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await i18nProvider.changeLocale('en');
+});
 
 const preview = {
   id: 41,
@@ -102,7 +108,7 @@ describe('the invitation link /invitations/{id}/{token}', () => {
     const { user } = renderApp({ path: '/invitations/41/secret-token' });
     expect(await screen.findByText('Ada Lovelace invites colleague@uni.example to join Edge Computing Lab as Manager.')).toBeInTheDocument();
     expect(screen.getByText('Workspaces: Vision')).toBeInTheDocument();
-    await user.type(screen.getByLabelText(/^Password/), PASSWORD);
+    await user.type(field('Password'), PASSWORD);
     await user.click(screen.getByRole('button', { name: 'Log in and join' }));
     await waitFor(() => expect(navigation.assign).toHaveBeenCalledWith('/teams/3'));
     expect(requestsTo('POST', '/login')[0]!.body).toEqual({ email: 'colleague@uni.example', password: PASSWORD });
@@ -123,10 +129,10 @@ describe('the invitation link /invitations/{id}/{token}', () => {
     );
     const { user } = renderApp({ path: '/invitations/41/secret-token' });
     await user.click(await screen.findByRole('tab', { name: 'I am new here' }));
-    await user.type(screen.getByLabelText(/^First name/), 'Alan');
-    await user.type(screen.getByLabelText(/^Last name/), 'Turing');
-    await user.type(screen.getByLabelText(/^Password/), PASSWORD);
-    await user.type(screen.getByLabelText(/^Confirm password/), PASSWORD);
+    await user.type(field('First name'), 'Alan');
+    await user.type(field('Last name'), 'Turing');
+    await user.type(field('Password'), PASSWORD);
+    await user.type(field('Password confirmation'), PASSWORD);
     await user.click(screen.getByRole('button', { name: 'Create my account and join' }));
     await waitFor(() => expect(navigation.assign).toHaveBeenCalledWith('/teams/3'), { timeout: 10_000 });
     expect(requestsTo('POST', '/register')[0]!.body).toEqual({
@@ -140,14 +146,41 @@ describe('the invitation link /invitations/{id}/{token}', () => {
     });
   });
 
+  it('signs up with the registration form’s labels and its password strength meter, in English and French', async () => {
+    invitationDb.links.set('41/secret-token', { preview });
+    const { user, unmount } = renderApp({ path: '/invitations/41/secret-token' });
+    await user.click(await screen.findByRole('tab', { name: 'I am new here' }));
+    // The labels of /registration (auth.fields.*), not labels of the invitation page's own.
+    for (const label of ['First name', 'Last name', 'Password', 'Password confirmation']) expect(field(label)).toBeInTheDocument();
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument();
+    await user.type(field('Password'), 'password');
+    const meter = await screen.findByRole('progressbar', { name: 'Password strength: very weak' });
+    expect(meter).toHaveAttribute('aria-valuetext', 'very weak');
+    await user.clear(field('Password'));
+    await user.type(field('Password'), 'correct horse battery staple');
+    await waitFor(() => expect(screen.getByRole('progressbar', { name: /^Password strength: / })).toHaveAccessibleName('Password strength: very strong'));
+    // The invited address counts as the person's own words, as on /registration.
+    await user.clear(field('Password'));
+    await user.type(field('Password'), 'colleague@uni.example');
+    await waitFor(() => expect(screen.getByRole('progressbar', { name: /^Password strength: / })).toHaveAccessibleName(/very weak|weak/));
+    unmount();
+
+    localStorage.setItem(LOCALE_KEY, 'fr');
+    const french = renderApp({ path: '/invitations/41/secret-token' });
+    await french.user.click(await screen.findByRole('tab', { name: 'Je suis nouveau' }));
+    for (const label of ['Prénom', 'Nom', 'Mot de passe', 'Confirmation du mot de passe']) expect(field(label)).toBeInTheDocument();
+    await french.user.type(field('Mot de passe'), 'password');
+    expect(await screen.findByRole('progressbar', { name: /^Robustesse du mot de passe/ })).toBeInTheDocument();
+  });
+
   it('shows the server’s field errors of a refused registration', async () => {
     invitationDb.links.set('41/secret-token', { preview });
     const { user } = renderApp({ path: '/invitations/41/secret-token' });
     await user.click(await screen.findByRole('tab', { name: 'I am new here' }));
-    await user.type(screen.getByLabelText(/^First name/), 'Alan');
-    await user.type(screen.getByLabelText(/^Last name/), 'Turing');
-    await user.type(screen.getByLabelText(/^Password/), 'short');
-    await user.type(screen.getByLabelText(/^Confirm password/), 'short');
+    await user.type(field('First name'), 'Alan');
+    await user.type(field('Last name'), 'Turing');
+    await user.type(field('Password'), 'short');
+    await user.type(field('Password confirmation'), 'short');
     await user.click(screen.getByRole('button', { name: 'Create my account and join' }));
     expect(await screen.findByText('The password field must be at least 8 characters.')).toBeInTheDocument();
     expect(navigation.assign).not.toHaveBeenCalled();

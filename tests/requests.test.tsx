@@ -2,6 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeRequestToDecide, makeTeam } from './fixtures.teams';
 import { db, requestsTo } from './mocks/db';
+import { createI18nProvider } from '../src/i18n';
+import { decisionSummary } from '../src/resources/requests/BulkDecideDialog';
 import { renderApp } from './render';
 
 /** A list's first render can take seconds on a busy machine (cold imports, MUI). */
@@ -88,11 +90,12 @@ describe('requests page', () => {
     expect(teamReads.every((request) => request.url.searchParams.has('q'))).toBe(true);
   });
 
-  it('bulk approve: one message for every selected request, then what happened to each', async () => {
+  it('bulk approve of the checked rows: a dry run, one message for every request, then what happened in words', async () => {
     db.toDecide = [
       makeRequestToDecide({ id: 12 }),
       makeRequestToDecide({ id: 13, user: { id: 6, firstname: 'Alan', lastname: 'Turing', name: 'Alan Turing', email: 'alan@example.org' } }),
       makeRequestToDecide({ id: 15, user: { id: 7, firstname: 'Edsger', lastname: 'Dijkstra', name: 'Edsger Dijkstra', email: 'ed@example.org' } }),
+      makeRequestToDecide({ id: 16, can_decide: false, user: { id: 8, firstname: 'Ken', lastname: 'Thompson', name: 'Ken Thompson', email: 'ken@example.org' } }),
     ];
     const { user } = renderApp({ path: '/requests', loggedIn: true });
     await screen.findByText('Alan Turing', {}, FIRST_RENDER);
@@ -100,21 +103,29 @@ describe('requests page', () => {
     // Decided meanwhile by someone else: the server answers 409 for it.
     db.toDecide[2]!.status = 'Approved';
     await user.click(screen.getByRole('button', { name: 'Approve selected' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Approve 3 requests' });
+    // The same dialog as for all matching: the dry run's count and what will not be decided.
+    const dialog = await screen.findByRole('dialog', { name: 'Approve 4 requests?' });
+    expect(dialog).toHaveTextContent('2 of them will not be decided: 1 not yours to decide, 1 already decided.');
     await user.type(within(dialog).getByLabelText('Message'), 'Welcome');
     await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
-    expect(await within(dialog).findByText('2 approved, 1 could not be decided:')).toBeInTheDocument();
-    expect(within(dialog).getByRole('list', { name: 'Requests not decided' })).toHaveTextContent(
-      '#15 (Edsger Dijkstra): This request has already been decided.',
-    );
+    const result = await screen.findByRole('dialog', { name: 'Result' });
+    expect(await within(result).findByText('2 requests approved. 1 refused: you may not decide it. 1 was already decided.')).toBeInTheDocument();
+    // No HTTP status shown to people.
+    expect(result).not.toHaveTextContent(/40[349]/);
+    const notDone = within(result).getByRole('list', { name: 'Not done' });
+    expect(notDone).toHaveTextContent('#15 (Edsger Dijkstra)This request has already been decided.');
+    expect(notDone).toHaveTextContent('#16 (Ken Thompson)You may not decide this request.');
     const sent = requestsTo('POST', '/api/requests/bulk');
-    expect(sent).toHaveLength(1);
-    expect(sent[0]!.body).toMatchObject({ action: 'approve', message: 'Welcome' });
-    expect((sent[0]!.body as { ids: number[] }).ids.sort()).toEqual([12, 13, 15]);
-    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(sent.map((request) => request.body)).toEqual([
+      { ids: expect.any(Array), action: 'approve', dry_run: true },
+      { ids: expect.any(Array), action: 'approve', message: 'Welcome' },
+    ]);
+    expect((sent[1]!.body as { ids: number[] }).ids.sort()).toEqual([12, 13, 15, 16]);
+    await user.click(within(result).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    // Refreshed: nothing pending is left.
-    expect(await screen.findByText('No requests are waiting for your decision.')).toBeInTheDocument();
+    // Refreshed: only the one the caller may not decide is left.
+    await waitFor(() => expect(screen.queryByText('Alan Turing')).not.toBeInTheDocument());
+    expect(screen.getByText('Ken Thompson')).toBeInTheDocument();
   });
 
   it('bulk deny without a message sends none', async () => {
@@ -123,10 +134,13 @@ describe('requests page', () => {
     const row = (await screen.findByText('Grace Hopper', {}, FIRST_RENDER)).closest('tr')!;
     await user.click(within(row).getByRole('checkbox'));
     await user.click(screen.getByRole('button', { name: 'Deny selected' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Deny 1 request' });
+    const dialog = await screen.findByRole('dialog', { name: 'Deny 1 request?' });
     await user.click(within(dialog).getByRole('button', { name: 'Deny' }));
-    expect(await within(dialog).findByText('1 denied')).toBeInTheDocument();
-    expect(requestsTo('POST', '/api/requests/bulk')[0]!.body).toEqual({ ids: [12], action: 'deny' });
+    expect(await screen.findByText('1 request denied.')).toBeInTheDocument();
+    expect(requestsTo('POST', '/api/requests/bulk').map((request) => request.body)).toEqual([
+      { ids: [12], action: 'deny', dry_run: true },
+      { ids: [12], action: 'deny' },
+    ]);
   });
 
   it('approve sends PATCH with the action and message, closes the dialog, notifies and refreshes', async () => {
@@ -201,5 +215,25 @@ describe('requests page', () => {
     expect(await screen.findByText('1 request is waiting for your decision.')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Manage requests' })).toHaveAttribute('href', '/requests');
     expect(requestsTo('GET', '/api/requests').some((request) => request.url.searchParams.get('status') === 'Pending')).toBe(true);
+  });
+});
+
+describe('the outcome of a bulk decision, in words', () => {
+  it('says only what happened, with each language’s plurals and no HTTP status', async () => {
+    const provider = createI18nProvider();
+    const format = (count: number) => String(count);
+    const totals = { requested: 37, decided: 34, forbidden: 2, not_found: 1, conflict: 0 };
+    expect(decisionSummary(provider.translate, format, 'approve', totals)).toBe('34 requests approved. 2 refused: you may not decide them. 1 no longer exists.');
+    expect(decisionSummary(provider.translate, format, 'deny', { ...totals, decided: 1, forbidden: 0, not_found: 0, conflict: 3 })).toBe(
+      '1 request denied. 3 were already decided.',
+    );
+    await provider.changeLocale('fr');
+    expect(decisionSummary(provider.translate, format, 'approve', totals)).toBe(
+      '34 demandes approuvées. 2 non traitées : vous ne pouvez pas en décider. 1 n’existe plus.',
+    );
+    // French takes the singular for 0 and 1.
+    expect(decisionSummary(provider.translate, format, 'deny', { requested: 1, decided: 0, forbidden: 0, not_found: 0, conflict: 1 })).toBe(
+      '0 demande refusée. 1 était déjà traitée.',
+    );
   });
 });

@@ -16,16 +16,23 @@ const COLORS = ['error', 'error', 'warning', 'success', 'success'] as const;
  * email and names, which a good password should not be made of.
  */
 export const PasswordStrengthMeter = ({ source = 'password', personFields = [] }: { source?: string; personFields?: string[] }) => {
-  const translate = useTranslate();
-  const labelId = useId();
   const password: unknown = useWatch({ name: source });
   const personValues: unknown[] = useWatch({ name: personFields });
-  const [strength, setStrength] = useState<StrengthResult | null>(null);
   // Once the form refused the password, the same advice is the field's error: not twice.
   const { errors } = useFormState({ name: source });
-  const refused = Boolean(errors[source]);
-
   const person = Object.fromEntries(personFields.map((field, index) => [field, personValues?.[index]]));
+  return <PasswordStrength password={password} person={person} refused={Boolean(errors[source])} />;
+};
+
+/**
+ * The same meter for a form that keeps its values itself (the invitation page's sign-up):
+ * the password, the person's own words (email and names) and whether the password was
+ * already refused (its advice is then the field's error).
+ */
+export const PasswordStrength = ({ password, person = {}, refused = false }: { password: unknown; person?: Record<string, unknown>; refused?: boolean }) => {
+  const translate = useTranslate();
+  const labelId = useId();
+  const [strength, setStrength] = useState<StrengthResult | null>(null);
   const personKey = JSON.stringify(person);
 
   useEffect(() => {

@@ -7,7 +7,7 @@ import type { AdminDashboard } from '../resources/admin/dashboard/types';
 import type { BulkExtendAnswer, BulkExtendRequest, LifecyclePreview, LifecycleSettings, LifecycleSettingsPatch } from '../resources/admin/lifecycle/types';
 import type { DownloadedFile, LinkedIdentity, PolicyInForce, PolicyVersion } from '../types';
 import { type ApiObject, type ResourceEndpoint, paginatorQuery, unwrap } from './crud';
-import { fetchFile, segment } from './files';
+import { csvRowCounter, fetchFile, segment } from './files';
 
 // The platform admins' calls that are not CRUD (docs/api-contract.md "Admin: …"): bulk
 // actions with their dry runs, the team deletion with its cascade, node enabling, token
@@ -48,9 +48,10 @@ export interface AdminMethods {
   setNodeEnabled(name: string, enabled: boolean): Promise<RaRecord>;
   /**
    * GET {list path}.csv?q=…&filter[…]=… of an admin list (resource 'admin/teams'…): the server's
-   * CSV for these filters, under the server's file name, else `{list}-{date}.csv`.
+   * CSV for these filters, under the server's file name, else `{list}-{date}.csv`. The server
+   * streams it; `onRows` hears how many records have arrived so far, as they arrive.
    */
-  exportCsv(resource: string, filter: Record<string, unknown>): Promise<DownloadedFile & { filename: string }>;
+  exportCsv(resource: string, filter: Record<string, unknown>, onRows?: (rows: number) => void): Promise<DownloadedFile & { filename: string }>;
 }
 
 export const adminMethods = (http: HttpClient, map: Record<string, ResourceEndpoint>): AdminMethods => ({
@@ -107,10 +108,12 @@ export const adminMethods = (http: HttpClient, map: Record<string, ResourceEndpo
     const raw = unwrap(json) as ApiObject | undefined;
     return { ...raw, id: (raw?.name as string | undefined) ?? name };
   },
-  async exportCsv(resource, filter) {
+  async exportCsv(resource, filter, onRows) {
     const endpoint = map[resource];
     if (!endpoint) throw new Error(`Unknown resource "${resource}": add it to the endpoints of src/dataProvider/crud.ts`);
-    const file = await fetchFile(http, `${endpoint.path}.csv`, { accept: 'text/csv', query: paginatorQuery({ filter }) });
+    const counter = csvRowCounter();
+    const onChunk = onRows && ((chunk: Uint8Array) => onRows(counter.add(chunk)));
+    const file = await fetchFile(http, `${endpoint.path}.csv`, { accept: 'text/csv', query: paginatorQuery({ filter }), onChunk });
     const fallback = `${endpoint.path.split('/').pop()}-${new Date().toISOString().slice(0, 10)}.csv`;
     return { blob: file.blob, filename: file.filename ?? fallback };
   },

@@ -17,8 +17,8 @@ export interface RequestMethods {
   requestWorkspace(data: { label: string; name: string; team_id: Identifier; description?: string }): Promise<UserRequest>;
   /** PATCH /api/requests/workspaces/ {team_id, name, message?}: ask to join a workspace. */
   joinWorkspace(data: { team_id: Identifier; name: string; message?: string }): Promise<UserRequest>;
-  /** POST /api/requests/bulk {ids (≤ 500), action, message?}: what happened to each request. */
-  decideRequests(data: { ids: Identifier[]; action: 'approve' | 'deny'; message?: string }): Promise<BulkDecisionAnswer>;
+  /** POST /api/requests/bulk {ids (≤ 500), action, message?, dry_run?}: what happened (or, with dryRun, would happen) to each request. */
+  decideRequests(data: { ids: Identifier[]; action: 'approve' | 'deny'; message?: string; dryRun?: boolean }): Promise<BulkDecisionAnswer>;
   /**
    * POST /api/requests/bulk {filter, action, message?, dry_run?}: decides (or, with dryRun, says
    * what deciding would do to) every request the list's filter matches, not only the loaded page.
@@ -53,8 +53,9 @@ export const requestMethods = (http: HttpClient): RequestMethods => ({
     // Trailing slash as the original console called it; the server answers both.
     return (await http<UserRequest>('/api/requests/workspaces/', { method: 'PATCH', body: data })).json;
   },
-  async decideRequests(data) {
-    return (await http<BulkDecisionAnswer>('/api/requests/bulk', { method: 'POST', body: data })).json;
+  async decideRequests({ dryRun, ...rest }) {
+    const body = { ...rest, ...(dryRun ? { dry_run: true } : {}) };
+    return (await http<BulkDecisionAnswer>('/api/requests/bulk', { method: 'POST', body })).json;
   },
   async decideMatchingRequests({ dryRun, ...rest }) {
     const body = { ...rest, ...(dryRun ? { dry_run: true } : {}) };

@@ -354,10 +354,6 @@ export const appMessages = {
       new_account: 'I am new here',
       log_in: 'Log in and join',
       register: 'Create my account and join',
-      firstname: 'First name',
-      lastname: 'Last name',
-      password: 'Password',
-      password_confirmation: 'Confirm password',
     },
   },
 
@@ -404,22 +400,16 @@ export const appMessages = {
     bulk: {
       approve: 'Approve selected',
       deny: 'Deny selected',
-      title_approve: 'Approve %{smart_count} request |||| Approve %{smart_count} requests',
-      title_deny: 'Deny %{smart_count} request |||| Deny %{smart_count} requests',
+      // One dialog for the checked rows and for all matching (BulkDecideDialog).
+      title_approve: 'Approve %{count} request? |||| Approve %{count} requests?',
+      title_deny: 'Deny %{count} request? |||| Deny %{count} requests?',
       message_hint: 'Optional. Sent to every requester with your decision.',
-      progress: 'Deciding… %{done} of %{total}',
-      progress_label: 'Progress',
-      approved: '%{smart_count} approved |||| %{smart_count} approved',
-      denied: '%{smart_count} denied |||| %{smart_count} denied',
-      failed: '%{smart_count} could not be decided |||| %{smart_count} could not be decided',
-      failures: 'Requests not decided',
-      failure: '%{request}: %{reason}',
+      page_content: 'Each request is decided as if decided on its own, and each requester is told.',
       reason: {
         forbidden: 'you may not decide it',
-        not_found: 'not found',
+        not_found: 'it no longer exists',
         conflict: 'already decided',
       },
-      stopped: 'Stopped: %{message} (%{left} not sent).',
       // "Select all N matching": the server decides everything the filter matches.
       select_all: 'Select the %{count} matching one |||| Select all %{count} matching',
       all_selected: 'The %{count} matching request is selected |||| All %{count} matching requests are selected',
@@ -429,13 +419,20 @@ export const appMessages = {
       deny_all: 'Deny all',
       all_content: 'The server decides every request that matches the filters, not only this page, each as if decided one by one.',
       will_refuse: '%{count} of them will not be decided: %{reasons}. |||| %{count} of them will not be decided: %{reasons}.',
-      nothing_all: 'None of the matching requests can be decided by you.',
+      nothing: 'None of them can be decided by you now: %{reasons}.',
       running_all: 'Deciding %{count} request… |||| Deciding %{count} requests…',
-      totals: 'Decided: %{decided}. Refused (403): %{forbidden}. Gone (404): %{not_found}. Already decided (409): %{conflict}.',
       reasons: {
         forbidden: '%{count} not yours to decide |||| %{count} not yours to decide',
         not_found: '%{count} gone |||| %{count} gone',
         conflict: '%{count} already decided |||| %{count} already decided',
+      },
+      // What a bulk decision did, in words (only the parts that happened).
+      outcome: {
+        approved: '%{count} request approved. |||| %{count} requests approved.',
+        denied: '%{count} request denied. |||| %{count} requests denied.',
+        forbidden: '%{count} refused: you may not decide it. |||| %{count} refused: you may not decide them.',
+        not_found: '%{count} no longer exists. |||| %{count} no longer exist.',
+        conflict: '%{count} was already decided. |||| %{count} were already decided.',
       },
     },
     fields: {
@@ -1037,7 +1034,6 @@ export const appMessages = {
       enable: 'Enable',
       select_all: 'Select the %{count} matching one |||| Select all %{count} matching',
       all_selected: 'The %{count} matching user is selected. |||| All %{count} matching users are selected.',
-      counting: 'Counting…',
       disable_title: 'Disable %{users}?',
       enable_title: 'Enable %{users}?',
       disable_content:
@@ -1046,10 +1042,15 @@ export const appMessages = {
         'They can sign in again and get their workspace access back (%{kubeconfigs}). %{skipped} of the selection will be left as they are.',
       nothing: 'Nothing to do: every selected user is already in that state, or may not be changed.',
       running: 'Working on %{users}…',
-      result_title: 'Result',
-      totals: 'Done: %{done}. Unchanged: %{unchanged}. Refused: %{forbidden}. Not found: %{not_found}.',
-      close: 'Close',
-      status: { done: 'Done', unchanged: 'Unchanged', forbidden: 'Refused', not_found: 'Not found' },
+      // What a bulk action did, in words (only the parts that happened); each item refused is listed with why.
+      outcome: {
+        disabled: '%{count} user disabled. |||| %{count} users disabled.',
+        enabled: '%{count} user enabled. |||| %{count} users enabled.',
+        unchanged: '%{count} already in that state. |||| %{count} already in that state.',
+        forbidden: '%{count} refused. |||| %{count} refused.',
+        not_found: '%{count} no longer exists. |||| %{count} no longer exist.',
+      },
+      status: { forbidden: 'Refused', not_found: 'It no longer exists.' },
     },
     filters: {
       admin: 'Platform admin',
@@ -1069,6 +1070,9 @@ export const appMessages = {
   },
   // Teams and team members: /admin/teams/{id} and the member management of /teams/{id}.
   teamAdmin: {
+    // The admin teams list's Members column: the first members, then the rest as a count.
+    members_more: '+%{count} more |||| +%{count} more',
+    members_none: 'No members',
     tabs: { summary: 'Summary', members: 'Members', workspaces: 'Workspaces', activity: 'Activity' },
     fields: {
       status: 'Status',
@@ -1158,7 +1162,12 @@ export const appMessages = {
       skipped: '%{count} of the selection will be left as it is (already in that state, or gone). |||| %{count} of the selection will be left as they are (already in that state, or gone).',
       nothing: 'Nothing to do: every selected team is already in that state, or gone.',
       running: 'Working on %{teams}…',
-      totals: 'Done: %{done}. Unchanged: %{unchanged}. Not found: %{not_found}.',
+      outcome: {
+        suspended: '%{count} team suspended. |||| %{count} teams suspended.',
+        enabled: '%{count} team enabled. |||| %{count} teams enabled.',
+        unchanged: '%{count} already in that state. |||| %{count} already in that state.',
+        not_found: '%{count} no longer exists. |||| %{count} no longer exist.',
+      },
     },
     workspaces: {
       count: '%{count} workspace |||| %{count} workspaces',
@@ -1170,7 +1179,10 @@ export const appMessages = {
       skipped: '%{count} of the selection no longer exists. |||| %{count} of the selection no longer exist.',
       nothing: 'Nothing to do: the selected workspaces no longer exist.',
       running: 'Deleting %{workspaces}…',
-      totals: 'Deleted: %{done}. Not found: %{not_found}.',
+      outcome: {
+        deleted: '%{count} workspace deleted. |||| %{count} workspaces deleted.',
+        not_found: '%{count} no longer exists. |||| %{count} no longer exist.',
+      },
       delete_by_rows: 'Deleting goes by the rows checked, not by the filter.',
     },
   },
@@ -1204,7 +1216,11 @@ export const appMessages = {
       nothing: 'Nothing to extend: nothing selected has an end date, or it is gone.',
       confirm: 'Extend',
       running: 'Extending %{items}…',
-      totals: 'Extended: %{done}. Skipped (no end date): %{skipped}. Not found: %{not_found}.',
+      outcome: {
+        extended: '%{count} end date moved. |||| %{count} end dates moved.',
+        skipped: '%{count} skipped: it has no end date. |||| %{count} skipped: they have no end date.',
+        not_found: '%{count} no longer exists. |||| %{count} no longer exist.',
+      },
       no_end: 'No end date: it does not end, so there is nothing to extend.',
       still_suspended: 'Extended, but still suspended: its team’s review date has passed. Extend or renew the team.',
     },
@@ -1356,7 +1372,6 @@ export const appMessages = {
       unknown: 'Unknown',
       disabled: 'Disabled',
     },
-    columns: { member_count: 'Members', workspace_count: 'Workspace count' },
     team_picker: {
       label: 'Team',
       placeholder: 'Type 3 letters of a team’s name',
@@ -1483,7 +1498,7 @@ export const appMessages = {
     },
     search: 'Search',
     // The admin lists' Export (the server's CSV of the filtered list).
-    export: { downloading: 'Exporting…', error: 'The export could not be downloaded. Try again.' },
+    export: { downloading: 'Exporting…', error: 'The export could not be downloaded. Try again.', rows: '%{count} row so far… |||| %{count} rows so far…' },
     yes: 'Yes',
     no: 'No',
     tokens: {

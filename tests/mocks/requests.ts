@@ -40,7 +40,7 @@ export const requestHandlers = [
   }),
 
   http.post('/api/requests/bulk', async ({ request }) => {
-    const body = (await record(request)) as { ids?: number[]; action?: string; message?: string } | undefined;
+    const body = (await record(request)) as { ids?: number[]; action?: string; message?: string; dry_run?: boolean } | undefined;
     if (!authorized(request)) return unauthenticated();
     if (!Array.isArray(body?.ids) || body.ids.length === 0 || body.ids.length > 500) {
       return HttpResponse.json({ message: 'The ids field is required.', errors: { ids: ['The ids field is required.'] } }, { status: 422 });
@@ -53,9 +53,13 @@ export const requestHandlers = [
       if (!found) return { id, status: 'not_found', http: 404, message: 'Not found.' };
       if (found.can_decide === false) return { id, status: 'forbidden', http: 403, message: 'You may not decide this request.' };
       if (found.status !== 'Pending') return { id, status: 'conflict', http: 409, message: 'This request has already been decided.' };
-      found.status = body.action === 'approve' ? 'Approved' : 'Denied';
-      found.decision_message = body.message ?? null;
-      return { id, status: 'decided', http: 200, request_status: found.status };
+      const decided = body.action === 'approve' ? 'Approved' : 'Denied';
+      // A dry run says what would happen and changes nothing.
+      if (!body.dry_run) {
+        found.status = decided;
+        found.decision_message = body.message ?? null;
+      }
+      return { id, status: 'decided', http: 200, request_status: decided };
     });
     const count = (status: string) => results.filter((item) => item.status === status).length;
     return HttpResponse.json({

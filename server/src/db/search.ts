@@ -73,3 +73,17 @@ export function descriptionMatches(db: Kysely<Database>, alias: string, q: strin
   if (dialectOf(db) === 'postgres') return sql<SqlBool>`${sql.ref(`${alias}.description`)} ilike ${`%${escapeLike(q)}%`} escape ${ESCAPE}`;
   return sql<SqlBool>`${sql.ref(`${alias}.id`)} in (select rowid from activity_log_fts where activity_log_fts match ${phrase(q)})`;
 }
+
+/**
+ * How well `column` answers q, for ordering a picker's matches: 0 when it is q (ignoring
+ * case), 1 when it starts with q, 2 otherwise. Someone who types a team's whole name expects
+ * that team first, not after every longer name that contains it (and not cut off by the
+ * picker's limit). Computed on the rows the search already found, so the indexes still pick
+ * the rows and only the matches are ranked. `substr` keeps q literal (no LIKE wildcards) and
+ * counts characters on both databases.
+ */
+export function nameRank(column: string, q: string): Expression<number> {
+  const low = q.toLowerCase();
+  const lowered = sql`lower(${sql.ref(column)})`;
+  return sql<number>`case when ${lowered} = ${low} then 0 when substr(${lowered}, 1, ${[...low].length}) = ${low} then 1 else 2 end`;
+}

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { currentUser } from '../http/authenticate.js';
 import { notFound } from '../http/errors.js';
 import { bearerAuth, MAX_TEXT_LENGTH } from '../http/schemas.js';
-import { matches } from '../db/search.js';
+import { matches, nameRank } from '../db/search.js';
 import { loadAccess } from '../access/access.js';
 import { presentTeams, teamSchema } from './presenter.js';
 import { findTeamByIdOrName } from '../teams/teams.js';
@@ -49,7 +49,7 @@ export function teamRoutes({ db, config, clock, cluster }: AppContext): FastifyP
       {
         schema: {
           tags,
-          summary: 'Every team, public part only; with q, the first `limit` (20, at most 100) teams whose names match it (pickers among thousands of teams)',
+          summary: 'Every team, public part only; with q, the first `limit` (20, at most 100) teams whose names match it (pickers among thousands of teams): the team named q (any case) first, then names starting with q, then the rest, each by name',
           security,
           querystring: tenantsQuery,
           response: { 200: z.array(teamSchema) },
@@ -61,7 +61,8 @@ export function teamRoutes({ db, config, clock, cluster }: AppContext): FastifyP
         const teams = await db
           .selectFrom('teams')
           .selectAll()
-          .$if(q !== undefined && q !== '', (qb) => qb.where(matches(db, 'teams', 'teams', q!)).limit(limit))
+          // The team named q first, then names that start with it, then the other matches.
+          .$if(q !== undefined && q !== '', (qb) => qb.where(matches(db, 'teams', 'teams', q!)).orderBy(nameRank('teams.name', q!)).limit(limit))
           .orderBy('name')
           .execute();
         return presentTeams(db, teams, access, { withMembers: false, when: await statusClock() });

@@ -4,6 +4,7 @@ import { HttpError, useTranslate } from 'react-admin';
 import { useLocation, useParams } from 'react-router-dom';
 import type { InvitationPreview } from '../../authProvider';
 import { errorMessage, fieldErrors as fieldErrorsOf, HTTP_ERROR, serverMessage, tokenStore } from '../../httpClient';
+import { PasswordStrength } from '../../components/PasswordStrengthMeter';
 import { useTestbedAuth } from '../../session';
 import { useSettings } from '../../settings';
 import { InstitutionSignIn } from '../auth/InstitutionSignIn';
@@ -18,7 +19,8 @@ import { browserNavigation } from '../../utils/browserNavigation';
 // institution, then joins. Joining through the link also verifies the address. A link that
 // cannot be used (used, withdrawn, expired, a suspended team, an inviter who may no longer give
 // the role) shows the server's reason, in the console's language (the http client's
-// Accept-Language). The calls are the auth provider's: the page is in both bundles, and the
+// Accept-Language). Signing up here is the registration form's: the same field labels and the
+// same password strength meter. The calls are the auth provider's: the page is in both bundles, and the
 // logged-out one has no data provider. Each names its token: the stored one, one just obtained
 // by logging in, or none.
 
@@ -209,9 +211,21 @@ export const InvitationPage = () => {
                   </Alert>
                 )}
                 <TextField label={translate('auth.fields.email')} value={preview.email} fullWidth margin="dense" slotProps={{ input: { readOnly: true } }} />
-                {tab === 'register' && [field('firstname', 'invitations.landing.firstname', 'text', 'given-name'), field('lastname', 'invitations.landing.lastname', 'text', 'family-name')]}
-                {field('password', 'invitations.landing.password', 'password', tab === 'login' ? 'current-password' : 'new-password')}
-                {tab === 'register' && field('password_confirmation', 'invitations.landing.password_confirmation', 'password', 'new-password')}
+                {tab === 'register' && (
+                  <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 0, sm: 2 }}>
+                    {field('firstname', 'auth.fields.firstname', 'text', 'given-name')}
+                    {field('lastname', 'auth.fields.lastname', 'text', 'family-name')}
+                  </Stack>
+                )}
+                {field('password', 'auth.fields.password', 'password', tab === 'login' ? 'current-password' : 'new-password')}
+                {tab === 'register' && (
+                  <PasswordStrength
+                    password={values.password}
+                    person={{ email: preview.email, firstname: values.firstname, lastname: values.lastname }}
+                    refused={!!fieldErrors.password}
+                  />
+                )}
+                {tab === 'register' && field('password_confirmation', 'auth.fields.password_confirmation', 'password', 'new-password')}
                 {fieldErrors.email && <Alert severity="error">{fieldErrors.email}</Alert>}
                 <Button type="submit" variant="contained" size="large" fullWidth disabled={joining} sx={{ mt: 2 }}>
                   {translate(tab === 'login' ? 'invitations.landing.log_in' : 'invitations.landing.register')}

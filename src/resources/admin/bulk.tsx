@@ -16,7 +16,7 @@ import {
   Typography,
 } from '@mui/material';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { BulkActionsToolbar, type Identifier, type RaRecord, useListContext, useLocaleState, useTranslate } from 'react-admin';
+import { BulkActionsToolbar, type Identifier, type RaRecord, type TranslateFunction, useListContext, useLocaleState, useTranslate } from 'react-admin';
 import { errorMessage } from '../../httpClient';
 
 // The bulk actions of the admin lists and /requests: a toolbar whose selection is
@@ -147,6 +147,17 @@ export const BulkToolbar = ({
     </AllMatchingContext.Provider>
   );
 };
+
+/**
+ * A bulk action's totals in words, each count with the catalogue's plural forms ("28 users
+ * disabled. 1 left as it was. 1 refused."): the first part (what was done) always, the others
+ * only when they happened. Each message ends its own sentence.
+ */
+export const totalsInWords = (translate: TranslateFunction, format: (count: number) => string, parts: [key: string, count: number][]): string =>
+  parts
+    .filter(([, count], index) => index === 0 || count > 0)
+    .map(([key, count]) => translate(key, { smart_count: count, count: format(count) }))
+    .join(' ');
 
 /** One item the action did not do, as the result lists it. */
 export interface BulkFailure {

@@ -11,8 +11,8 @@ import type { UserRequest } from '../../types';
 import { formatDateTime } from '../../utils/dates';
 import { BulkToolbar } from '../admin/bulk';
 import { CardCheckbox, SelectPageCheckbox } from '../admin/ListCards';
-import { BulkDecideAllDialog } from './BulkDecideAllDialog';
-import { type BulkDecision, BulkDecideButtons, BulkDecideDialog } from './BulkDecideButtons';
+import { type BulkDecision, BulkDecideButtons } from './BulkDecideButtons';
+import { BulkDecideDialog } from './BulkDecideDialog';
 import { ManageRequestDialog } from './ManageRequestDialog';
 import { RenewalAsked } from './RequestDetails';
 
@@ -99,7 +99,7 @@ const NoRequests = () => {
 };
 
 // With the page checked, "Select all N matching" hands the list's filter to the server,
-// which decides every match (BulkDecideAllDialog), not a capped list of ids.
+// which decides every match (BulkDecideDialog), not a capped list of ids.
 const RequestBulkToolbar = ({ onBulk }: { onBulk: (decision: BulkDecision) => void }) => (
   <BulkToolbar isSelectable={isPending} selectAllLabel="requests.bulk.select_all" allSelectedLabel="requests.bulk.all_selected">
     <BulkDecideButtons onStart={onBulk} />
@@ -243,12 +243,7 @@ export const RequestList = () => {
         sx={{ '& .RaList-main': { minWidth: 0 }, '& .RaDataTable-tableWrapper': { overflowX: 'auto' } }}
       >
         {phone ? <RequestCards onManage={setManaged} onBulk={setBulk} /> : <RequestTable onManage={setManaged} onBulk={setBulk} />}
-        {bulk &&
-          (bulk.filter ? (
-            <BulkDecideAllDialog decision={bulk} onClose={() => setBulk(null)} />
-          ) : (
-            <BulkDecideDialog decision={bulk} onClose={() => setBulk(null)} />
-          ))}
+        {bulk && <BulkDecideDialog decision={bulk} onClose={() => setBulk(null)} />}
       </List>
       <ManageRequestDialog request={managed} onClose={() => setManaged(null)} />
     </Stack>

@@ -3,7 +3,7 @@ import { Button, Dialog, DialogActions, DialogContent, DialogContentText, Dialog
 import { useState } from 'react';
 import { useDataProvider, useListContext, useRefresh, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider } from '../../../dataProvider';
-import { type BulkSelection, BulkFlowDialog, useBulkSelection, useFormatCount } from '../bulk';
+import { type BulkSelection, BulkFlowDialog, totalsInWords, useBulkSelection, useFormatCount } from '../bulk';
 import type { BulkExtendAnswer } from './types';
 
 /** What the dialog proposes first, and the bounds the server takes (docs/api-contract.md). */
@@ -145,11 +145,11 @@ const BulkExtendDialog = ({
       confirmColor="primary"
       running={(preview) => translate('admin_ends.extend.running', { items: items(preview.totals.done) })}
       outcome={(answer) => ({
-        summary: translate('admin_ends.extend.totals', {
-          done: format(answer.totals.done),
-          skipped: format(answer.totals.skipped),
-          not_found: format(answer.totals.not_found),
-        }),
+        summary: totalsInWords(translate, format, [
+          ['admin_ends.extend.outcome.extended', answer.totals.done],
+          ['admin_ends.extend.outcome.skipped', answer.totals.skipped],
+          ['admin_ends.extend.outcome.not_found', answer.totals.not_found],
+        ]),
         // What was not done, and what was done but stays suspended, each with why.
         failures: answer.results
           .filter((item) => item.status !== 'done' || item.message)

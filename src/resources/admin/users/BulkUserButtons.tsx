@@ -7,9 +7,6 @@ import {
   DialogContentText,
   DialogTitle,
   LinearProgress,
-  List,
-  ListItem,
-  ListItemText,
 } from '@mui/material';
 import { useState } from 'react';
 import { useDataProvider, useListContext, useRefresh, useTranslate } from 'react-admin';
@@ -17,14 +14,14 @@ import type { ConsoleDataProvider } from '../../../dataProvider';
 import type { BulkUsersAnswer, BulkUsersRequest } from './types';
 
 import { errorMessage } from '../../../httpClient';
-import { useBulkSelection } from '../bulk';
+import { BulkResult, totalsInWords, useBulkSelection, useFormatCount } from '../bulk';
 
 // Bulk Disable / Enable on /admin/users. The selection is either the checked rows (ids) or,
 // after "Select all N matching", the list's filter: the server then acts on every user it
 // matches, not only the loaded page. The server is asked for a dry run first, so the
 // confirmation says how many will change and what it revokes; then the action runs
-// (indeterminate progress: one request, batched on the server) and the answer's per-id
-// results are summed up, with every user left unchanged and why.
+// (indeterminate progress: one request, batched on the server) and the answer is said in
+// words, with every user refused or gone and why (BulkResult, as the other lists).
 
 type Action = 'disable' | 'enable';
 
@@ -51,7 +48,9 @@ export const bulkFilter = (values: Record<string, unknown>): NonNullable<BulkUse
 };
 
 export const BulkUserButtons = () => {
-  const { selectedIds, total = 0, filterValues, onUnselectItems } = useListContext();
+  const { selectedIds, total = 0, filterValues, onUnselectItems, data } = useListContext();
+  // Names of the loaded rows, to say who was refused and why.
+  const names = new Map((data ?? []).map((record) => [String(record.id), String(record.name ?? '')]));
   const translate = useTranslate();
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const refresh = useRefresh();
@@ -102,13 +101,13 @@ export const BulkUserButtons = () => {
           <>
             <DialogTitle id="bulk-users-title">
               {flow.stage === 'result'
-                ? translate('adminUsers.bulk.result_title')
+                ? translate('adminBulk.result_title')
                 : translate(`adminUsers.bulk.${flow.action}_title`, { users: count(flow.stage === 'confirm' || flow.stage === 'running' ? flow.preview.totals.done : selected) })}
             </DialogTitle>
             <DialogContent>
               {flow.stage === 'counting' && (
                 <>
-                  <DialogContentText>{translate('adminUsers.bulk.counting')}</DialogContentText>
+                  <DialogContentText>{translate('adminBulk.counting')}</DialogContentText>
                   <LinearProgress sx={{ mt: 2 }} />
                 </>
               )}
@@ -130,7 +129,7 @@ export const BulkUserButtons = () => {
                   <LinearProgress sx={{ mt: 1 }} aria-label={translate('adminUsers.bulk.running', { users: count(flow.preview.totals.done) })} />
                 </>
               )}
-              {flow.stage === 'result' && <BulkResult result={flow.result} />}
+              {flow.stage === 'result' && <BulkUsersResult action={flow.action} result={flow.result} names={names} />}
               {flow.stage === 'failed' && <Alert severity="error">{translate(flow.message, { _: flow.message })}</Alert>}
             </DialogContent>
             <DialogActions>
@@ -148,7 +147,7 @@ export const BulkUserButtons = () => {
                 </>
               ) : (
                 <Button onClick={close} disabled={flow.stage === 'running' || flow.stage === 'counting'}>
-                  {translate('adminUsers.bulk.close')}
+                  {translate('ra.action.close')}
                 </Button>
               )}
             </DialogActions>
@@ -159,27 +158,26 @@ export const BulkUserButtons = () => {
   );
 };
 
-/** Totals, then each user the action left as they were, with the server's reason. */
-const BulkResult = ({ result }: { result: BulkUsersAnswer }) => {
+/**
+ * What happened in words (the lists' shared result: totals with the catalogue's plurals, then
+ * each user refused or gone, by name where the row was loaded, with the server's reason).
+ */
+const BulkUsersResult = ({ action, result, names }: { action: Action; result: BulkUsersAnswer; names: Map<string, string> }) => {
   const translate = useTranslate();
-  const skipped = result.results.filter((item) => item.status !== 'done' && item.status !== 'unchanged');
+  const format = useFormatCount();
   return (
-    <>
-      <Alert severity={skipped.length > 0 ? 'warning' : 'success'} role="status">
-        {translate('adminUsers.bulk.totals', result.totals)}
-      </Alert>
-      {skipped.length > 0 && (
-        <List dense aria-label={translate('adminUsers.bulk.result_title')}>
-          {skipped.slice(0, 100).map((item) => (
-            <ListItem key={item.id}>
-              <ListItemText
-                primary={`#${item.id}: ${translate(`adminUsers.bulk.status.${item.status}`)}`}
-                secondary={item.message ? translate(item.message, { _: item.message }) : undefined}
-              />
-            </ListItem>
-          ))}
-        </List>
-      )}
-    </>
+    <BulkResult
+      outcome={{
+        summary: totalsInWords(translate, format, [
+          [`adminUsers.bulk.outcome.${action === 'disable' ? 'disabled' : 'enabled'}`, result.totals.done],
+          ['adminUsers.bulk.outcome.unchanged', result.totals.unchanged],
+          ['adminUsers.bulk.outcome.forbidden', result.totals.forbidden],
+          ['adminUsers.bulk.outcome.not_found', result.totals.not_found],
+        ]),
+        failures: result.results
+          .filter((item) => item.status === 'forbidden' || item.status === 'not_found')
+          .map((item) => ({ id: item.id, name: names.get(String(item.id)) || undefined, reason: item.message ?? `adminUsers.bulk.status.${item.status}` })),
+      }}
+    />
   );
 };

@@ -3,7 +3,7 @@ import { Box, Button, Tooltip } from '@mui/material';
 import { useState } from 'react';
 import { type Identifier, useDataProvider, useListContext, useRefresh, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider } from '../../../dataProvider';
-import { BulkFlowDialog, useBulkSelection, useFormatCount } from '../bulk';
+import { BulkFlowDialog, totalsInWords, useBulkSelection, useFormatCount } from '../bulk';
 import { BulkExtendButton } from '../lifecycle/BulkExtendButton';
 import type { BulkWorkspacesAnswer } from './types';
 
@@ -101,7 +101,10 @@ const BulkDeleteDialog = ({ ids, onClose }: { ids: Identifier[]; onClose: (finis
       confirmColor="error"
       running={(preview) => translate('adminBulk.workspaces.running', { workspaces: counted('count', preview.totals.done) })}
       outcome={(answer) => ({
-        summary: translate('adminBulk.workspaces.totals', { done: format(answer.totals.done), not_found: format(answer.totals.not_found) }),
+        summary: totalsInWords(translate, format, [
+          ['adminBulk.workspaces.outcome.deleted', answer.totals.done],
+          ['adminBulk.workspaces.outcome.not_found', answer.totals.not_found],
+        ]),
         failures: answer.results.filter((item) => item.status === 'not_found').map((item) => ({ id: item.id, reason: 'adminBulk.not_found' })),
       })}
       onDone={refresh}
