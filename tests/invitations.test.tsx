@@ -75,7 +75,8 @@ describe('invitations on /teams/{id}', () => {
     await user.click(within(confirm).getByRole('button', { name: 'Revoke' }));
     await waitFor(() => expect(requestsTo('DELETE', '/api/tenants/3/invitations/41')).toHaveLength(1));
     await waitFor(() => expect(screen.queryByText('late@uni.example')).not.toBeInTheDocument());
-  });
+    // A long flow (invite, resend, revoke, each confirmed): twice the default time on a loaded machine.
+  }, 40_000);
 
   it('offers only roles up to the inviter’s own and shows the server’s field message', async () => {
     db.teams = [makeTeam({ role: 'manager' })];
