@@ -103,6 +103,22 @@ describe('quota admission', () => {
     expect(quotaRefusal([full], type('configmaps'), { metadata: { name: 'x' } })).toBe('exceeded quota: q, requested: count/configmaps=1, used: count/configmaps=2, limited: count/configmaps=2');
     expect(quotaRefusal([full], type('secrets'), { metadata: { name: 'x' } })).toBeNull();
   });
+
+  it('counts a claim’s requested storage under requests.storage, as the claim evaluator does', () => {
+    const claim = (name: string, storage: string): KubeObject => ({ metadata: { name }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } } } });
+    const used = usageOf(['requests.storage', 'persistentvolumeclaims', 'count/persistentvolumeclaims'], [
+      { type: type('persistentvolumeclaims'), object: claim('a', '512Mi') },
+      { type: type('persistentvolumeclaims'), object: claim('b', '256Mi') },
+    ]);
+    expect(formatResourceList(used)).toEqual({ 'requests.storage': '768Mi', persistentvolumeclaims: '2', 'count/persistentvolumeclaims': '2' });
+    const storage = quota('testbed-quota', { 'requests.storage': '1Gi' }, { 'requests.storage': '768Mi' });
+    expect(quotaRefusal([storage], type('persistentvolumeclaims'), claim('c', '512Mi'))).toBe(
+      'exceeded quota: testbed-quota, requested: requests.storage=512Mi, used: requests.storage=768Mi, limited: requests.storage=1Gi',
+    );
+    expect(quotaRefusal([storage], type('persistentvolumeclaims'), claim('d', '256Mi'))).toBeNull();
+    // Pods do not consume it.
+    expect(quotaRefusal([quota('full', { 'requests.storage': '1Gi' }, { 'requests.storage': '1Gi' })], type('pods'), pod('p', [container('p')]))).toBeNull();
+  });
 });
 
 describe('LimitRanger defaults', () => {

@@ -4,6 +4,7 @@ import {
   formatQuantity,
   formatResourceList,
   maskResourceList,
+  parseQuantity,
   parseResourceList,
   quantityOf,
   type ResourceList,
@@ -107,13 +108,25 @@ export function objectCountUsage(type: ResourceType): ResourceList {
   return usage;
 }
 
+const isClaims = (type: ResourceType) => type.resource === 'persistentvolumeclaims' && !type.group;
+
+/** What a PersistentVolumeClaim uses (the claim evaluator): its count, and the storage it requests. */
+export function claimUsage(type: ResourceType, claim: KubeObject): ResourceList {
+  const usage = objectCountUsage(type);
+  const storage = parseQuantity(claim.spec?.resources?.requests?.storage);
+  if (storage) usage['requests.storage'] = storage;
+  return usage;
+}
+
 export function objectUsage(type: ResourceType, object: KubeObject, now = Date.now()): ResourceList {
-  return type.resource === 'pods' && !type.group ? podUsage(object, now) : objectCountUsage(type);
+  if (type.resource === 'pods' && !type.group) return podUsage(object, now);
+  return isClaims(type) ? claimUsage(type, object) : objectCountUsage(type);
 }
 
 /** Which of a quota's resources an object of this type consumes (the evaluators' MatchingResources). */
 export function matchingResources(type: ResourceType, hard: Iterable<string>): string[] {
   const own = new Set(Object.keys(type.resource === 'pods' && !type.group ? {} : objectCountUsage(type)));
+  if (isClaims(type)) own.add('requests.storage');
   return [...hard].filter((name) => {
     if (type.resource === 'pods' && !type.group) return POD_RESOURCES.has(name) || name.startsWith('hugepages-') || name.startsWith('requests.hugepages-') || (name.startsWith('requests.') && !NATIVE(name.slice('requests.'.length)));
     return own.has(name);
