@@ -3,6 +3,7 @@ import type { ClusterGateway } from '../src/cluster/gateway.js';
 import { createReconciler } from '../src/cluster/reconciler.js';
 import { timestamp } from '../src/db/database.js';
 import { createTestContext, eventually, type TestContext, unique, uniqueEmail } from './helpers.js';
+import { addTeamMember, insertTeam } from './teamFixtures.js';
 
 // The background loop's full pass over a testbed-sized cluster: it must neither keep a decision
 // waiting behind every unchanged workspace nor take the whole process while it runs.
@@ -25,38 +26,37 @@ afterAll(async () => {
 
 async function teamWithOwner() {
   const owner = await ctx.signedInUser({ firstname: 'Pace', lastname: 'Owner', email: uniqueEmail('pace') });
-  const now = timestamp();
-  const name = unique('pace');
-  const team = await ctx.db
-    .insertInto('teams')
-    .values({ name, fullname: `Team ${name}`, shortname: name, affiliation: null, city: null, country: 'FR', url: null, joining_reason: null, joining_category: 'Research', created_at: now, updated_at: now })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  await ctx.db.insertInto('team_members').values({ team_id: team.id, user_id: owner.user.id, role: 'owner', enabled: 1, created_at: now }).execute();
+  const team = await insertTeam(ctx, unique('pace'));
+  await addTeamMember(ctx, team.id, owner.user.id, 'owner');
   return { team, owner };
+}
+
+/** Workspaces already applied once, as a seed leaves them: the full pass re-applies them. */
+async function insertReadyWorkspaces(team: { id: number; name: string }, prefix: string, count: number) {
+  const now = timestamp();
+  return ctx.db
+    .insertInto('workspaces')
+    .values(
+      Array.from({ length: count }, (_, n) => ({
+        team_id: team.id,
+        name: `${prefix}${n}`,
+        label: `Workspace ${prefix}${n}`,
+        description: null,
+        namespace: `${team.name}-${prefix}${n}`,
+        created_at: now,
+        updated_at: now,
+        cluster_state: 'ready' as const,
+        cluster_synced_at: null,
+      })),
+    )
+    .returning('id')
+    .execute();
 }
 
 describe('the background full pass', () => {
   it('applies a decision made meanwhile before it ends, and pauses as long as it works', async () => {
     const { team, owner } = await teamWithOwner();
-    const now = timestamp();
-    const seeded = await ctx.db
-      .insertInto('workspaces')
-      .values(
-        Array.from({ length: READY_WORKSPACES }, (_, n) => ({
-          team_id: team.id,
-          name: `ws${n}`,
-          label: `Workspace ${n}`,
-          description: null,
-          namespace: `${team.name}-ws${n}`,
-          created_at: now,
-          updated_at: now,
-          cluster_state: 'ready' as const,
-          cluster_synced_at: null,
-        })),
-      )
-      .returning('id')
-      .execute();
+    const seeded = await insertReadyWorkspaces(team, 'ws', READY_WORKSPACES);
     const seededIds = new Set(seeded.map((row) => row.id));
 
     // The re-applied workspaces are slow to apply; the time spent in them is summed.
@@ -105,23 +105,7 @@ describe('the background full pass', () => {
 
   it('ends after the item in hand when the server stops', async () => {
     const { team } = await teamWithOwner();
-    const now = timestamp();
-    await ctx.db
-      .insertInto('workspaces')
-      .values(
-        Array.from({ length: 30 }, (_, n) => ({
-          team_id: team.id,
-          name: `st${n}`,
-          label: `Stopping ${n}`,
-          description: null,
-          namespace: `${team.name}-st${n}`,
-          created_at: now,
-          updated_at: now,
-          cluster_state: 'ready' as const,
-          cluster_synced_at: null,
-        })),
-      )
-      .execute();
+    await insertReadyWorkspaces(team, 'st', 30);
     let applied = 0;
     const slow: ClusterGateway = {
       ...ctx.cluster.gateway,
