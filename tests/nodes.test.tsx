@@ -7,34 +7,11 @@ import { IMAGE_BYTES, makeNode, nodesDb } from './mocks/nodes';
 import { server } from './mocks/server';
 import { errorUnder, field, findField } from './queries';
 import { renderApp } from './render';
+import { clearUserChannelHandlers, emitUserChannelEvent } from './mocks/userChannelEvent';
 
 /** The realtime hook, replaced by one the tests can fire (the real one needs a WebSocket server). */
-const realtime = vi.hoisted(() => ({ handlers: new Map<string, Set<(payload: unknown) => void>>() }));
-vi.mock('../src/realtime/useUserChannelEvent', async () => {
-  const { useEffect, useRef } = await import('react');
-  return {
-    useUserChannelEvent: (event: string, handler: (payload: unknown) => void) => {
-      const current = useRef(handler);
-      current.current = handler;
-      useEffect(() => {
-        const listener = (payload: unknown) => current.current(payload);
-        const set = realtime.handlers.get(event) ?? new Set();
-        set.add(listener);
-        realtime.handlers.set(event, set);
-        return () => {
-          set.delete(listener);
-        };
-      }, [event]);
-    },
-  };
-});
-
-/** Delivers a realtime event to the mounted listeners; returns how many there were. */
-const emit = (event: string, payload: unknown): number => {
-  const handlers = [...(realtime.handlers.get(event) ?? [])];
-  for (const handler of handlers) handler(payload);
-  return handlers.length;
-};
+vi.mock('../src/realtime/useUserChannelEvent', () => import('./mocks/userChannelEvent'));
+const emit = emitUserChannelEvent;
 
 // Local times built here, so the expected DD/MM/YYYY HH:mm does not depend on the time zone.
 const ACTIVE_LOCAL = new Date(2026, 10, 22, 9, 5);
@@ -43,7 +20,7 @@ const ACTIVITY_LOCAL = new Date(2026, 10, 21, 17, 42);
 const rowOf = (text: string) => screen.getByText(text).closest('tr') as HTMLElement;
 
 afterEach(() => {
-  realtime.handlers.clear();
+  clearUserChannelHandlers();
 });
 
 describe('/nodes', () => {

@@ -4,40 +4,18 @@ import { db } from './mocks/db';
 import { makeUser } from './mocks/fixtures';
 import { makeNode, nodesDb } from './mocks/nodes';
 import { renderApp } from './render';
+import { clearUserChannelHandlers, emitUserChannelEvent } from './mocks/userChannelEvent';
 
 // The node page while the machine has not joined yet (src/resources/nodes/NodeWaiting.tsx): it
 // says what it waits for and what to do, leads to the command, and changes by itself when the
 // machine checks in and joins (a NodeStatusChanged event on the owner's channel).
 
 /** The realtime hook, replaced by one the tests can fire (the real one needs a WebSocket server). */
-const realtime = vi.hoisted(() => ({ handlers: new Map<string, Set<(payload: unknown) => void>>() }));
-vi.mock('../src/realtime/useUserChannelEvent', async () => {
-  const { useEffect, useRef } = await import('react');
-  return {
-    useUserChannelEvent: (event: string, handler: (payload: unknown) => void) => {
-      const current = useRef(handler);
-      current.current = handler;
-      useEffect(() => {
-        const listener = (payload: unknown) => current.current(payload);
-        const set = realtime.handlers.get(event) ?? new Set();
-        set.add(listener);
-        realtime.handlers.set(event, set);
-        return () => {
-          set.delete(listener);
-        };
-      }, [event]);
-    },
-  };
-});
-
-const emit = (event: string, payload: unknown): number => {
-  const handlers = [...(realtime.handlers.get(event) ?? [])];
-  for (const handler of handlers) handler(payload);
-  return handlers.length;
-};
+vi.mock('../src/realtime/useUserChannelEvent', () => import('./mocks/userChannelEvent'));
+const emit = emitUserChannelEvent;
 
 afterEach(() => {
-  realtime.handlers.clear();
+  clearUserChannelHandlers();
 });
 
 const WAITING = 'Waiting for the machine to run the install command…';
