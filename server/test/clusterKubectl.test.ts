@@ -59,8 +59,7 @@ describe.skipIf(!haveKubectl)('a downloaded kubeconfig with kubectl', () => {
         },
       }),
     );
-    // --validate=false: the sandbox serves no OpenAPI document (docs/cluster.md, "Missing").
-    const refused = await kubectl('create', '-f', manifest, '--validate=false').then(
+    const refused = await kubectl('create', '-f', manifest).then(
       () => '',
       (error: { stderr: string }) => error.stderr,
     );

@@ -77,8 +77,7 @@ describe.skipIf(!haveKubectl)('the full resync on the sandbox cluster', () => {
     const info = ctx.cluster.gateway.clusterInfo()!;
     const outsiderKubeconfig = saveKubeconfig(ctx, kubeconfigYaml({ server: info.server, caPem: info.ca, namespace, user: 'outsider', token: issued.token }));
     // … a second binding of the member's account, to the manager role, and an account labelled
-    // as the console's that no membership names (kubectl create -f; --validate=false: the
-    // sandbox serves no OpenAPI document).
+    // as the console's that no membership names (kubectl create -f).
     const manifest = join(ctx.dir, 'behind-the-back.json');
     writeFileSync(
       manifest,
@@ -97,7 +96,7 @@ describe.skipIf(!haveKubectl)('the full resync on the sandbox cluster', () => {
         ],
       }),
     );
-    await admin('create', '-f', manifest, '--validate=false');
+    await admin('create', '-f', manifest);
     expect(ctx.cluster.sandbox.store.get('rolebindings', namespace, 'sneaky')).toBeDefined();
 
     expect((await kubectlOutcome(outsiderKubeconfig, 'get', 'pods')).ok).toBe(true);

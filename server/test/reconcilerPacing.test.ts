@@ -9,8 +9,9 @@ import { addTeamMember, insertTeam } from './teamFixtures.js';
 // waiting behind every unchanged workspace nor take the whole process while it runs.
 
 const FAST = { scheduleMs: 30, startMs: 80, logIntervalMs: 150, heartbeatMs: 400, terminationMs: 100 };
-/** Workspaces already in the cluster that the full pass re-applies. */
-const READY_WORKSPACES = 32;
+/** Workspaces already in the cluster that the full pass re-applies: enough that a busy machine
+ * still finds some left after the decision (pending work is applied every 25 items). */
+const READY_WORKSPACES = 64;
 /** How long the slowed gateway takes to apply one of them. */
 const ENSURE_MS = 20;
 

@@ -116,8 +116,8 @@ describe.runIf(haveKubectl)('workloads in the sandbox with kubectl', () => {
     // kubectl apply takes it over and changes the image again (a strategic merge patch)
     const file = (image: string) =>
       manifest('web.yaml', `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 1\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: nginx, image: '${image}', ports: [{containerPort: 80}]}]\n`);
-    await kubectl('apply', '-f', file('nginx:1.28'), '--validate=false');
-    expect(await kubectl('apply', '-f', file('nginx:1.29'), '--validate=false')).toBe('deployment.apps/web configured\n');
+    await kubectl('apply', '-f', file('nginx:1.28'));
+    expect(await kubectl('apply', '-f', file('nginx:1.29'))).toBe('deployment.apps/web configured\n');
     expect(await kubectl('rollout', 'status', 'deployment/web', '--timeout=20s')).toMatch(/successfully rolled out/);
     sets = (await json('get', 'replicasets')).items;
     expect(sets).toHaveLength(3);
@@ -150,7 +150,7 @@ describe.runIf(haveKubectl)('workloads in the sandbox with kubectl', () => {
     expect(await kubectl('get', 'svc')).toMatch(new RegExp(`^NAME\\s+TYPE\\s+CLUSTER-IP\\s+EXTERNAL-IP\\s+PORT\\(S\\)\\s+AGE\\nfront\\s+ClusterIP\\s+${service.spec.clusterIP.replace(/\./g, '\\.')}\\s+<none>\\s+80/TCP\\s+\\d+s\\n$`));
 
     const claim = manifest('claim.yaml', 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data}\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n');
-    expect(await kubectl('apply', '-f', claim, '--validate=false')).toBe('persistentvolumeclaim/data created\n');
+    expect(await kubectl('apply', '-f', claim)).toBe('persistentvolumeclaim/data created\n');
     expect(await kubectl('get', 'pvc')).toMatch(/^NAME\s+STATUS\s+VOLUME\s+CAPACITY\s+ACCESS MODES\s+STORAGECLASS\s+VOLUMEATTRIBUTESCLASS\s+AGE\ndata\s+Pending\s+<unset>\s+<unset>\s+\d+s\n$/);
   });
 

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, eventually, type TestContext } from './helpers.js';
 import { FAST_SANDBOX_TIMINGS, kubectlAvailable } from './kubectl.js';
@@ -56,6 +58,19 @@ describe.runIf(haveKubectl)('workloads with a member kubeconfig', () => {
     expect(await kubectl('delete', 'job', 'once')).toBe('job.batch "once" deleted\n');
     expect(await kubectl('delete', 'deployment', 'web')).toBe('deployment.apps "web" deleted\n');
     await eventually(async () => expect(JSON.parse(await kubectl('get', 'pods', '-o', 'json')).items).toEqual([]), { timeoutMs: 10_000 });
+  });
+
+  it('applies a manifest file as kubectl does by default (schemas and field validation), and is told of a misspelt field', async () => {
+    const file = (extra: string) => {
+      const path = join(ctx.dir, 'member-web.yaml');
+      writeFileSync(path, `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: applied}\nspec:\n  selector: {matchLabels: {app: applied}}\n  template:\n    metadata: {labels: {app: applied}}\n    spec:\n      containers: [{name: web, image: nginx:1.27${extra}}]\n`);
+      return path;
+    };
+    expect(await kubectl('apply', '-f', file(''))).toBe('deployment.apps/applied created\n');
+    const misspelt = await outcome('apply', '-f', file(', imagePullPolcy: Always'));
+    expect(misspelt.ok).toBe(false);
+    expect(misspelt.output).toContain('strict decoding error: unknown field "spec.template.spec.containers[0].imagePullPolcy"');
+    expect(await kubectl('delete', 'deployment', 'applied')).toBe('deployment.apps "applied" deleted\n');
   });
 
   it('is forbidden to create or list deployments in another namespace', async () => {

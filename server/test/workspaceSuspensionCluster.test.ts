@@ -34,7 +34,7 @@ describe.runIf(haveKubectl)('a suspended workspace on the cluster', () => {
       objects,
       ['apiVersion: v1', 'kind: ConfigMap', 'metadata: {name: kept}', 'data: {a: b}', '---', 'apiVersion: v1', 'kind: Pod', 'metadata: {name: web}', 'spec: {containers: [{name: web, image: nginx}]}'].join('\n'),
     );
-    const created = await kubectlOutcome(file, 'create', '--validate=false', '-f', objects);
+    const created = await kubectlOutcome(file, 'create', '-f', objects);
     expect(created.ok, created.output).toBe(true);
     expect((await ctx.cluster.gateway.listPods(workspace.namespace)).map((pod) => pod.name)).toEqual(['web']);
 

@@ -231,9 +231,17 @@ export function replace(context: ApiContext, r: Route, object: KubeObject, warni
   }
 }
 
-export async function patch(context: ApiContext, req: IncomingMessage, r: Route, warnings: string[] = []): Promise<KubeObject> {
+/** `checkBody` sees merge patches (shaped as the object) before they apply; JSON patches are not objects. */
+export async function patch(
+  context: ApiContext,
+  req: IncomingMessage,
+  r: Route,
+  warnings: string[] = [],
+  checkBody: (body: unknown) => void = () => {},
+): Promise<KubeObject> {
   const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   const body = await readBody(req);
+  if (contentType !== 'application/json-patch+json') checkBody(body);
   const current = getObject(context, r);
   let next: KubeObject;
   if (contentType === 'application/merge-patch+json') {

@@ -10,6 +10,9 @@ import type { ApiContext } from './context.js';
 import { namespaceCreated, namespaceObject } from './namespaces.js';
 import { admitPodWrite, admitQuota, create, defaultPodResources, getObject, list, patch, remove, replace, requireNamespace, withKind } from './objects.js';
 import { warningHeader } from './podSecurity.js';
+import { checkFields, fieldValidationOf } from './fieldValidation.js';
+import { openApiDocument, openApiIndex } from './openapi.js';
+import { OPENAPI_V2_PROTOBUF, OPENAPI_V2_PROTOBUF_CONTENT_TYPE, openApiV2Json, openApiV2Protobuf } from './openapiV2.js';
 import { loadState, nextSaveDelay, saveState, writeStateInSlices } from './persistence.js';
 import { podLogs } from './pods.js';
 import { QuotaStatusKeeper } from './resourceQuota.js';
@@ -193,6 +196,21 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
     }
     const identity = authenticate(store, adminToken, req.headers.authorization, path);
     if (!identity) throw unauthorized();
+    if (path === '/openapi/v2') {
+      if (method !== 'GET') throw methodNotAllowed(method);
+      if (!(req.headers.accept ?? '').includes(OPENAPI_V2_PROTOBUF)) return send(res, 200, openApiV2Json());
+      const bytes = openApiV2Protobuf();
+      res.writeHead(200, { 'Content-Type': OPENAPI_V2_PROTOBUF_CONTENT_TYPE, 'Content-Length': bytes.length, 'Cache-Control': 'no-cache, private' });
+      return res.end(bytes);
+    }
+    if (path === '/openapi/v3' || path.startsWith('/openapi/v3/')) {
+      if (method !== 'GET') throw methodNotAllowed(method);
+      if (path === '/openapi/v3') return send(res, 200, openApiIndex());
+      const text = openApiDocument(path.slice('/openapi/v3/'.length));
+      // Documents are addressed by their hash in the index, so clients may keep them.
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': url.searchParams.has('hash') ? 'public, immutable' : 'no-cache, private' });
+      return res.end(text);
+    }
     const segments = path.split('/').filter(Boolean).map(decodeURIComponent);
     const r = route(segments);
     if (r === 'discovery') {
@@ -235,6 +253,7 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
     const table = wantsTable(req.headers.accept);
     // Admission warnings (Pod Security's warn level), sent as kube-apiserver's Warning headers.
     const warnings: string[] = [];
+    const fieldValidation = fieldValidationOf(query);
     const sendWritten = (code: number, body: unknown) => send(res, code, body, warnings.length ? { Warning: warnings.map(warningHeader) } : {});
     switch (verb) {
       case 'list':
@@ -248,6 +267,7 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
       case 'create': {
         if (!r.type.verbs.includes('create')) throw methodNotAllowed(method);
         const object = await objectBody(req, r.type);
+        checkFields(r, object, fieldValidation, warnings);
         if (query.get('dryRun') === 'All') {
           if (r.type.resource === 'pods') defaultPodResources(context, r.namespace!, object);
           validate(r.type, object);
@@ -265,11 +285,13 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
       }
       case 'update': {
         if (!r.type.verbs.includes('update')) throw methodNotAllowed(method);
-        return sendWritten(200, replace(context, r, await objectBody(req, r.type), warnings));
+        const object = await objectBody(req, r.type);
+        checkFields(r, object, fieldValidation, warnings);
+        return sendWritten(200, replace(context, r, object, warnings));
       }
       case 'patch':
         if (!r.type.verbs.includes('patch')) throw methodNotAllowed(method);
-        return sendWritten(200, await patch(context, req, r, warnings));
+        return sendWritten(200, await patch(context, req, r, warnings, (body) => checkFields(r, body, fieldValidation, warnings)));
       case 'delete': {
         if (!r.type.verbs.includes('delete')) throw methodNotAllowed(method);
         const options = (await readBody(req)) as KubeObject | undefined;
