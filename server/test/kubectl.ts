@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 // What the kubectl test files share: which kubectl to run, the rule that CI must have it (a
@@ -28,3 +29,21 @@ export const kubectlWith =
     const { stdout } = await runFile(KUBECTL, ['--kubeconfig', kubeconfig(), ...args], { timeout: 20_000 });
     return stdout;
   };
+
+/** Writes `dir/admin.kubeconfig`: the sandbox's admin token, its CA, `namespace` as the default; answers its path. */
+export function writeAdminKubeconfig(cluster: { url: string; caPem: string; adminToken: string }, dir: string, namespace: string): string {
+  const file = join(dir, 'admin.kubeconfig');
+  writeFileSync(
+    file,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      `clusters: [{name: sandbox, cluster: {server: '${cluster.url}', certificate-authority-data: ${Buffer.from(cluster.caPem).toString('base64')}}}]`,
+      `users: [{name: admin, user: {token: '${cluster.adminToken}'}}]`,
+      `contexts: [{name: sandbox, context: {cluster: sandbox, user: admin, namespace: ${namespace}}}]`,
+      'current-context: sandbox',
+      '',
+    ].join('\n'),
+  );
+  return file;
+}

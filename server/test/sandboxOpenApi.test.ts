@@ -8,7 +8,7 @@ import { unknownFields } from '../src/cluster/sandbox/fieldValidation.js';
 import { openApiDocument, openApiIndex, schemaNameOf } from '../src/cluster/sandbox/openapi.js';
 import { RESOURCES } from '../src/cluster/sandbox/resources.js';
 import { startSandboxCluster, type SandboxCluster } from '../src/cluster/sandbox/server.js';
-import { FAST_SANDBOX_TIMINGS, KUBECTL, kubectlAvailable, kubectlWith, runFile } from './kubectl.js';
+import { FAST_SANDBOX_TIMINGS, KUBECTL, kubectlAvailable, kubectlWith, writeAdminKubeconfig, runFile } from './kubectl.js';
 
 // The OpenAPI v3 documents and the v2 one the sandbox serves (built from @kubernetes/client-node's
 // models), and the server-side field validation they announce: kubectl apply and create -f work
@@ -110,19 +110,7 @@ describe.runIf(haveKubectl)('kubectl against the documents and the field validat
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'sandbox-openapi-'));
     cluster = await startSandboxCluster({ storageDir: dir, port: 0, timings: FAST_SANDBOX_TIMINGS });
-    kubeconfig = join(dir, 'admin.kubeconfig');
-    writeFileSync(
-      kubeconfig,
-      [
-        'apiVersion: v1',
-        'kind: Config',
-        `clusters: [{name: sandbox, cluster: {server: '${cluster.url}', certificate-authority-data: ${Buffer.from(cluster.caPem).toString('base64')}}}]`,
-        `users: [{name: admin, user: {token: '${cluster.adminToken}'}}]`,
-        'contexts: [{name: sandbox, context: {cluster: sandbox, user: admin, namespace: docs}}]',
-        'current-context: sandbox',
-        '',
-      ].join('\n'),
-    );
+    kubeconfig = writeAdminKubeconfig(cluster, dir, 'docs');
     await kubectl('create', 'namespace', 'docs');
   });
 

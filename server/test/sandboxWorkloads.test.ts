@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxCluster, type SandboxCluster } from '../src/cluster/sandbox/server.js';
 import { eventually } from './helpers.js';
-import { FAST_SANDBOX_TIMINGS, kubectlAvailable, kubectlWith } from './kubectl.js';
+import { FAST_SANDBOX_TIMINGS, kubectlAvailable, kubectlWith, writeAdminKubeconfig } from './kubectl.js';
 
 // What a first-time user applies, with real kubectl against the sandbox and its admin
 // kubeconfig: Deployments (ReplicaSets, pods, scale, rollout status, a new ReplicaSet per
@@ -34,19 +34,7 @@ describe.runIf(haveKubectl)('workloads in the sandbox with kubectl', () => {
 
   const start = async () => {
     cluster = await startSandboxCluster({ storageDir: dir, port: 0, timings: TIMINGS });
-    kubeconfig = join(dir, 'admin.kubeconfig');
-    writeFileSync(
-      kubeconfig,
-      [
-        'apiVersion: v1',
-        'kind: Config',
-        `clusters: [{name: sandbox, cluster: {server: '${cluster.url}', certificate-authority-data: ${Buffer.from(cluster.caPem).toString('base64')}}}]`,
-        `users: [{name: admin, user: {token: '${cluster.adminToken}'}}]`,
-        'contexts: [{name: sandbox, context: {cluster: sandbox, user: admin, namespace: apps}}]',
-        'current-context: sandbox',
-        '',
-      ].join('\n'),
-    );
+    kubeconfig = writeAdminKubeconfig(cluster, dir, 'apps');
   };
 
   beforeAll(async () => {
