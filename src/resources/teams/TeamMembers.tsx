@@ -193,23 +193,27 @@ export const TeamMembers = ({ teamId, members, myRole, admin }: { teamId: number
                     )}
                   </TableCell>
                   <TableCell>
-                    <Tooltip title={soleOwner(member) ? translate('teamAdmin.manage.sole_owner') : ''}>
-                      <span>
-                        <Select
-                          size="small"
-                          value={roleOf(member)}
-                          disabled={!touchable || soleOwner(member)}
-                          onChange={(event) => void changeRole(member, event.target.value as TeamRole)}
-                          inputProps={{ 'aria-label': translate('teamAdmin.manage.role_label', { name: member.name }) }}
-                        >
-                          {ROLES.map((role) => (
-                            <MenuItem key={role} value={role} disabled={RANK[role] > ceiling}>
-                              {translate(`roles.${role}`, { _: role })}
-                            </MenuItem>
-                          ))}
-                        </Select>
-                      </span>
-                    </Tooltip>
+                    <Select
+                      size="small"
+                      value={roleOf(member)}
+                      disabled={!touchable || soleOwner(member)}
+                      onChange={(event) => void changeRole(member, event.target.value as TeamRole)}
+                      inputProps={{ 'aria-label': translate('teamAdmin.manage.role_label', { name: member.name }) }}
+                      SelectDisplayProps={soleOwner(member) ? { 'aria-describedby': `sole-owner-${member.id}` } : undefined}
+                    >
+                      {ROLES.map((role) => (
+                        <MenuItem key={role} value={role} disabled={RANK[role] > ceiling}>
+                          {translate(`roles.${role}`, { _: role })}
+                        </MenuItem>
+                      ))}
+                    </Select>
+                    {/* Written out rather than in a tooltip: a disabled select takes no focus
+                        or touch, so a tooltip would reach neither keyboards nor phones. */}
+                    {soleOwner(member) && (
+                      <Typography id={`sole-owner-${member.id}`} variant="caption" color="text.secondary" sx={{ display: 'block', maxWidth: 260, mt: 0.5 }}>
+                        {translate('teamAdmin.manage.sole_owner')}
+                      </Typography>
+                    )}
                   </TableCell>
                   <TableCell>
                     <EnabledChip enabled={member.enabled} />
