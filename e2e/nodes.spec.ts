@@ -112,7 +112,7 @@ test('the install command is copied, and says Copied for a moment', async () => 
   await expect(page.getByText('Copied')).toBeHidden({ timeout: 5_000 });
 });
 
-test('running the command takes the node to Running, live, with its activity', async () => {
+test('running the command takes the node to Running, live, with its activity', async ({ browser }) => {
   const run = await runOnMachine(installCommand);
   expect(run.code, run.output).toBe(0);
 
@@ -128,6 +128,18 @@ test('running the command takes the node to Running, live, with its activity', a
   await expect(activity).not.toContainText('to Error');
   await expect(activity).toContainText(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
   await screenshot(page, '52-node-running');
+
+  // On a phone the severity goes under the date and the table fits the screen.
+  const phone = await loggedInPage(browser, owner, { viewport: { width: 360, height: 800 } });
+  await phone.goto(nodePath);
+  const phoneActivity = phone.getByRole('region', { name: 'Activity' }).getByRole('table');
+  await expect(phoneActivity.getByRole('columnheader')).toHaveText(['Date', 'Description']);
+  await expect(phoneActivity).toContainText('joined the cluster');
+  const sideways = await phoneActivity.evaluate((table) => table.parentElement!.scrollWidth - table.parentElement!.clientWidth);
+  expect(sideways).toBe(0);
+  await phoneActivity.scrollIntoViewIfNeeded();
+  await screenshot(phone, '52b-node-running-360');
+  await phone.context().close();
 
   await page.getByRole('menuitem', { name: 'Nodes' }).click();
   const row = page.getByRole('row').filter({ hasText: 'Raspberry Pi' });

@@ -36,8 +36,8 @@ export function createUser(firstname: string, lastname: string, options: { admin
 }
 
 /** A browser context of its own for `user`, logged in and on the console home. */
-export async function loggedInPage(browser: Browser, user: TestUser): Promise<Page> {
-  const context = await browser.newContext();
+export async function loggedInPage(browser: Browser, user: TestUser, options: { viewport?: { width: number; height: number } } = {}): Promise<Page> {
+  const context = await browser.newContext(options.viewport ? { viewport: options.viewport } : {});
   const page = await context.newPage();
   await page.goto('/');
   await page.getByLabel('Email').fill(user.email);

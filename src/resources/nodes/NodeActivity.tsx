@@ -1,5 +1,5 @@
 import { ActivityDescription } from '../../components/ActivityDescription';
-import { Alert, Box, Button, Card, CardContent, CircularProgress, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, CircularProgress, Table, TableBody, TableCell, TableHead, TableRow, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { type Identifier, useDataProvider, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider } from '../../dataProvider';
@@ -12,9 +12,14 @@ import { SeverityChip } from '../admin/common';
 /** react-query key of a node's activity (under 'nodes': invalidating the nodes refreshes it too). */
 export const nodeActivityKey = (id: Identifier) => ['nodes', 'activity', String(id)];
 
-/** The activity table: Date (DD/MM/YYYY HH:mm), Severity badge, Description. */
+/**
+ * The activity table: Date (in the reader's locale), Severity badge, Description. On a phone
+ * the badge goes under the date, so the description keeps the width instead of the table
+ * scrolling sideways.
+ */
 export const NodeActivityTable = ({ entries }: { entries: NodeActivityEntry[] }) => {
   const translate = useTranslate();
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   if (entries.length === 0) {
     return (
       <Typography variant="body2" color="text.secondary">
@@ -24,22 +29,31 @@ export const NodeActivityTable = ({ entries }: { entries: NodeActivityEntry[] })
   }
   return (
     <Box sx={{ overflowX: 'auto' }}>
-      <Table size="small" sx={{ minWidth: 800 }} aria-label={translate('nodes.activity.title')}>
+      <Table size="small" sx={{ minWidth: phone ? undefined : 800 }} aria-label={translate('nodes.activity.title')}>
         <TableHead>
           <TableRow>
-            <TableCell sx={{ width: 160 }}>{translate('nodes.activity.date')}</TableCell>
-            <TableCell sx={{ width: 120 }}>{translate('nodes.activity.severity')}</TableCell>
+            <TableCell sx={{ width: phone ? undefined : 160 }}>{translate('nodes.activity.date')}</TableCell>
+            {!phone && <TableCell sx={{ width: 120 }}>{translate('nodes.activity.severity')}</TableCell>}
             <TableCell>{translate('nodes.activity.description')}</TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
           {entries.map((entry) => (
             <TableRow key={entry.id}>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(entry.created_at)}</TableCell>
-              <TableCell>
-                <SeverityChip severity={entry.properties?.severity ?? 'info'} />
+              <TableCell sx={{ whiteSpace: 'nowrap', verticalAlign: 'top' }}>
+                {formatDateTime(entry.created_at)}
+                {phone && (
+                  <Box sx={{ mt: 0.5 }}>
+                    <SeverityChip severity={entry.properties?.severity ?? 'info'} />
+                  </Box>
+                )}
               </TableCell>
-              <TableCell>
+              {!phone && (
+                <TableCell>
+                  <SeverityChip severity={entry.properties?.severity ?? 'info'} />
+                </TableCell>
+              )}
+              <TableCell sx={{ verticalAlign: 'top', overflowWrap: 'anywhere' }}>
                 <ActivityDescription description={entry.description} />
               </TableCell>
             </TableRow>
