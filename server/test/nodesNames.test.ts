@@ -45,6 +45,22 @@ describe('a hostname another node goes by', () => {
     expect((await add(bob.token, { type: 'jetson' })).statusCode).toBe(201);
   });
 
+  it('is said in the same answer as the other fields\' errors, not only once they are fixed', async () => {
+    const hostname = unique('pi-same');
+    expect((await add(alice.token, { type: 'raspberry-pi', hostname })).statusCode).toBe(201);
+    const before = await nodeCount();
+    const both = await add(bob.token, { type: 'toaster', hostname, ipv4: 'not an address' });
+    expect(both.statusCode).toBe(422);
+    expect(both.json().errors).toEqual({ type: ['The selected type is invalid.'], ipv4: [expect.any(String)], hostname: [HOSTNAME_TAKEN] });
+    // Without the name taken, the schema's answer is unchanged; a malformed name is its own error.
+    const free = await add(bob.token, { type: 'toaster', hostname: `${hostname}-free` });
+    expect(free.json()).toEqual({ message: 'The selected type is invalid.', errors: { type: ['The selected type is invalid.'] } });
+    const malformed = await add(bob.token, { type: 'toaster', hostname: 'not a hostname!' });
+    expect(Object.keys(malformed.json().errors)).toEqual(['type', 'hostname']);
+    expect(malformed.json().errors.hostname).not.toContain(HOSTNAME_TAKEN);
+    expect(await nodeCount()).toBe(before);
+  });
+
   it('is refused when it is the Kubernetes name of a node, disabled or not', async () => {
     const added = (await add(alice.token, { type: 'x86-64', hostname: `${unique('rack')}.lab.example` })).json();
     const name = unique('rack-node');

@@ -88,6 +88,14 @@ function fieldErrorsFromIssues(issues: SchemaIssue[]): { fields: FieldErrors; ro
   return { fields, rootMessage };
 }
 
+/**
+ * The field errors of a body the route's schema refused (`request.validationError` under
+ * `attachValidation`), for a route that adds its own checks to the same answer.
+ */
+export function schemaFieldErrors(error: { validation?: SchemaIssue[] }): FieldErrors {
+  return fieldErrorsFromIssues(error.validation ?? []).fields;
+}
+
 // Framework errors caused by the client, with messages for people rather than parsers.
 const clientErrorMessages: Record<string, string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { dialectOf } from '../db/database.js';
 import type { Database } from '../db/schema.js';
+import { newNodeBody } from './schemas.js';
 
 // One name, one node. People see a node under its Kubernetes Node name, and before the node
 // has one under the hostname its owner typed (src/resources/nodes/nodeParts.tsx, nodeLabel).
@@ -40,4 +41,14 @@ export async function nodeNameTaken(db: Kysely<Database>, name: string, exceptId
 export async function claimNodeName(trx: Kysely<Database>, name: string, exceptId?: number): Promise<boolean> {
   await lockNodeName(trx, name);
   return !(await nodeNameTaken(trx, name, exceptId));
+}
+
+/**
+ * Whether the hostname of a new-node body the schema refused for another field is valid and
+ * taken: so that one answer says both, rather than the name only once the rest is fixed.
+ */
+export async function refusedBodyHostnameTaken(db: Kysely<Database>, body: unknown): Promise<boolean> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const hostname = newNodeBody.shape.hostname.safeParse((body as Record<string, unknown>).hostname);
+  return hostname.success && hostname.data !== null && (await nodeNameTaken(db, hostname.data));
 }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../context.js';
 import { currentUser } from '../http/authenticate.js';
+import { schemaFieldErrors, validationError } from '../http/errors.js';
 import { bearerAuth, idParam } from '../http/schemas.js';
 import { Throttle } from '../http/throttle.js';
 import { buildNodeSeedImage } from './install/cidataImage.js';
@@ -9,12 +10,14 @@ import { createNode, listNodesFor, nodeActivity, nodeForUser } from './people.js
 import { presentNode, presentNodeActivity, withOwners } from './presenter.js';
 import { nodeRateLimits, nodeServices } from './records.js';
 import {
+  HOSTNAME_TAKEN,
   newNodeBody,
   nodeActivitySchema,
   nodeSchema,
   nodesQuery,
 } from './schemas.js';
 import { deriveNodeSecret } from './secrets.js';
+import { refusedBodyHostnameTaken } from './names.js';
 import { nodeTeamBody, setNodeTeam } from './contribution.js';
 
 const tags = ['nodes'];
@@ -55,8 +58,14 @@ export function nodeRoutes(context: AppContext): FastifyPluginAsyncZod {
           body: newNodeBody,
           response: { 201: nodeSchema },
         },
+        // A refused body still has its hostname checked, so the form shows every error at once.
+        attachValidation: true,
       },
       async (request, reply) => {
+        if (request.validationError) {
+          if (!(await refusedBodyHostnameTaken(db, request.body))) throw request.validationError;
+          throw validationError({ ...schemaFieldErrors(request.validationError), hostname: [HOSTNAME_TAKEN] });
+        }
         const node = await createNode(services, currentUser(request), request.body, claimThrottle);
         const [presented] = await present([node]);
         return reply.code(201).send(presented);
