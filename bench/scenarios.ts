@@ -8,7 +8,7 @@ export type Who = 'nobody' | 'admin' | 'member';
 /**
  * The two sets of API goals, printed apart: the platform admin's work at scale (lists, bulk
  * actions and the export, set for 100,000 users) and the everyday speed and memory (the
- * member's pages, the admin users list at 10,000 users, the server's RSS).
+ * member's pages, the server's RSS).
  */
 export type GoalGroup = 'scale' | 'speed';
 
