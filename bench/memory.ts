@@ -72,6 +72,10 @@ export async function soak(
       const left = Math.ceil((seconds * 1000 - (Date.now() - started)) / 1000);
       const result = await runLoad({ url: target.url, headers: target.headers, connections, duration: Math.max(1, Math.min(10, left)) });
       requests += result.requests;
+      // A server that stopped (its RSS no longer readable) or failed answers would make the
+      // growth figure meaningless: say so instead of printing NaN or a number about errors.
+      if (result.non2xx > 0 || result.errors > 0) throw new Error(`mixed load, ${target.url}: ${result.non2xx} answers other than 2xx, ${result.errors} errors`);
+      if (Number.isNaN(rssBytes(app.pid))) throw new Error(`the server (pid ${app.pid}) stopped during the mixed load, after ${((Date.now() - started) / 1000).toFixed(0)} s`);
     }
   } finally {
     clearInterval(sampler);

@@ -23,7 +23,7 @@ const exited = (child: ChildProcess) =>
     ? Promise.resolve()
     : new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-async function stopChild(child: ChildProcess, pids: number[] = []): Promise<void> {
+export async function stopChild(child: ChildProcess, pids: number[] = []): Promise<void> {
   child.kill('SIGTERM');
   const done = await Promise.race([exited(child).then(() => true), sleep(15_000).then(() => false)]);
   if (!done) {

@@ -189,11 +189,13 @@ export async function buildApp({
   installOnboardingGate(app);
 
   // Every answer's duration, labelled by route pattern (bounded), not by the URL asked for.
-  app.addHook('onResponse', async (request, reply) => {
+  // A callback hook (every answer runs it; it never waits).
+  app.addHook('onResponse', (request, reply, done) => {
     metrics.httpDuration.observe(
       { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
+    done();
   });
 
   const context: AppContext = { config, db, clock, outbox, tasks, broadcaster, clusterSync, cluster, metrics };

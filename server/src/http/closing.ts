@@ -13,8 +13,9 @@ export function installGracefulClose(app: FastifyInstance): void {
     closing = true;
     done();
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // A callback hook (every answer runs it; it never waits).
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
-    return payload;
+    done(null, payload);
   });
 }

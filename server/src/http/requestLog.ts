@@ -16,18 +16,24 @@ export interface RequestLogOptions {
  * fail or are slow: the log is the API's, where mails and errors can be found.
  */
 export function installRequestLog(app: FastifyInstance, options: RequestLogOptions): void {
-  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
-    const ms = reply.elapsedTime;
-    const status = reply.statusCode;
-    const slow = ms > options.slowMs;
-    if (options.mode === 'errors' && status < 500 && !slow) return;
-    if (isConsoleFile(request) && status < 400 && !slow) return;
-    const entry = { method: request.method, path: loggedPath(request), status, ms: Math.round(ms * 10) / 10 };
-    const text = `${entry.method} ${entry.path} ${status} ${entry.ms} ms`;
-    if (status >= 500) request.log.error(entry, text);
-    else if (slow) request.log.warn(entry, `${text} (slow)`);
-    else request.log.info(entry, text);
+  // A callback hook (every answer runs it; it never waits).
+  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done) => {
+    logAnswer(request, reply, options);
+    done();
   });
+}
+
+function logAnswer(request: FastifyRequest, reply: FastifyReply, options: RequestLogOptions): void {
+  const ms = reply.elapsedTime;
+  const status = reply.statusCode;
+  const slow = ms > options.slowMs;
+  if (options.mode === 'errors' && status < 500 && !slow) return;
+  if (isConsoleFile(request) && status < 400 && !slow) return;
+  const entry = { method: request.method, path: loggedPath(request), status, ms: Math.round(ms * 10) / 10 };
+  const text = `${entry.method} ${entry.path} ${status} ${entry.ms} ms`;
+  if (status >= 500) request.log.error(entry, text);
+  else if (slow) request.log.warn(entry, `${text} (slow)`);
+  else request.log.info(entry, text);
 }
 
 /**
