@@ -2,15 +2,17 @@ import { Alert, Box, Button } from '@mui/material';
 import { Suspense, useEffect } from 'react';
 import { Notification, useLogin, useTranslate } from 'react-admin';
 import { useSession, useTestbedAuth } from './hooks';
-import { LoginPage } from './pages/auth/LoginPage';
 import { SessionLoading } from './SessionLoading';
 import { lazyNamed } from './utils/lazyNamed';
 import type { ReactNode } from 'react';
 
 const UNREACHABLE_RETRY_MS = 5000;
 
-// A chunk of its own: most sessions are onboarded and never show it.
+// Chunks of their own: most sessions are onboarded and never show the wizard, and a stored
+// session shows the login form only when it has ended (a logged-out visit starts with the
+// logged-out bundle instead, main.tsx), so the home does not load the forms' code.
 const OnboardingWizard = lazyNamed(() => import('./pages/onboarding/OnboardingWizard'), 'OnboardingWizard');
+const LoginPage = lazyNamed(() => import('./pages/auth/LoginPage'), 'LoginPage');
 
 /**
  * Decides what a console path shows: no token → the login page at that path (the
@@ -33,7 +35,9 @@ export const SessionGate = ({ children }: { children: ReactNode }) => {
   if (session.status === 'anonymous') {
     return (
       <>
-        <LoginPage login={login} />
+        <Suspense fallback={<SessionLoading />}>
+          <LoginPage login={login} />
+        </Suspense>
         <Notification />
       </>
     );

@@ -2,16 +2,17 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { useGetList, useNotify, useTranslate } from 'react-admin';
 import { serverMessage } from './httpClient';
+import { PENDING_COUNT_PARAMS } from './pages/home/homeLists';
 import { useCurrentUser, useTestbedAuth } from './session';
 import type { UserRequest } from './types';
 
 /** How often counts and lists of requests are refreshed until realtime arrives. */
 export const REQUESTS_REFRESH_MS = 30_000;
 
-export { useCurrentUser, useSession, useTestbedAuth } from './session';
+/** How long a pending count just read is not read again when another component asks for it. */
+const PENDING_FRESH_MS = 10_000;
 
-/** Filter and options of the pending requests query, shared by the badge, home and /requests. */
-export const PENDING_FILTER = { status: 'Pending' };
+export { useCurrentUser, useSession, useTestbedAuth } from './session';
 
 /**
  * Requests waiting for the user's decision: GET /api/requests?status=Pending, refreshed every
@@ -21,8 +22,11 @@ export const usePendingRequests = () =>
   useGetList<UserRequest & { id: number }>(
     'requests',
     // One row is enough: the badge and the home alert only read the server's total.
-    { filter: PENDING_FILTER, pagination: { page: 1, perPage: 1 }, sort: { field: 'created_at', order: 'DESC' } },
-    { refetchInterval: REQUESTS_REFRESH_MS },
+    PENDING_COUNT_PARAMS,
+    // Fresh for a moment: the menu's badge and the home's alert mount in different renders, and
+    // with the home's answer already there (main.tsx starts it beside /user) the second would
+    // otherwise ask again at once. Decisions and realtime events invalidate it anyway.
+    { refetchInterval: REQUESTS_REFRESH_MS, staleTime: PENDING_FRESH_MS },
   );
 
 /** Number of requests waiting for the user's decision (0 while loading or on failure). */

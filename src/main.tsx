@@ -2,6 +2,8 @@ import { StrictMode, Suspense, lazy, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createAuthProvider, type TestbedAuthProvider } from './authProvider';
 import { createHttpClient, type HttpClient, tokenStore } from './httpClient';
+import { prefetchHome } from './pages/home/homeLists';
+import { createPrefetchingClient } from './prefetch';
 import { loadSettings, type Settings } from './settings';
 
 // Two bundles, to keep the first load small. Without a token, the logged-out screens (login, registration,
@@ -61,11 +63,15 @@ const Root = ({ settings, session }: { settings: Settings; session: Session }) =
 // Settings first (GET /api/settings, defaults if unavailable; they say where the API is), then
 // the session. With a stored token, GET /user goes out at once, while the console's chunks are
 // still loading, instead of once the console has rendered (SessionGate finds it loaded or in
-// flight). Then the first screen renders.
+// flight); on the home, its cards' GETs go out beside it, and the cards find them on the way
+// (src/prefetch.ts). Then the first screen renders.
 const sessionReady = loadSettings().then((settings) => {
-  const http = createHttpClient({ baseUrl: settings.apiUrl });
+  const { http, prefetch } = createPrefetchingClient(createHttpClient({ baseUrl: settings.apiUrl }));
   const session: Session = { http, authProvider: createAuthProvider(http, { avatarUrl: settings.avatarUrl }) };
-  if (loggedIn) void session.authProvider.loadUser();
+  if (loggedIn) {
+    void session.authProvider.loadUser();
+    if (window.location.pathname === '/') prefetchHome(prefetch);
+  }
   return { settings, session };
 });
 void Promise.all([sessionReady, firstScreen.catch(() => undefined)]).then(([{ settings, session }]) => {

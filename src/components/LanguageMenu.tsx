@@ -1,10 +1,15 @@
-import CheckIcon from '@mui/icons-material/Check';
 import TranslateIcon from '@mui/icons-material/Translate';
-import { Box, Button, ListItemIcon, ListItemText, Menu, MenuItem } from '@mui/material';
-import { useId, useState } from 'react';
+import { Box, Button } from '@mui/material';
+import { Suspense, useId, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { useLocaleChoice } from '../i18n/LocaleChoice';
-import { LOCALES, LOCALE_NAMES } from '../i18n/locale';
+import { LOCALE_NAMES } from '../i18n/locale';
+import { lazyNamed } from '../utils/lazyNamed';
+
+// The popup (MUI's Menu, Popover and Modal: 8 kB gzip) loads when the button is first pointed
+// at, focused or pressed, not with the login page.
+const LanguageMenuList = lazyNamed(() => import('./LanguageMenuList'), 'LanguageMenuList');
+const preload = () => void LanguageMenuList.preload();
 
 /**
  * The language menu (English / Français), in the app bar and on the logged-out pages. Each
@@ -14,6 +19,8 @@ export const LanguageMenu = ({ color = 'inherit' }: { color?: 'inherit' | 'prima
   const choice = useLocaleChoice();
   const translate = useTranslate();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  // Mounted from the first opening on, so that closing keeps its transition.
+  const [used, setUsed] = useState(false);
   const menuId = useId();
   if (!choice) return null;
   const label = translate('app.language');
@@ -26,7 +33,12 @@ export const LanguageMenu = ({ color = 'inherit' }: { color?: 'inherit' | 'prima
         aria-haspopup="menu"
         aria-controls={anchor ? menuId : undefined}
         aria-expanded={anchor ? 'true' : undefined}
-        onClick={(event) => setAnchor(event.currentTarget)}
+        onPointerEnter={preload}
+        onFocus={preload}
+        onClick={(event) => {
+          setUsed(true);
+          setAnchor(event.currentTarget);
+        }}
         sx={{ textTransform: 'none', minWidth: 0, flexShrink: 0 }}
       >
         {/* The name on wide screens, the code on phones. */}
@@ -37,22 +49,20 @@ export const LanguageMenu = ({ color = 'inherit' }: { color?: 'inherit' | 'prima
           {choice.locale.toUpperCase()}
         </Box>
       </Button>
-      <Menu id={menuId} anchorEl={anchor} open={Boolean(anchor)} onClose={() => setAnchor(null)}>
-        {LOCALES.map((locale) => (
-          <MenuItem
-            key={locale}
-            lang={locale}
-            selected={locale === choice.locale}
-            onClick={() => {
+      {used && (
+        <Suspense fallback={null}>
+          <LanguageMenuList
+            id={menuId}
+            anchor={anchor}
+            current={choice.locale}
+            onClose={() => setAnchor(null)}
+            onChoose={(locale) => {
               setAnchor(null);
               if (locale !== choice.locale) choice.setLocale(locale);
             }}
-          >
-            <ListItemIcon>{locale === choice.locale && <CheckIcon fontSize="small" />}</ListItemIcon>
-            <ListItemText>{LOCALE_NAMES[locale]}</ListItemText>
-          </MenuItem>
-        ))}
-      </Menu>
+          />
+        </Suspense>
+      )}
     </>
   );
 };

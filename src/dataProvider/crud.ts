@@ -12,6 +12,9 @@ import type {
   UpdateParams,
 } from 'react-admin';
 import type { HttpClient, QueryValue } from '../httpClient';
+import { paginatorQuery } from './paginator';
+
+export { paginatorQuery };
 
 // react-admin's CRUD methods (getList, getOne, create, update, delete…) for every resource of
 // the console, on the Laravel-style API: `endpoints` says where each resource lives on the wire.
@@ -137,25 +140,6 @@ export const listOnClient = <T extends RaRecord>(records: T[], params: Partial<G
 
 /** The largest per_page the server's paginated lists accept (docs/api-contract.md). */
 export const SERVER_MAX_PER_PAGE = 100;
-
-/** Laravel paginator query: page, per_page, sort, order, q, filter[field]. */
-export const paginatorQuery = (params: Partial<GetListParams>): Record<string, QueryValue | QueryValue[]> => {
-  const query: Record<string, QueryValue | QueryValue[]> = {};
-  if (params.pagination) {
-    query.page = params.pagination.page;
-    query.per_page = params.pagination.perPage;
-  }
-  if (params.sort?.field) {
-    query.sort = params.sort.field;
-    query.order = String(params.sort.order).toLowerCase();
-  }
-  for (const [key, value] of Object.entries(params.filter ?? {})) {
-    if (value === undefined || value === null || value === '') continue;
-    if (key === 'q') query.q = String(value);
-    else query[`filter[${key}]`] = Array.isArray(value) ? value.map(String) : (value as QueryValue);
-  }
-  return query;
-};
 
 const isObject = (json: unknown): json is ApiObject => typeof json === 'object' && json !== null && !Array.isArray(json);
 

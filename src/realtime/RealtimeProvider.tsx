@@ -2,7 +2,7 @@ import { createContext, type ReactNode, useContext, useEffect, useState } from '
 import { useCurrentUser } from '../hooks';
 import { tokenStore } from '../httpClient';
 import { useSettings } from '../settings';
-import { createEcho } from './echo';
+import type { createEcho } from './echo';
 
 type Handler = (payload: unknown) => void;
 
@@ -61,11 +61,20 @@ export const RealtimeProvider = ({ children }: { children: ReactNode }) => {
   useEffect(() => {
     const token = tokenStore.get();
     if (userId === undefined || !token) return;
-    const next = createRealtimeClient(createEcho(settings, token));
-    setClient(next);
+    // pusher-js and laravel-echo (a fifth of the home's JavaScript) load once the console has
+    // rendered: nothing on a first screen waits for them, and until the connection is up the
+    // pages poll as they do when the realtime server cannot be reached.
+    let next: RealtimeClient | null = null;
+    let left = false;
+    void import('./echo').then(({ createEcho }) => {
+      if (left) return;
+      next = createRealtimeClient(createEcho(settings, token));
+      setClient(next);
+    });
     return () => {
+      left = true;
       setClient(null);
-      next.disconnect();
+      next?.disconnect();
     };
   }, [userId, settings]);
 

@@ -1,10 +1,16 @@
 import { Alert, AlertTitle, Box, Button, Stack, Typography } from '@mui/material';
 import { useLocaleState, useTranslate } from 'react-admin';
+import { Suspense } from 'react';
 import { Link } from 'react-router-dom';
-import { RenewalButton, type RenewalTarget } from '../../resources/requests/RenewalDialog';
+import type { RenewalTarget } from '../../resources/requests/RenewalDialog';
 import type { User } from '../../types';
 import { formatLongDate } from '../../utils/dates';
+import { lazyNamed } from '../../utils/lazyNamed';
 import { isManagerRole } from '../../utils/roles';
+
+// The renewal dialog (a form, with the text fields' code) loads only when this banner shows:
+// most homes have nothing ending soon.
+const RenewalButton = lazyNamed(() => import('../../resources/requests/RenewalDialog'), 'RenewalButton');
 
 // The home's list of what ends soon (docs/lifecycle.md): the person's workspaces, and the teams
 // they own, whose end is within the warning time or has passed (GET /user says which, with
@@ -75,6 +81,7 @@ export const EndingSoonBanner = ({ user }: { user: User }) => {
                 {translate('lifecycle.home.open')}
               </Button>
               {item.renewal && (
+                <Suspense fallback={null}>
                 <RenewalButton
                   target={item.renewal}
                   size="small"
@@ -82,6 +89,7 @@ export const EndingSoonBanner = ({ user }: { user: User }) => {
                   variant="outlined"
                   aria-label={translate('lifecycle.renewal.button_for', { name: item.renewal.name })}
                 />
+                </Suspense>
               )}
             </Box>
           ))}

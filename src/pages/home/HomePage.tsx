@@ -27,7 +27,7 @@ import { AddNodeButton } from '../../resources/nodes/nodeParts';
 import { EndingSoonBanner } from './EndingSoonBanner';
 import { NearLimitWorkspaces } from './NearLimitWorkspaces';
 import { PendingRequestsAlert } from './PendingRequestsAlert';
-import { requestObject } from '../profile/UserRequests';
+import { requestObject } from '../../utils/requestObject';
 
 const HomeCard = ({
   title,

@@ -5,16 +5,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { RequestStatusChip } from '../../components/RequestStatusChip';
 import type { UserRequest } from '../../types';
 import { formatDateTime } from '../../utils/dates';
-
-/** What a request is about: a team's full and short names, or a workspace's name. */
-export const requestObject = (request: UserRequest): string => {
-  const object = request.object;
-  if (!object) return '';
-  if (object.fullname || object.shortname) {
-    return object.fullname && object.shortname ? `${object.fullname} (${object.shortname})` : String(object.fullname || object.shortname);
-  }
-  return object.name || object.label || '';
-};
+import { requestObject } from '../../utils/requestObject';
 
 /** The user's own requests (from user.requests): type, object, status badge, date. */
 export const UserRequests = ({ requests }: { requests: UserRequest[] }) => {

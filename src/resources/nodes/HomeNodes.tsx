@@ -2,24 +2,18 @@ import { Box, CircularProgress, List, ListItem, ListItemButton, ListItemText, Ty
 import { useGetList, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { EmptyState } from '../../components/EmptyState';
+import { HOME_NODES_PARAMS } from '../../pages/home/homeLists';
 import { NodeName, useNodeTypeLabel } from './nodeParts';
 import { NodeStatusBadge } from './NodeStatusBadge';
 import type { NodeRecord } from './types';
 import { useNodeEvents } from './useNodeEvents';
-
-/** How many nodes the home card lists (the rest: 'and N more' on /nodes). */
-export const HOME_NODES_SHOWN = 5;
 
 /** The home card's content: the user's newest nodes with their status badges, or an empty state. */
 export const HomeNodes = () => {
   const translate = useTranslate();
   const typeLabel = useNodeTypeLabel();
   useNodeEvents();
-  const { data, total, isPending, error } = useGetList<NodeRecord>(
-    'nodes',
-    { pagination: { page: 1, perPage: HOME_NODES_SHOWN }, sort: { field: 'id', order: 'DESC' } },
-    { retry: false },
-  );
+  const { data, total, isPending, error } = useGetList<NodeRecord>('nodes', HOME_NODES_PARAMS, { retry: false });
   if (isPending) {
     return (
       <Box sx={{ textAlign: 'center', py: 2 }}>

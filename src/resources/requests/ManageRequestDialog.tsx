@@ -6,7 +6,7 @@ import { endOfDayIso } from '../../utils/dates';
 import { useRefreshRequests } from '../../hooks';
 import { errorMessage } from '../../httpClient';
 import type { UserRequest } from '../../types';
-import { requestObject } from '../../pages/profile/UserRequests';
+import { requestObject } from '../../utils/requestObject';
 import { RequestDetails } from './RequestDetails';
 
 export interface ManageRequestDialogProps {

@@ -6,7 +6,7 @@ import { breakableEmail } from '../../components/EmailText';
 import { EmptyState } from '../../components/EmptyState';
 import { RequestStatusChip } from '../../components/RequestStatusChip';
 import { REQUESTS_REFRESH_MS, useCurrentUser } from '../../hooks';
-import { requestObject } from '../../pages/profile/UserRequests';
+import { requestObject } from '../../utils/requestObject';
 import type { UserRequest } from '../../types';
 import { formatDateTime } from '../../utils/dates';
 import { BulkToolbar } from '../admin/bulk';
