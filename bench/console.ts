@@ -312,7 +312,9 @@ export async function runConsoleBench(): Promise<void> {
     goals.push({ label: 'JS of the logged-in home, gzip', target: '≤ 300 kB', measured: kB(home.gzip), pass: home.gzip <= 300_000 });
     for (const s of summaries) {
       const where = `${s.page === 'login' ? '/login' : 'home'} ${s.preset}`;
-      const target = s.preset === 'mobile' ? 90 : 98;
+      // On a phone: the home ≥ 90 (react-admin's smallest home scores 95), a logged-out page
+      // ≥ 95 (a bare MUI card scores 99); on a desktop, both ≥ 98.
+      const target = s.preset === 'desktop' ? 98 : s.page === 'login' ? 95 : 90;
       goals.push({ label: `Lighthouse performance, ${where}`, target: `≥ ${target}`, measured: String(s.performance), pass: s.performance >= target });
       goals.push({ label: `Lighthouse accessibility, ${where}`, target: '100', measured: String(s.accessibility), pass: s.accessibility >= 100 });
       goals.push({ label: `Lighthouse best practices, ${where}`, target: '100', measured: String(s.bestPractices), pass: s.bestPractices >= 100 });
