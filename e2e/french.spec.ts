@@ -113,6 +113,9 @@ test('registration in French: the server refuses in French, then thanks and mail
   await page.getByLabel('Adresse e-mail').fill(person.email);
   await page.getByLabel('Mot de passe', { exact: true }).fill('court');
   await page.getByLabel('Confirmation du mot de passe').fill('autre');
+  // The strength meter appears once zxcvbn has loaded and moves the button down: clicking
+  // before it settles can land where the button was (as the English registration test waits).
+  await expect(page.getByRole('progressbar', { name: 'Robustesse du mot de passe : très faible' })).toBeVisible();
   // Waits for the server's answer, so a refusal for another reason (a rate limit, English
   // messages) is reported as such rather than as a missing text.
   const refusal = page.waitForResponse((response) => new URL(response.url()).pathname === '/register' && response.request().method() === 'POST');
@@ -126,6 +129,7 @@ test('registration in French: the server refuses in French, then thanks and mail
 
   await page.getByLabel('Mot de passe', { exact: true }).fill(person.password);
   await page.getByLabel('Confirmation du mot de passe').fill(person.password);
+  await expect(page.getByRole('progressbar', { name: /^Robustesse du mot de passe : (bonne|très bonne)$/ })).toBeVisible();
   await page.getByRole('button', { name: 'S’inscrire' }).click();
   await expect(page.getByText('Merci de votre inscription !')).toBeVisible();
   await expectAllFrench('the registration thanks');

@@ -2,7 +2,7 @@ import { Box, LinearProgress, Typography } from '@mui/material';
 import { useEffect, useId, useState } from 'react';
 import { useTranslate } from 'react-admin';
 import { useFormState, useWatch } from 'react-hook-form';
-import { judgePassword, MIN_PASSWORD_SCORE } from '../utils/passwordStrength';
+import { judgePassword, loadPasswordStrength, MIN_PASSWORD_SCORE } from '../utils/passwordStrength';
 import type { StrengthResult } from '../utils/zxcvbn';
 
 const LEVELS = ['very_weak', 'weak', 'fair', 'strong', 'very_strong'] as const;
@@ -34,6 +34,12 @@ export const PasswordStrength = ({ password, person = {}, refused = false }: { p
   const labelId = useId();
   const [strength, setStrength] = useState<StrengthResult | null>(null);
   const personKey = JSON.stringify(person);
+
+  // zxcvbn starts loading with the form rather than at the first key: on a slow connection the
+  // meter would otherwise appear seconds after the typing, moving the button under the pointer.
+  useEffect(() => {
+    loadPasswordStrength().catch(() => undefined);
+  }, []);
 
   useEffect(() => {
     if (typeof password !== 'string' || password === '') {
