@@ -10,7 +10,7 @@ import { badRequest } from './status.js';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
-export function fieldValidationOf(query: URLSearchParams): FieldValidation {
+function fieldValidationOf(query: URLSearchParams): FieldValidation {
   const value = query.get('fieldValidation');
   if (value === null || value === '') return 'Warn';
   if (value === 'Strict' || value === 'Warn' || value === 'Ignore') return value;
@@ -44,10 +44,12 @@ function unknownUnder(type: string, value: unknown, path: string): string[] {
 }
 
 /**
- * Checks a create or update body, or a merge patch, against the route's kind: throws 400 under
- * Strict, adds warnings under Warn. Subresources other than status are not checked.
+ * Checks a create or update body, or a merge patch, against the route's kind under the request's
+ * `fieldValidation`: throws 400 under Strict, adds warnings under Warn. Subresources other than status are not checked.
  */
-export function checkFields(r: Route, body: unknown, directive: FieldValidation, warnings: string[]) {
+export function checkFields(r: Route, body: unknown, query: URLSearchParams, warnings: string[]) {
+  // Read on writes only: reads and watches ignore the parameter, as kube-apiserver's do.
+  const directive = fieldValidationOf(query);
   if (directive === 'Ignore' || (r.subresource && r.subresource !== 'status')) return;
   const unknown = unknownFields(modelNameOf(r.type.kind), body);
   if (unknown.length === 0) return;

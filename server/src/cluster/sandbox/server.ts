@@ -10,7 +10,7 @@ import type { ApiContext } from './context.js';
 import { namespaceCreated, namespaceObject } from './namespaces.js';
 import { admitPodWrite, admitQuota, create, defaultPodResources, getObject, list, patch, remove, replace, requireNamespace, withKind } from './objects.js';
 import { warningHeader } from './podSecurity.js';
-import { checkFields, fieldValidationOf } from './fieldValidation.js';
+import { checkFields } from './fieldValidation.js';
 import { openApiDocument, openApiIndex } from './openapi.js';
 import { OPENAPI_V2_PROTOBUF, OPENAPI_V2_PROTOBUF_CONTENT_TYPE, openApiV2Json, openApiV2Protobuf } from './openapiV2.js';
 import { loadState, nextSaveDelay, saveState, writeStateInSlices } from './persistence.js';
@@ -253,7 +253,6 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
     const table = wantsTable(req.headers.accept);
     // Admission warnings (Pod Security's warn level), sent as kube-apiserver's Warning headers.
     const warnings: string[] = [];
-    const fieldValidation = fieldValidationOf(query);
     const sendWritten = (code: number, body: unknown) => send(res, code, body, warnings.length ? { Warning: warnings.map(warningHeader) } : {});
     switch (verb) {
       case 'list':
@@ -267,7 +266,7 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
       case 'create': {
         if (!r.type.verbs.includes('create')) throw methodNotAllowed(method);
         const object = await objectBody(req, r.type);
-        checkFields(r, object, fieldValidation, warnings);
+        checkFields(r, object, query, warnings);
         if (query.get('dryRun') === 'All') {
           if (r.type.resource === 'pods') defaultPodResources(context, r.namespace!, object);
           validate(r.type, object);
@@ -286,12 +285,12 @@ export async function startSandboxCluster(options: SandboxClusterOptions): Promi
       case 'update': {
         if (!r.type.verbs.includes('update')) throw methodNotAllowed(method);
         const object = await objectBody(req, r.type);
-        checkFields(r, object, fieldValidation, warnings);
+        checkFields(r, object, query, warnings);
         return sendWritten(200, replace(context, r, object, warnings));
       }
       case 'patch':
         if (!r.type.verbs.includes('patch')) throw methodNotAllowed(method);
-        return sendWritten(200, await patch(context, req, r, warnings, (body) => checkFields(r, body, fieldValidation, warnings)));
+        return sendWritten(200, await patch(context, req, r, warnings, (body) => checkFields(r, body, query, warnings)));
       case 'delete': {
         if (!r.type.verbs.includes('delete')) throw methodNotAllowed(method);
         const options = (await readBody(req)) as KubeObject | undefined;
