@@ -19,6 +19,8 @@ export default defineConfig({
   reporter: [
     ['list'],
     ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? 'test-results/playwright.json' }],
+    // Last, so that what a failed test's page showed ends the output (e2e/support/failurePageReporter.ts).
+    ['./e2e/support/failurePageReporter.ts'],
   ],
   use: {
     baseURL: `http://127.0.0.1:${port}`,

@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LOCALE_KEY } from '../src/i18n/locale';
 import type { UsageAnswer } from '../src/types';
 import { makeTeam, makeWorkspace } from './fixtures.teams';
@@ -25,13 +25,20 @@ const usage = (overrides: Partial<UsageAnswer> = {}): UsageAnswer => ({
 const usageCard = () => screen.findByRole('region', { name: /^(Usage, last 30 days|Utilisation, 30 derniers jours)$/ });
 
 describe('the usage card', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('shows the totals on the workspace page, and the days as a table on demand', async () => {
+    // A minute after the last accounting pass, the day not over: nothing is behind.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-27T12:00:30.000Z') });
     db.workspaces = [makeWorkspace()];
     usageDb.usage['workspace:7'] = usage();
     const { user } = renderApp({ path: '/workspaces/7', loggedIn: true });
     const card = await usageCard();
     expect(await within(card).findByTestId('usage-totals')).toHaveTextContent('15.3 CPU core-hours and 30.5 GiB-hours of memory in all.');
     expect(within(card).queryByRole('alert')).toBeNull();
+    expect(within(card).queryByText(/^Usage is known until/)).toBeNull();
     expect(within(card).getByRole('button', { name: 'CPU' })).toHaveAttribute('aria-pressed', 'true');
 
     await user.click(within(card).getByRole('button', { name: 'Memory' }));
@@ -46,6 +53,7 @@ describe('the usage card', () => {
   });
 
   it('says until when usage is known when accounting is behind, and when nothing is accounted yet', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-27T12:00:30.000Z') });
     db.workspaces = [makeWorkspace()];
     usageDb.usage['workspace:7'] = usage({ accounted_until: '2026-11-26T08:00:00.000Z' });
     const first = renderApp({ path: '/workspaces/7', loggedIn: true });

@@ -11,7 +11,8 @@ const zero = { hard: '0', used: '0' };
 
 export const emptyUsage = (): UsageAnswer => ({
   from: '2026-10-28T00:00:00.000Z',
-  to: '2026-11-27T12:00:00.000Z',
+  // By day, the server's range ends at the coming midnight.
+  to: '2026-11-28T00:00:00.000Z',
   granularity: 'day',
   accounted_until: null,
   series: [],

@@ -48,7 +48,10 @@ export const UsageCard = ({ queryKey, load }: UsageCardProps) => {
       </Alert>
     );
   } else {
-    const behind = data.accounted_until !== null && Date.parse(data.to) - Date.parse(data.accounted_until) > BEHIND_MS;
+    // Behind what has happened so far, not behind the range's end: by day, the range ends at
+    // the coming midnight, which no accounting has reached yet.
+    const reachable = Math.min(Date.parse(data.to), Date.now());
+    const behind = data.accounted_until !== null && reachable - Date.parse(data.accounted_until) > BEHIND_MS;
     body = (
       <>
         <Typography variant="body2" data-testid="usage-totals">
