@@ -224,6 +224,23 @@ describe('the lifecycle pass', () => {
     expect(await membership(team.id, manager.user.id)).toEqual({ role: 'manager', expires_at: null });
   });
 
+  it('warns of no suspended membership, nor of one in a suspended team, until it is enabled again', async () => {
+    const { team, manager, member } = await smallTeam();
+    const other = await smallTeam();
+    await setEnd(manager.token, team.id, member.user.id, { expires_at: iso(3 * DAY_MS) });
+    await setEnd(other.manager.token, other.team.id, other.member.user.id, { expires_at: iso(3 * DAY_MS) });
+    await ctx.db.updateTable('team_members').set({ enabled: 0 }).where('team_id', '=', team.id).where('user_id', '=', member.user.id).execute();
+    await ctx.db.updateTable('teams').set({ enabled: 0 }).where('id', '=', other.team.id).execute();
+    await runner().runOnce();
+    for (const person of [member, manager, other.member, other.manager]) expect(await outboxTo(person.user.email), person.user.email).toEqual([]);
+
+    await ctx.db.updateTable('team_members').set({ enabled: 1 }).where('team_id', '=', team.id).where('user_id', '=', member.user.id).execute();
+    await ctx.db.updateTable('teams').set({ enabled: 1 }).where('id', '=', other.team.id).execute();
+    clock.advance(HOUR_MS);
+    await runner().runOnce();
+    for (const person of [member, manager, other.member, other.manager]) expect(await outboxTo(person.user.email), person.user.email).toHaveLength(1);
+  });
+
   it("keeps a team's last owner until someone else is made owner", async () => {
     const { team, owner } = await smallTeam();
     const admin = await ctx.signedInUser({ admin: true });

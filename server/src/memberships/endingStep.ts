@@ -47,6 +47,11 @@ export async function warnOfEndingMemberships({ db, config, settings, now }: Lif
       .select(['tm.id', 'tm.team_id', 'tm.user_id', 'tm.expires_at as expires_at', 't.name as team_name', 'u.firstname', 'u.lastname', 'u.email'])
       .where('tm.expires_at', 'is not', null)
       .where('tm.expires_at', '<=', horizon)
+      // As the workspaces' and teams' warnings: only rights in use are warned of. A suspended
+      // membership, or one in a suspended team, is warned of at the first pass after it is
+      // enabled again (no notice was recorded for it).
+      .where('tm.enabled', '=', 1)
+      .where('t.enabled', '=', 1)
       .where(({ not, exists, selectFrom }) =>
         not(
           exists(
