@@ -23,13 +23,16 @@ const PENDING_REQUESTS = 40;
 export async function preparePeople(url: string): Promise<BenchPeople> {
   const db = createDatabase(url);
   try {
-    // A team owner with the most workspace memberships (ties: the smallest id).
+    // An onboarded team owner with the most workspace memberships (ties: the smallest id).
     const member = await db
       .selectFrom('workspace_members as wm')
       .innerJoin('users as u', 'u.id', 'wm.user_id')
       .select(['wm.user_id', (eb) => eb.fn.countAll<number>().as('n')])
       .where('u.admin', '=', 0)
       .where('u.enabled', '=', 1)
+      // Onboarded: the API refuses the others (403) until they verify and accept the policy.
+      .where('u.email_verified_at', 'is not', null)
+      .where('u.aup_accepted_at', 'is not', null)
       .where('wm.user_id', 'in', db.selectFrom('team_members').select('user_id').where('role', '=', 'owner').where('enabled', '=', 1))
       .groupBy('wm.user_id')
       .orderBy('n', 'desc')
