@@ -42,3 +42,28 @@ test('the home asks for its lists together with the user, and once', async ({ br
     expect(request.timing().startTime).toBeLessThan(userAnswered);
   }
 });
+
+// index.html asks for /api/settings itself (a preload), so that the first API requests need not
+// wait for the scripts to run first; src/settings.ts's fetch must be handed that answer, not ask
+// again (a preload whose mode or credentials differ from the fetch's is fetched twice).
+test('the settings are asked for once, with the page, logged out and logged in', async ({ browser }) => {
+  const page = await loggedInPage(browser, createUser('Grace', 'Settings'));
+  const settings: Request[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/settings') settings.push(request);
+  });
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Your teams' })).toBeVisible();
+  expect(settings).toHaveLength(1);
+
+  const loggedOut = await browser.newPage();
+  const loggedOutSettings: Request[] = [];
+  loggedOut.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/settings') loggedOutSettings.push(request);
+  });
+  await loggedOut.goto('/login');
+  await expect(loggedOut.getByRole('button', { name: 'Login' })).toBeVisible();
+  expect(loggedOutSettings).toHaveLength(1);
+  await loggedOut.context().close();
+  await page.context().close();
+});

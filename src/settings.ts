@@ -72,6 +72,8 @@ export const mergeSettings = (raw: unknown): Settings => {
 /**
  * Loads the settings from the console's own origin. Any failure (another Laravel-style server
  * without this endpoint, network error) falls back to the defaults so the console still starts.
+ * index.html has already asked for them (a preload): this fetch gets that answer as long as its
+ * mode and credentials stay the defaults, which the preload's `crossorigin="anonymous"` matches.
  */
 export const loadSettings = async (fetchImpl: typeof fetch = fetch): Promise<Settings> => {
   try {
