@@ -52,11 +52,25 @@ export async function expectNoHorizontalOverflow(page: Page, name: string): Prom
 }
 
 /**
+ * Waits for the transitions and animations that end (a dialog fading in, a drawer sliding) to
+ * finish; looping ones (spinners, skeletons) are left running. axe reads colours as painted: a
+ * dialog caught half faded in has its text blended with the backdrop, and fails contrast.
+ */
+export async function waitForTransitions(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const ending = document.getAnimations().filter((animation) => Number.isFinite(animation.effect?.getComputedTiming().endTime ?? Infinity));
+    const settled = Promise.all(ending.map((animation) => animation.finished.catch(() => undefined)));
+    await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 3000))]);
+  });
+}
+
+/**
  * The checks every page gets once it has rendered: no sideways scroll, no serious or critical
  * axe violation, and a full-page screenshot (e2e/artifacts/screens/<name>.png) to look at.
  */
 export async function checkPage(page: Page, name: string, options: { axe?: boolean } = {}): Promise<void> {
   await page.waitForLoadState('networkidle').catch(() => undefined);
+  await waitForTransitions(page);
   await expectNoHorizontalOverflow(page, name);
   if (options.axe !== false) await expectNoSeriousAxeViolations(page, name);
   await screenshot(page, name);
