@@ -1,4 +1,4 @@
-import { expect, test, type Request } from '@playwright/test';
+import { expect, test, type Page, type Request } from '@playwright/test';
 import { createUser, loggedInPage } from './support/users';
 
 // Opening the home with a stored session: its cards' lists must not wait for GET /user. They go
@@ -46,21 +46,23 @@ test('the home asks for its lists together with the user, and once', async ({ br
 // index.html asks for /api/settings itself (a preload), so that the first API requests need not
 // wait for the scripts to run first; src/settings.ts's fetch must be handed that answer, not ask
 // again (a preload whose mode or credentials differ from the fetch's is fetched twice).
+const settingsRequestsOf = (page: Page): Request[] => {
+  const seen: Request[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/settings') seen.push(request);
+  });
+  return seen;
+};
+
 test('the settings are asked for once, with the page, logged out and logged in', async ({ browser }) => {
   const page = await loggedInPage(browser, createUser('Grace', 'Settings'));
-  const settings: Request[] = [];
-  page.on('request', (request) => {
-    if (new URL(request.url()).pathname === '/api/settings') settings.push(request);
-  });
+  const settings = settingsRequestsOf(page);
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Your teams' })).toBeVisible();
   expect(settings).toHaveLength(1);
 
   const loggedOut = await browser.newPage();
-  const loggedOutSettings: Request[] = [];
-  loggedOut.on('request', (request) => {
-    if (new URL(request.url()).pathname === '/api/settings') loggedOutSettings.push(request);
-  });
+  const loggedOutSettings = settingsRequestsOf(loggedOut);
   await loggedOut.goto('/login');
   await expect(loggedOut.getByRole('button', { name: 'Login' })).toBeVisible();
   expect(loggedOutSettings).toHaveLength(1);

@@ -24,14 +24,17 @@ const usage = (overrides: Partial<UsageAnswer> = {}): UsageAnswer => ({
 
 const usageCard = () => screen.findByRole('region', { name: /^(Usage, last 30 days|Utilisation, 30 derniers jours)$/ });
 
+/** A minute after the fixtures' last accounting pass (11:59), the day not over. */
+const aMinuteAfterThePass = () => vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-27T12:00:30.000Z') });
+
 describe('the usage card', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
 
   it('shows the totals on the workspace page, and the days as a table on demand', async () => {
-    // A minute after the last accounting pass, the day not over: nothing is behind.
-    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-27T12:00:30.000Z') });
+    // Nothing is behind.
+    aMinuteAfterThePass();
     db.workspaces = [makeWorkspace()];
     usageDb.usage['workspace:7'] = usage();
     const { user } = renderApp({ path: '/workspaces/7', loggedIn: true });
@@ -53,7 +56,7 @@ describe('the usage card', () => {
   });
 
   it('says until when usage is known when accounting is behind, and when nothing is accounted yet', async () => {
-    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-27T12:00:30.000Z') });
+    aMinuteAfterThePass();
     db.workspaces = [makeWorkspace()];
     usageDb.usage['workspace:7'] = usage({ accounted_until: '2026-11-26T08:00:00.000Z' });
     const first = renderApp({ path: '/workspaces/7', loggedIn: true });

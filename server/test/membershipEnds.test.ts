@@ -229,16 +229,20 @@ describe('the lifecycle pass', () => {
     const other = await smallTeam();
     await setEnd(manager.token, team.id, member.user.id, { expires_at: iso(3 * DAY_MS) });
     await setEnd(other.manager.token, other.team.id, other.member.user.id, { expires_at: iso(3 * DAY_MS) });
-    await ctx.db.updateTable('team_members').set({ enabled: 0 }).where('team_id', '=', team.id).where('user_id', '=', member.user.id).execute();
-    await ctx.db.updateTable('teams').set({ enabled: 0 }).where('id', '=', other.team.id).execute();
+    // The first team's member suspended, and the whole of the other team.
+    const setEnabled = async (enabled: 0 | 1) => {
+      await ctx.db.updateTable('team_members').set({ enabled }).where('team_id', '=', team.id).where('user_id', '=', member.user.id).execute();
+      await ctx.db.updateTable('teams').set({ enabled }).where('id', '=', other.team.id).execute();
+    };
+    const told = [member, manager, other.member, other.manager];
+    await setEnabled(0);
     await runner().runOnce();
-    for (const person of [member, manager, other.member, other.manager]) expect(await outboxTo(person.user.email), person.user.email).toEqual([]);
+    for (const person of told) expect(await outboxTo(person.user.email), person.user.email).toEqual([]);
 
-    await ctx.db.updateTable('team_members').set({ enabled: 1 }).where('team_id', '=', team.id).where('user_id', '=', member.user.id).execute();
-    await ctx.db.updateTable('teams').set({ enabled: 1 }).where('id', '=', other.team.id).execute();
+    await setEnabled(1);
     clock.advance(HOUR_MS);
     await runner().runOnce();
-    for (const person of [member, manager, other.member, other.manager]) expect(await outboxTo(person.user.email), person.user.email).toHaveLength(1);
+    for (const person of told) expect(await outboxTo(person.user.email), person.user.email).toHaveLength(1);
   });
 
   it("keeps a team's last owner until someone else is made owner", async () => {
