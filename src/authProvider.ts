@@ -186,10 +186,14 @@ export const createAuthProvider = (http: HttpClient, options: { avatarUrl?: stri
       .catch((error) => {
         if (tokenStore.get() === token) {
           user = null;
-          // Status 0: no answer at all. Logging the person out for that would punish a reload
-          // or a flaky network; the gate says the server is unreachable and retries instead.
-          if (error?.status === 0) unreachable = true;
-          else tokenStore.clear();
+          // Only the server's answer refusing the user ends the session. No answer (status 0),
+          // or one cut short (an abort: a reload while the body was still arriving, whose
+          // handler still runs in the page being left) is not a refusal: logging the person
+          // out for it would punish a reload or a flaky network. The gate says the server is
+          // unreachable and retries instead.
+          const refused = typeof error?.status === 'number' && error.status > 0;
+          if (refused) tokenStore.clear();
+          else unreachable = true;
         }
         notify();
         return null;

@@ -155,11 +155,12 @@ export const createHttpClient = ({ baseUrl = '', fetch: fetchImpl }: HttpClientO
 
     const ok = response.status >= 200 && response.status < 300;
     if (ok && options.responseType === 'blob') {
-      const blob = options.onChunk && response.body ? await readInPieces(response, options.onChunk) : await response.blob();
+      const onChunk = options.onChunk;
+      const blob = await bodyOf(() => (onChunk && response.body ? readInPieces(response, onChunk) : response.blob()));
       return { status: response.status, headers: response.headers, json: blob as T };
     }
 
-    const text = await response.text();
+    const text = await bodyOf(() => response.text());
     let json: unknown = undefined;
     if (text) {
       try {
@@ -188,22 +189,28 @@ export const createHttpClient = ({ baseUrl = '', fetch: fetchImpl }: HttpClientO
 };
 
 /**
- * A successful answer's body as a Blob, read piece by piece, each piece handed to `onChunk` as
- * it arrives. A body cut short (the connection dropped mid-download) is a network failure.
+ * Reads an answer's body. A body cut short (the connection dropped mid-download) is a network
+ * failure, as no answer at all is; an abort stays an abort (the caller's signal, or the page
+ * being left while the body was still arriving).
  */
-async function readInPieces(response: Response, onChunk: (chunk: Uint8Array) => void): Promise<Blob> {
-  const reader = response.body!.getReader();
-  const pieces: Uint8Array[] = [];
+async function bodyOf<B>(read: () => Promise<B>): Promise<B> {
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      pieces.push(value);
-      onChunk(value);
-    }
+    return await read();
   } catch (error) {
     if ((error as Error)?.name === 'AbortError') throw error;
     throw new HttpError(NETWORK_ERROR, 0, { message: NETWORK_ERROR });
+  }
+}
+
+/** A successful answer's body as a Blob, read piece by piece, each piece handed to `onChunk` as it arrives. */
+async function readInPieces(response: Response, onChunk: (chunk: Uint8Array) => void): Promise<Blob> {
+  const reader = response.body!.getReader();
+  const pieces: Uint8Array[] = [];
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    pieces.push(value);
+    onChunk(value);
   }
   return new Blob(pieces as BlobPart[], { type: response.headers.get('Content-Type') ?? '' });
 }

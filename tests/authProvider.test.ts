@@ -71,6 +71,21 @@ describe('authProvider', () => {
     expect(auth.getSession().status).toBe('authenticated');
   });
 
+  it('a user load whose answer is cut short by leaving the page keeps the token', async () => {
+    // A reload while GET /user's body is still arriving: the page being left still runs the
+    // load's handler, with an abort rather than an answer. The reloaded page must find the token.
+    tokenStore.set(SESSION_TOKEN);
+    const abortedBody = async () =>
+      new Response(new ReadableStream({ start: (controller) => controller.error(new DOMException('BodyStreamBuffer was aborted', 'AbortError')) }), {
+        status: 200,
+        headers: { 'Content-Type': 'application/json' },
+      });
+    const auth = createAuthProvider(createHttpClient({ fetch: abortedBody }));
+    expect(await auth.loadUser()).toBeNull();
+    expect(localStorage.getItem(TOKEN_KEY)).toBe(SESSION_TOKEN);
+    expect(auth.getSession()).toEqual({ status: 'unreachable' });
+  });
+
   it('notifies subscribers when the session changes', async () => {
     const auth = newAuth();
     const seen: string[] = [];

@@ -119,6 +119,17 @@ describe('httpClient', () => {
     await expect(createHttpClient()('/api/tokens')).rejects.toMatchObject({ status: 0, message: 'app.error.network' });
   });
 
+  it('reports an answer whose body is cut short as a network error, and keeps an abort an abort', async () => {
+    const failingBody = (error: Error) => async () =>
+      new Response(new ReadableStream({ start: (controller) => controller.error(error) }), { status: 200, headers: { 'Content-Type': 'application/json' } });
+    const dropped = createHttpClient({ fetch: failingBody(new TypeError('network error')) });
+    await expect(dropped('/user')).rejects.toMatchObject({ status: 0, message: 'app.error.network' });
+    await expect(dropped('/api/admin/users.csv', { responseType: 'blob' })).rejects.toMatchObject({ status: 0 });
+    await expect(dropped('/api/admin/users.csv', { responseType: 'blob', onChunk: () => undefined })).rejects.toMatchObject({ status: 0 });
+    const aborted = createHttpClient({ fetch: failingBody(new DOMException('The user aborted a request.', 'AbortError')) });
+    await expect(aborted('/user')).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
   it('joinFieldErrors accepts strings and ignores non-objects', () => {
     expect(joinFieldErrors({ a: ['x', 'y'], b: 'z' })).toEqual({ a: 'x y', b: 'z' });
     expect(joinFieldErrors(undefined)).toBeUndefined();
