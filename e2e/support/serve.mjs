@@ -73,6 +73,8 @@ smtp.listen(0, '127.0.0.1', () => {
       OIDC_CLIENT_ID: 'testbed-console',
       OIDC_CLIENT_SECRET: 'testbed-console-secret-0123456789',
       OIDC_NAME: 'Test University',
+      // Every answer of the browser tests is also checked against its schema.
+      CHECK_ANSWERS: 'on',
     },
   });
   const stop = (signal) => {

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController, type RouteOptions } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { activityRoutes } from './activity/routes.js';
 import { adminRoutes } from './admin/routes.js';
@@ -28,9 +28,11 @@ import type { Database } from './db/schema.js';
 import { installAuthentication } from './http/authenticate.js';
 import { trustFunction } from './http/clientAddress.js';
 import { installJsonBodies } from './http/body.js';
+import { installDurationMetric } from './http/durationMetric.js';
 import { installGracefulClose } from './http/closing.js';
 import { installCanonicalAddress } from './http/canonicalAddress.js';
 import { installNulGuard } from './http/nul.js';
+import { answerSerializerCompiler } from './http/answerSerializer.js';
 import { answerFrameworkError, installErrorHandler } from './http/errors.js';
 import { installOnboardingGate } from './http/onboarding.js';
 import { installOpenApi, installOpenApiRoute } from './http/openapi.js';
@@ -158,7 +160,7 @@ export async function buildApp({
   // First of all hooks, so that it sees every route, plugins' (static files, docs) included.
   if (onRoute) app.addHook('onRoute', onRoute);
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(answerSerializerCompiler({ checked: config.checkAnswers }));
   installErrorHandler(app);
   installRequestLog(app, { mode: config.logRequests, slowMs: config.slowRequestMs });
   installJsonBodies(app);
@@ -188,15 +190,7 @@ export async function buildApp({
   );
   installOnboardingGate(app);
 
-  // Every answer's duration, labelled by route pattern (bounded), not by the URL asked for.
-  // A callback hook (every answer runs it; it never waits).
-  app.addHook('onResponse', (request, reply, done) => {
-    metrics.httpDuration.observe(
-      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status_code: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
-    done();
-  });
+  installDurationMetric(app, metrics.httpDuration);
 
   const context: AppContext = { config, db, clock, outbox, tasks, broadcaster, clusterSync, cluster, metrics };
   const api = app.withTypeProvider<ZodTypeProvider>();

@@ -120,6 +120,11 @@ export interface Config {
   /** null = rate limiting is off (RATE_LIMITS=off, for load benchmarks). */
   rateLimits: RateLimits | null;
   /**
+   * CHECK_ANSWERS=on: every answer is also checked against its zod schema and must equal what the
+   * compiled serialiser wrote (http/answerSerializer.ts). The tests run with it; a server need not.
+   */
+  checkAnswers: boolean;
+  /**
    * Which peers' X-Forwarded-For is believed (TRUST_PROXY): false = none, the client address
    * is the socket's; true = every peer; else the proxies' addresses and CIDR ranges.
    */
@@ -279,6 +284,7 @@ const environmentSchema = z.object({
   REALTIME_MAX_SUBSCRIPTIONS: positive('REALTIME_MAX_SUBSCRIPTIONS').default(100),
   REALTIME_RECHECK_SECONDS: positive('REALTIME_RECHECK_SECONDS').default(60),
   RATE_LIMITS: z.enum(['on', 'off'], { error: 'RATE_LIMITS must be on or off' }).default('on'),
+  CHECK_ANSWERS: z.enum(['on', 'off'], { error: 'CHECK_ANSWERS must be on or off' }).default('off'),
   TRUST_PROXY: z
     .string()
     .optional()
@@ -374,6 +380,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadCo
       recheckSeconds: vars.REALTIME_RECHECK_SECONDS,
     },
     rateLimits: vars.RATE_LIMITS === 'on' ? DEFAULT_RATE_LIMITS : null,
+    checkAnswers: vars.CHECK_ANSWERS === 'on',
     trustProxy: vars.TRUST_PROXY,
     staticDir: resolve(vars.STATIC_DIR),
     production,

@@ -217,6 +217,8 @@ export async function createTestContext(options: TestContextOptions = {}): Promi
         STATIC_DIR: staticDir,
         // Each throttling test turns on the limit it exercises, with small numbers.
         RATE_LIMITS: 'off',
+        // Every answer is also checked by its zod schema against the compiled serialiser's.
+        CHECK_ANSWERS: 'on',
       },
       { envFile: null },
     );
