@@ -152,6 +152,53 @@ describe('prepared statements are reused', () => {
   });
 });
 
+describe('queries outside a transaction', () => {
+  const later = <T>(promise: Promise<T>, ms: number) =>
+    Promise.race([promise, new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), ms))]);
+
+  it('run while another caller holds a connection (on SQLite: on the connection itself, not through Kysely)', async () => {
+    const user = await insertUser('direct-held@example.org');
+    // Holding Kysely's one SQLite connection: a query through Kysely would wait for it forever.
+    const answer = await later(
+      database.db.connection().execute(() => database.db.selectFrom('users').select('email').where('id', '=', user.id).execute()),
+      2000,
+    );
+    expect(answer).toEqual([{ email: 'direct-held@example.org' }]);
+  });
+
+  it('never see what an open transaction has not committed, and see it once it has', async () => {
+    let inserted!: () => void;
+    const insertedNow = new Promise<void>((resolve) => (inserted = resolve));
+    let commit!: () => void;
+    const committed = new Promise<void>((resolve) => (commit = resolve));
+    const transaction = database.db.transaction().execute(async (trx) => {
+      await trx.insertInto('users').values({ firstname: 'T', lastname: 'X', email: 'direct-uncommitted@example.org', password_hash: 'x', email_verified_at: null, aup_accepted_at: null, admin: 0, enabled: 1, authority: null, created_at: timestamp(), updated_at: timestamp() }).execute();
+      inserted();
+      await committed;
+    });
+    await insertedNow;
+    const read = () => database.db.selectFrom('users').select('email').where('email', '=', 'direct-uncommitted@example.org').execute();
+    // On SQLite the read waits for the transaction (one connection); on PostgreSQL it runs on
+    // another connection and sees the data as it was.
+    const during = await later(read(), 300);
+    expect(during === 'still waiting' || during.length === 0).toBe(true);
+    commit();
+    await transaction;
+    expect(await read()).toEqual([{ email: 'direct-uncommitted@example.org' }]);
+  });
+
+  it('answer writes as Kysely does: inserted id, rows changed, returned rows', async () => {
+    const now = timestamp();
+    const values = { firstname: 'W', lastname: 'R', password_hash: 'x', email_verified_at: null, aup_accepted_at: null, admin: 0, enabled: 1, authority: null, created_at: now, updated_at: now };
+    const inserted = await database.db.insertInto('users').values({ ...values, email: 'direct-write@example.org' }).executeTakeFirstOrThrow();
+    if (!usingPostgres()) expect(typeof inserted.insertId).toBe('bigint');
+    const updated = await database.db.updateTable('users').set({ lastname: 'S' }).where('email', 'like', 'direct-write%').executeTakeFirstOrThrow();
+    expect(updated.numUpdatedRows).toBe(1n);
+    const returned = await database.db.updateTable('users').set({ lastname: 'T' }).where('email', '=', 'direct-write@example.org').returning(['email', 'lastname']).execute();
+    expect(returned).toEqual([{ email: 'direct-write@example.org', lastname: 'T' }]);
+  });
+});
+
 describe('preparedQuery', () => {
   it('builds once and runs with each call’s values, constants kept', async () => {
     const [a, b] = await Promise.all(['prepq-a@example.org', 'prepq-b@example.org'].map(insertUser));
