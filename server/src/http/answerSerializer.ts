@@ -22,18 +22,25 @@ type Serialize = (data: unknown) => string;
  */
 export function answerSerializerCompiler({ checked }: { checked: boolean }): FastifySerializerCompiler<unknown> {
   return (route) => {
-    const zodSerialize = zodSerializerCompiler(route as Parameters<typeof zodSerializerCompiler>[0]) as Serialize;
-    const compiled = compileAnswerSchema(route.schema);
-    if (!compiled) return zodSerialize;
-    if (!checked) return compiled;
-    return (data) => {
-      const written = compiled(data);
-      const expected = zodSerialize(data);
-      if (!isDeepStrictEqual(JSON.parse(written), JSON.parse(expected))) {
-        throw new Error(`The compiled answer of ${route.method} ${route.url} differs from zod's: ${written} instead of ${expected}`);
-      }
-      return written;
-    };
+    // Compiled when the route first answers: a server keeps no serialiser (nor its JSON Schema)
+    // for the many routes an idle or a small testbed never calls.
+    let serialize: Serialize | undefined;
+    return (data) => (serialize ??= answerSerializer(route, checked))(data);
+  };
+}
+
+function answerSerializer(route: Parameters<FastifySerializerCompiler<unknown>>[0], checked: boolean): Serialize {
+  const zodSerialize = zodSerializerCompiler(route as Parameters<typeof zodSerializerCompiler>[0]) as Serialize;
+  const compiled = compileAnswerSchema(route.schema);
+  if (!compiled) return zodSerialize;
+  if (!checked) return compiled;
+  return (data) => {
+    const written = compiled(data);
+    const expected = zodSerialize(data);
+    if (!isDeepStrictEqual(JSON.parse(written), JSON.parse(expected))) {
+      throw new Error(`The compiled answer of ${route.method} ${route.url} differs from zod's: ${written} instead of ${expected}`);
+    }
+    return written;
   };
 }
 
