@@ -141,14 +141,13 @@ export async function revokeAllTokens(db: Kysely<Database>, userId: number): Pro
   };
 }
 
+const personalTokensOf = preparedQuery((db, userId: number) =>
+  db.selectFrom('access_tokens').selectAll().where('user_id', '=', userId).where('kind', '=', 'personal').orderBy('id'),
+);
+
+/** A user's personal tokens, oldest first (built once: the tokens page asks on every visit). */
 export function listPersonalTokens(db: Kysely<Database>, userId: number): Promise<AccessToken[]> {
-  return db
-    .selectFrom('access_tokens')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('kind', '=', 'personal')
-    .orderBy('id')
-    .execute();
+  return personalTokensOf.all(db, userId);
 }
 
 export interface PersonalTokenRequest {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { type ClusterGateway, POD_SECURITY } from '../cluster/gateway.js';
+import { preparedQuery } from '../db/prepared.js';
 import type { Database, Workspace } from '../db/schema.js';
 import { isDecider } from '../access/requests.js';
 import { type Access, managesWorkspace, seesTeamMembers } from '../access/access.js';
@@ -65,6 +66,28 @@ export interface StatusClock {
   warningDays: number;
 }
 
+// The workspace page's queries, built once (db/prepared.ts): the page is the one members open most.
+const teamOfWorkspace = preparedQuery((db, teamId: number) =>
+  db.selectFrom('teams').select(['id', 'name', 'fullname', 'expires_at', 'allocation_used_up_at']).where('id', '=', teamId),
+);
+const membersOfWorkspace = preparedQuery((db, workspaceId: number) =>
+  db
+    .selectFrom('workspace_members as wm')
+    .innerJoin('users as u', 'u.id', 'wm.user_id')
+    .select(['u.id', 'u.firstname', 'u.lastname', 'u.email', 'u.enabled', 'wm.role'])
+    .where('wm.workspace_id', '=', workspaceId)
+    .orderBy('wm.id'),
+);
+const pendingJoinRequests = preparedQuery((db, workspaceId: number) =>
+  db
+    .selectFrom('requests')
+    .selectAll()
+    .where('type', '=', 'JoinWorkspace')
+    .where('status', '=', 'Pending')
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('created_at', 'desc'),
+);
+
 export async function presentWorkspace(
   db: Kysely<Database>,
   cluster: ClusterGateway,
@@ -73,25 +96,13 @@ export async function presentWorkspace(
   when: StatusClock,
 ): Promise<z.infer<typeof workspaceSchema>> {
   // The cluster is read alongside the database, so its round trip adds nothing when it is quick.
-  const [team, members, pending, quota] = await Promise.all([
-    db.selectFrom('teams').select(['id', 'name', 'fullname', 'expires_at', 'allocation_used_up_at']).where('id', '=', workspace.team_id).executeTakeFirstOrThrow(),
-    db
-      .selectFrom('workspace_members as wm')
-      .innerJoin('users as u', 'u.id', 'wm.user_id')
-      .select(['u.id', 'u.firstname', 'u.lastname', 'u.email', 'u.enabled', 'wm.role'])
-      .where('wm.workspace_id', '=', workspace.id)
-      .orderBy('wm.id')
-      .execute(),
-    db
-      .selectFrom('requests')
-      .selectAll()
-      .where('type', '=', 'JoinWorkspace')
-      .where('status', '=', 'Pending')
-      .where('workspace_id', '=', workspace.id)
-      .orderBy('created_at', 'desc')
-      .execute(),
+  const [[team], members, pending, quota] = await Promise.all([
+    teamOfWorkspace.all(db, workspace.team_id),
+    membersOfWorkspace.all(db, workspace.id),
+    pendingJoinRequests.all(db, workspace.id),
     workspaceUsage(cluster, workspace),
   ]);
+  if (!team) throw new Error(`Workspace ${workspace.id} has no team ${workspace.team_id}`);
   const role = access.workspaceRoles.get(workspace.id) ?? null;
   const seesEmails = seesTeamMembers(access, workspace.team_id);
   const teamRef = { id: team.id, name: team.name, fullname: team.fullname };

@@ -9,7 +9,7 @@ import { bearerAuth, idParam } from '../http/schemas.js';
 import { loadAccess, managesWorkspace } from '../access/access.js';
 import { entitledRole } from '../cluster/entitlement.js';
 import { presentWorkspace, workspaceSchema } from './presenter.js';
-import { lifecycleSettings } from '../config/lifecycleSettings.js';
+import { recentLifecycleSettings } from '../config/lifecycleSettings.js';
 import { findWorkspace, removeWorkspaceMember } from './workspaces.js';
 import { resourcesNearLimit, workspaceUsages } from './quotaSums.js';
 
@@ -93,7 +93,8 @@ export function workspaceRoutes(context: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const workspace = await findWorkspace(db, request.params.id);
         if (!workspace) throw notFound();
-        const settings = await lifecycleSettings(db, context.config.lifecycleDefaults);
+        // The page is read often; its statuses go by the settings as read in the last few seconds.
+        const settings = await recentLifecycleSettings(db, context.config.lifecycleDefaults);
         const when = { now: context.clock.now(), warningDays: settings.warning_days };
         return presentWorkspace(db, cluster, workspace, await loadAccess(db, currentUser(request)), when);
       },

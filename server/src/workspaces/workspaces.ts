@@ -1,11 +1,14 @@
 import type { Kysely } from 'kysely';
 import { recordActivity } from '../activity/log.js';
 import { timestamp } from '../db/database.js';
+import { preparedQuery } from '../db/prepared.js';
 import type { Database, Workspace, WorkspaceRole } from '../db/schema.js';
 import { namespaceFor } from './naming.js';
 
+const workspaceById = preparedQuery((db, id: number) => db.selectFrom('workspaces').selectAll().where('id', '=', id));
+
 export function findWorkspace(db: Kysely<Database>, id: number): Promise<Workspace | undefined> {
-  return db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
+  return workspaceById.first(db, id);
 }
 
 export function findWorkspaceByName(db: Kysely<Database>, teamId: number, name: string): Promise<Workspace | undefined> {
