@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import { isDeepStrictEqual } from 'node:util';
-import fastJson from 'fast-json-stringify';
+import type fastJsonStringify from 'fast-json-stringify';
 import type { FastifySerializerCompiler } from 'fastify';
 import { serializerCompiler as zodSerializerCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -56,7 +57,13 @@ export function compileAnswerSchema(schema: unknown): Serialize | null {
   return compileByJsonType(jsonSchema) ?? build(jsonSchema);
 }
 
-const build = (schema: JsonSchema) => fastJson(schema as unknown as Parameters<typeof fastJson>[0]) as Serialize;
+// Loaded when the first answer is compiled: the module and the validator library it brings keep
+// some 9 MB that an idle server would hold for nothing.
+let fastJson: typeof fastJsonStringify | undefined;
+const build = (schema: JsonSchema) => {
+  fastJson ??= createRequire(import.meta.url)('fast-json-stringify') as typeof fastJsonStringify;
+  return fastJson(schema as unknown as Parameters<typeof fastJsonStringify>[0]) as Serialize;
+};
 
 /**
  * A union whose branches are each of a JSON type of its own (the lists: a plain array, or a page
