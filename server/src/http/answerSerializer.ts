@@ -31,10 +31,10 @@ export function answerSerializerCompiler({ checked }: { checked: boolean }): Fas
 }
 
 function answerSerializer(route: Parameters<FastifySerializerCompiler<unknown>>[0], checked: boolean): Serialize {
-  const zodSerialize = zodSerializerCompiler(route as Parameters<typeof zodSerializerCompiler>[0]) as Serialize;
   const compiled = compileAnswerSchema(route.schema);
+  if (compiled && !checked) return compiled;
+  const zodSerialize = zodSerializerCompiler(route as Parameters<typeof zodSerializerCompiler>[0]) as Serialize;
   if (!compiled) return zodSerialize;
-  if (!checked) return compiled;
   return (data) => {
     const written = compiled(data);
     const expected = zodSerialize(data);
