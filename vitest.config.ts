@@ -1,8 +1,22 @@
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-// Two projects: the API server (Node, real database, real SMTP) and the console
-// (jsdom, Testing Library, msw). Browser tests live in e2e/ and run under Playwright.
+// The API server (Node, real database, real SMTP) and the console (jsdom, Testing Library,
+// msw), the latter in two projects: the console files that replace a module with vi.mock run
+// apart. Browser tests live in e2e/ and run under Playwright.
+
+const CONSOLE_FILES_WITH_MODULE_MOCKS = [
+  'tests/invitationRealtime.test.tsx',
+  'tests/nodes.test.tsx',
+  'tests/nodesWaiting.test.tsx',
+  'tests/userEvents.test.tsx',
+];
+const consoleTests = {
+  environment: 'jsdom',
+  setupFiles: ['tests/setup.ts'],
+  testTimeout: 20_000,
+} as const;
+
 export default defineConfig({
   test: {
     // Every core: vitest leaves one free by default, which on CI's two cores ran the files one at
@@ -12,6 +26,10 @@ export default defineConfig({
       {
         test: {
           name: 'server',
+          // A worker's test files share its modules: importing the server for each file took
+          // over half the suite's time. Each file still builds its own app, database and ports
+          // (test/kit); the server keeps no state in modules beyond caches.
+          isolate: false,
           environment: 'node',
           include: ['server/test/**/*.test.ts'],
           testTimeout: 30_000,
@@ -21,11 +39,23 @@ export default defineConfig({
       {
         extends: './vite.config.ts',
         test: {
+          ...consoleTests,
           name: 'console',
-          environment: 'jsdom',
+          // As for the server: react-admin and MUI are imported once per worker, not per file.
+          // tests/setup.ts puts back the module state a file may leave (the language, …).
+          isolate: false,
           include: ['tests/**/*.test.{ts,tsx}'],
-          setupFiles: ['tests/setup.ts'],
-          testTimeout: 20_000,
+          exclude: CONSOLE_FILES_WITH_MODULE_MOCKS,
+        },
+      },
+      {
+        extends: './vite.config.ts',
+        test: {
+          ...consoleTests,
+          // vi.mock replaces a module only where it is imported after the mock: these files get
+          // fresh modules of their own.
+          name: 'console-module-mocks',
+          include: CONSOLE_FILES_WITH_MODULE_MOCKS,
         },
       },
     ],

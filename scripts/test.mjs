@@ -121,7 +121,8 @@ function playwright() {
 
 const only = process.argv[2]; // optional: server | console | e2e
 if (!only || only === 'server' || only === 'console') {
-  vitest(only ? `vitest ${only}` : 'vitest (server on SQLite, console)', only ? ['--project', only] : []);
+  const projects = only === 'console' ? ['--project', 'console', '--project', 'console-module-mocks'] : ['--project', only];
+  vitest(only ? `vitest ${only}` : 'vitest (server on SQLite, console)', only ? projects : []);
 }
 if ((!only || only === 'server') && process.env.TEST_POSTGRES_URL) {
   vitest('vitest server on PostgreSQL', ['--project', 'server'], { DATABASE_URL: process.env.TEST_POSTGRES_URL });

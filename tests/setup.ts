@@ -1,6 +1,9 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
+import { i18nProvider } from '../src/i18n';
+import { currentLocale } from '../src/i18n/locale';
+import { forgetDeletedWorkspaces } from '../src/realtime/deletedWorkspaces';
 import { resetDb } from './mocks/db';
 import { resetNodesDb } from './mocks/nodes';
 import { resetUsageDb } from './mocks/usage';
@@ -39,8 +42,12 @@ const INVALID_NESTING = /cannot be a descendant of|cannot contain a nested|valid
 let nestingErrors: string[] = [];
 const consoleError = console.error;
 
-beforeEach(() => {
+beforeEach(async () => {
   nestingErrors = [];
+  // The test files of a worker share the console's modules (vitest.config.ts, isolate: false):
+  // what one left in module state (the language, the deletions told of) is put back here.
+  if (currentLocale() !== 'en') await i18nProvider.changeLocale('en');
+  forgetDeletedWorkspaces();
   console.error = (...args: unknown[]) => {
     const text = args.map(String).join(' ');
     if (INVALID_NESTING.test(text)) nestingErrors.push(text.slice(0, 300));

@@ -15,3 +15,6 @@ export const wasWorkspaceDeleted = (id: number, now = Date.now()) => {
   const at = deleted.get(id);
   return at !== undefined && now - at <= REMEMBER_MS;
 };
+
+/** Forgets every deletion told of (the console tests, which share this module between files). */
+export const forgetDeletedWorkspaces = () => deleted.clear();
