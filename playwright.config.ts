@@ -11,8 +11,10 @@ export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
   outputDir: 'test-results/playwright',
+  // A spec file's tests run in order, in one worker; two workers take two files at once. Each
+  // spec arranges its own people, teams and workspaces, so files do not see each other's.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   timeout: 90_000,
   expect: { timeout: 15_000 },
