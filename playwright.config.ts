@@ -30,7 +30,11 @@ export default defineConfig({
     // Dates follow the browser's locale within the chosen language (src/utils/dates.ts): a
     // British browser, so the specs' day-first dates are what the pages show.
     locale: 'en-GB',
-    trace: 'retain-on-failure',
+    // Without the screenshots a trace would film: the page sweeps take a few hundred each. The
+    // failed test's own screenshot and page snapshot still say what it showed. One setting for
+    // every spec: a spec with a trace option of its own would need workers of its own, and the
+    // runner keeps those for last, where the longest specs then ran alone.
+    trace: { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

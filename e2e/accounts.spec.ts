@@ -213,6 +213,9 @@ test('a forgotten password is reset through the mailed link, once', async () => 
   await page.goto('/');
   await page.getByRole('link', { name: /forgot/i }).click();
   await expect(page).toHaveURL(/\/password$/);
+  // The address changes before the page does (its code loads meanwhile, the login form still
+  // showing): typing now would fill the login form's Email.
+  await expect(page.getByRole('heading', { name: 'Forgot your password?' })).toBeVisible();
   const askedAt = new Date(Date.now() - 1000);
   await page.getByLabel('Email').fill(person.email);
   await page.getByRole('button', { name: 'Send reset link' }).click();

@@ -26,7 +26,6 @@ import { loggedInPage, type TestUser } from './support/users';
 
 // The traces of failures keep their DOM snapshots but not the screencast: on two shared cores
 // its frames cost minutes of a run, and the screenshots below show the screens anyway.
-test.use({ trace: { mode: 'retain-on-failure', screenshots: false } });
 
 const SEEDED_USERS = 100_000;
 // Teams and activity barely change the seed's time (the 100,000 users are what takes it);

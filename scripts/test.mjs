@@ -3,13 +3,11 @@
 //   1. vitest: the server project (SQLite, real SMTP, …) and the console project (jsdom + msw)
 //   2. when TEST_POSTGRES_URL is set: the server project again against PostgreSQL
 //   3. Playwright browser tests against `npm start`, in Debian's Chromium
-// 2 and 3 run side by side: the browser tests wait on pages far more than they use the CPU, and
-// the PostgreSQL suite's output is printed after theirs, whole.
 // Browser tests need Chromium. Under CI (CI=true) a missing Chromium is a failure; on a
 // developer machine it is reported loudly as skipped, never silently.
-import { spawn } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,7 +19,6 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 const problems = [];
 
 const timings = [];
-const startedAt = Date.now();
 
 // CPU time, to put each phase's wall clock beside the least it could take on this machine's
 // cores. Linux adds a reaped child's CPU (and that of the children it reaped) to its parent's
@@ -51,38 +48,14 @@ function postgresCpu() {
 }
 const cpuTimes = [];
 
-/**
- * Runs one suite (a Node script with `args`). With `logFile` its output goes there instead of
- * the terminal, for a suite that runs beside another. CPU is counted per group of suites that
- * run together (`cpuGroup`): the kernel adds a child's CPU to ours only when it ends.
- */
-function run(label, args, env = {}, logFile = null) {
-  if (!logFile) console.log(`\n=== ${label} ===`);
+function run(label, args, env = {}) {
+  console.log(`\n=== ${label} ===`);
   const started = Date.now();
-  const child = spawn(process.execPath, args, {
-    cwd: root,
-    stdio: logFile ? ['ignore', 'pipe', 'pipe'] : 'inherit',
-    env: { ...process.env, ...env },
-  });
-  if (logFile) {
-    const log = createWriteStream(logFile);
-    child.stdout.pipe(log);
-    child.stderr.pipe(log);
-  }
-  return new Promise((resolve) => {
-    child.on('close', (code) => {
-      timings.push([label, Math.round((Date.now() - started) / 1000)]);
-      resolve(code ?? 1);
-    });
-  });
-}
-
-/** Runs `suites` (functions answering promises) side by side, and records their CPU together. */
-async function together(label, ...suites) {
   const cpuBefore = childrenCpu() + postgresCpu();
-  const started = Date.now();
-  await Promise.all(suites.map((suite) => suite()));
-  cpuTimes.push([label, Math.round(childrenCpu() + postgresCpu() - cpuBefore), Math.round((Date.now() - started) / 1000)]);
+  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  timings.push([label, Math.round((Date.now() - started) / 1000)]);
+  cpuTimes.push(Math.round(childrenCpu() + postgresCpu() - cpuBefore));
+  return result.status ?? 1;
 }
 
 function readJson(path) {
@@ -93,10 +66,10 @@ function readJson(path) {
   }
 }
 
-async function vitest(label, args, env, logFile = null) {
+function vitest(label, args, env) {
   const output = join(resultsDir, `${label.replace(/\W+/g, '-')}.json`);
   rmSync(output, { force: true });
-  const status = await run(label, [bin('vitest', 'vitest.mjs'), 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile=${output}`], env, logFile);
+  const status = run(label, [bin('vitest', 'vitest.mjs'), 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile=${output}`], env);
   const report = readJson(output);
   if (!report) {
     problems.push(`${label}: no report (exit ${status})`);
@@ -112,7 +85,7 @@ async function vitest(label, args, env, logFile = null) {
   }
 }
 
-async function playwright() {
+function playwright() {
   const chromium = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
   if (!existsSync(chromium)) {
     const message = `browser tests: Chromium not found at ${chromium} (apt-get install chromium)`;
@@ -127,7 +100,7 @@ async function playwright() {
   }
   const output = join(resultsDir, 'playwright.json');
   rmSync(output, { force: true });
-  const status = await run('browser tests (Playwright, Chromium)', [bin('@playwright/test', 'cli.js'), 'test'], {
+  const status = run('browser tests (Playwright, Chromium)', [bin('@playwright/test', 'cli.js'), 'test'], {
     PLAYWRIGHT_JSON_OUTPUT_NAME: output,
   });
   const report = readJson(output);
@@ -149,23 +122,12 @@ async function playwright() {
 const only = process.argv[2]; // optional: server | console | e2e
 if (!only || only === 'server' || only === 'console') {
   const projects = only === 'console' ? ['--project', 'console', '--project', 'console-module-mocks'] : ['--project', only];
-  const label = only ? `vitest ${only}` : 'vitest (server on SQLite, console)';
-  await together(label, () => vitest(label, only ? projects : []));
+  vitest(only ? `vitest ${only}` : 'vitest (server on SQLite, console)', only ? projects : []);
 }
-const onPostgres = (!only || only === 'server') && process.env.TEST_POSTGRES_URL;
-const inBrowsers = !only || only === 'e2e';
-const postgresLog = join(resultsDir, 'vitest-server-on-PostgreSQL.log');
-const postgresSuite = () =>
-  vitest('vitest server on PostgreSQL', ['--project', 'server'], { DATABASE_URL: process.env.TEST_POSTGRES_URL }, inBrowsers ? postgresLog : null);
-if (onPostgres && inBrowsers) {
-  console.log('\n(the server tests on PostgreSQL run beside the browser tests; their output follows them)');
-  await together('browser tests, and beside them the server on PostgreSQL', playwright, postgresSuite);
-  console.log('\n=== vitest server on PostgreSQL (beside the browser tests) ===');
-  console.log(readFileSync(postgresLog, 'utf8'));
-} else {
-  if (onPostgres) await together('vitest server on PostgreSQL', postgresSuite);
-  if (inBrowsers) await together('browser tests (Playwright, Chromium)', playwright);
+if ((!only || only === 'server') && process.env.TEST_POSTGRES_URL) {
+  vitest('vitest server on PostgreSQL', ['--project', 'server'], { DATABASE_URL: process.env.TEST_POSTGRES_URL });
 }
+if (!only || only === 'e2e') playwright();
 
 // Each phase's wall-clock time: those .ci/run measured before (CI_PHASES, "name=seconds;…"), then
 // each suite's, so that a slow phase shows at the end of the log.
@@ -174,18 +136,17 @@ const earlier = (process.env.CI_PHASES ?? '')
   .filter(Boolean)
   .map((entry) => [entry.slice(0, entry.lastIndexOf('=')), Number(entry.slice(entry.lastIndexOf('=') + 1))]);
 const phases = [...earlier, ...timings];
-console.log('\nPhases (wall clock; the server on PostgreSQL and the browser tests overlap):');
+console.log('\nPhases (wall clock):');
 for (const [label, seconds] of phases) console.log(`  ${label.padEnd(44)} ${String(seconds).padStart(5)} s`);
-const total = earlier.reduce((sum, [, seconds]) => sum + seconds, 0) + Math.round((Date.now() - startedAt) / 1000);
-console.log(`  ${'total'.padEnd(44)} ${String(total).padStart(5)} s`);
+console.log(`  ${'total'.padEnd(44)} ${String(phases.reduce((sum, [, seconds]) => sum + seconds, 0)).padStart(5)} s`);
 // The suites' CPU over the cores: no scheduling of the same work runs them faster than that.
 const cores = availableParallelism();
-const cpuTotal = cpuTimes.reduce((sum, [, seconds]) => sum + seconds, 0);
+const cpuTotal = cpuTimes.reduce((sum, seconds) => sum + seconds, 0);
 console.log(`\nThe test suites' CPU time (processes and PostgreSQL), and its floor on ${cores} cores:`);
-for (const [label, cpu, wall] of cpuTimes) {
-  console.log(`  ${label.padEnd(56)} ${String(cpu).padStart(5)} s CPU, ${String(wall).padStart(5)} s wall, floor ${String(Math.round(cpu / cores)).padStart(5)} s`);
+for (const [index, [label, seconds]] of timings.entries()) {
+  console.log(`  ${label.padEnd(44)} ${String(cpuTimes[index]).padStart(5)} s CPU, ${String(seconds).padStart(5)} s wall, floor ${String(Math.round(cpuTimes[index] / cores)).padStart(5)} s`);
 }
-console.log(`  ${'suites'.padEnd(56)} ${String(cpuTotal).padStart(5)} s CPU, floor ${Math.round(cpuTotal / cores)} s`);
+console.log(`  ${'suites'.padEnd(44)} ${String(cpuTotal).padStart(5)} s CPU, floor ${Math.round(cpuTotal / cores)} s`);
 for (const problem of problems) console.log(`problem: ${problem}`);
 const skipped = totals.skipped ? `, ${totals.skipped} skipped` : '';
 console.log(`\n${totals.passed} passed, ${totals.failed} failed${skipped}`);

@@ -39,7 +39,8 @@ export function newAccount(firstname: string, lastname: string): TestUser {
   return {
     firstname,
     lastname,
-    email: `${slug}.${Date.now()}.${made}@example.org`,
+    // The process id too: two browser workers run at once, each counting from 1.
+    email: `${slug}.${Date.now()}.${process.pid}.${made}@example.org`,
     password: `${slug}-rides-a-long-passphrase-${made}`,
   };
 }
