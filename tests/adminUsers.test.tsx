@@ -1,9 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import { http } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { adminUsersDb, makeAdminUserDetail, resetAdminUsersDb } from './mocks/adminUsers';
 import { db, requestsTo } from './mocks/db';
 import { makeUser } from './mocks/fixtures';
 import { renderApp } from './render';
+import { server } from './mocks/server';
 
 // /admin/users/{id} and the users list's bulk actions (docs/api-contract.md "Admin: users").
 
@@ -141,5 +143,30 @@ describe('bulk actions on /admin/users', () => {
     expect(requestsTo('POST', '/api/admin/users/bulk')[0]!.body).toEqual({ ids: [3], action: 'enable', dry_run: true });
     await user.click(within(dialog).getByRole('button', { name: 'Enable' }));
     expect(await within(dialog).findByText('1 user enabled.')).toBeInTheDocument();
+  });
+
+  it('a dry run answered after its dialog was closed does not open the dialog again', async () => {
+    db.admin.users = listRows(3);
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    server.use(
+      http.post('/api/admin/users/bulk', async () => {
+        await answered;
+        // Nothing answered: msw goes on to the handlers registered before this one.
+      }),
+    );
+    const { user } = renderApp({ path: '/admin/users', loggedIn: true });
+    const row = (await screen.findByText('person3@example.org')).closest('tr')!;
+    await user.click(within(row).getByRole('checkbox'));
+    await user.click(screen.getByRole('button', { name: 'Enable' }));
+    expect(await screen.findByRole('dialog')).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    answer();
+    await waitFor(() => expect(requestsTo('POST', '/api/admin/users/bulk')).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 });

@@ -8,7 +8,7 @@ import {
   DialogTitle,
   LinearProgress,
 } from '@mui/material';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useDataProvider, useListContext, useRefresh, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider } from '../../../dataProvider';
 import type { BulkUsersAnswer, BulkUsersRequest } from './types';
@@ -57,18 +57,22 @@ export const BulkUserButtons = () => {
   // The rows or everything the filter matches: the shared toolbar's "Select all N matching" (../bulk.tsx).
   const { allMatching } = useBulkSelection();
   const [flow, setFlow] = useState<Flow | null>(null);
+  // Which opening of the dialog a dry run belongs to: one answered after the person closed its
+  // dialog (slow under load) must not open it again.
+  const opening = useRef(0);
 
   const target = (): Pick<BulkUsersRequest, 'ids' | 'filter'> =>
     allMatching ? { filter: bulkFilter(filterValues) } : { ids: selectedIds };
   const count = (n: number) => translate('adminUsers.counts.users', { smart_count: n });
 
   const start = async (action: Action) => {
+    const current = ++opening.current;
     setFlow({ stage: 'counting', action });
     try {
       const preview = await dataProvider.bulkUsers({ ...target(), action, dry_run: true });
-      setFlow({ stage: 'confirm', action, preview });
+      if (opening.current === current) setFlow({ stage: 'confirm', action, preview });
     } catch (error) {
-      setFlow({ stage: 'failed', action, message: errorMessage(error, 'adminUsers.error') });
+      if (opening.current === current) setFlow({ stage: 'failed', action, message: errorMessage(error, 'adminUsers.error') });
     }
   };
   const confirm = async (action: Action, preview: BulkUsersAnswer) => {
@@ -84,6 +88,7 @@ export const BulkUserButtons = () => {
   const close = () => {
     if (flow?.stage === 'running') return;
     if (flow?.stage === 'result') onUnselectItems();
+    opening.current += 1;
     setFlow(null);
   };
 
