@@ -24,9 +24,6 @@ import { loggedInPage, type TestUser } from './support/users';
 // seeded data and accounts are made once per server run and remembered in the runtime
 // directory (wiped at each server start, support/serve.mjs).
 
-// The traces of failures keep their DOM snapshots but not the screencast: on two shared cores
-// its frames cost minutes of a run, and the screenshots below show the screens anyway.
-
 const SEEDED_USERS = 100_000;
 // Teams and activity barely change the seed's time (the 100,000 users are what takes it);
 // a few teams put team names in the users list, a little activity fills the activity lists.

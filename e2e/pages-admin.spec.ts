@@ -13,7 +13,6 @@ import type { TestUser } from './support/users';
 // pages in French for overflow and translation keys; and the keyboard paths to a row's page
 // and to a bulk action. A few dozen accounts are enough: admin.spec.ts checks the scale.
 
-
 /** More than a page of 25 people and of 25 pending requests, so that "Select all N matching" shows. */
 const PEOPLE = 30;
 const FIRSTNAMES = ['Ada', 'Barbara', 'Claude', 'Dennis', 'Edsger', 'Frances', 'Guido', 'Hedy', 'Ivan', 'John'];

@@ -121,7 +121,8 @@ function playwright() {
 
 const only = process.argv[2]; // optional: server | console | e2e
 if (!only || only === 'server' || only === 'console') {
-  const projects = only === 'console' ? ['--project', 'console', '--project', 'console-module-mocks'] : ['--project', only];
+  // 'console*': the console's files run as two projects (vitest.config.ts).
+  const projects = only === 'console' ? ['--project', 'console*'] : ['--project', only];
   vitest(only ? `vitest ${only}` : 'vitest (server on SQLite, console)', only ? projects : []);
 }
 if ((!only || only === 'server') && process.env.TEST_POSTGRES_URL) {

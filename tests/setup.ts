@@ -2,7 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { i18nProvider } from '../src/i18n';
-import { currentLocale } from '../src/i18n/locale';
+import { currentLocale, DEFAULT_LOCALE } from '../src/i18n/locale';
 import { forgetDeletedWorkspaces } from '../src/realtime/deletedWorkspaces';
 import { resetDb } from './mocks/db';
 import { resetNodesDb } from './mocks/nodes';
@@ -46,7 +46,7 @@ beforeEach(async () => {
   nestingErrors = [];
   // The test files of a worker share the console's modules (vitest.config.ts, isolate: false):
   // what one left in module state (the language, the deletions told of) is put back here.
-  if (currentLocale() !== 'en') await i18nProvider.changeLocale('en');
+  if (currentLocale() !== DEFAULT_LOCALE) await i18nProvider.changeLocale(DEFAULT_LOCALE);
   forgetDeletedWorkspaces();
   console.error = (...args: unknown[]) => {
     const text = args.map(String).join(' ');

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Creates many ready-to-use accounts in one process (run with `node --import tsx`): the same
-// `user:create` command as e2e/support/users.ts runs, through the CLI's own runCli, but without
+// `user:create` command as `npm run cli`, through the CLI's own runCli, but without
 // paying a process start per account. Reads a JSON array of
 // {email, password, firstname, lastname, admin?} on stdin; the database is the configured one
 // (STORAGE_DIR / DATABASE_URL, as for the CLI).

@@ -1,7 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { expect, type Browser, type Page } from '@playwright/test';
-import { e2eRuntimeDir } from '../../playwright.config';
+import { createUsers, newAccount } from './admin';
 
 export interface TestUser {
   firstname: string;
@@ -10,28 +8,14 @@ export interface TestUser {
   password: string;
 }
 
-let created = 0;
-
 /**
  * Creates a ready-to-use account (verified, policy accepted) through the operator CLI, against
  * the same database the server under test uses: the browser flows of registration are covered
  * by accounts.spec.ts, so the other specs start from onboarded people.
  */
 export function createUser(firstname: string, lastname: string, options: { admin?: boolean } = {}): TestUser {
-  created += 1;
-  const user = {
-    firstname,
-    lastname,
-    email: `${firstname.toLowerCase()}.${Date.now()}.${created}@example.org`,
-    password: `${firstname.toLowerCase()}-long-passphrase`,
-  };
-  const args = ['--import', 'tsx', 'server/src/cli.ts', 'user:create', '--email', user.email, '--password', user.password,
-    '--firstname', firstname, '--lastname', lastname, '--verified'];
-  if (options.admin) args.push('--admin');
-  // The same fresh SQLite database as the server under test (see support/serve.mjs).
-  const env: NodeJS.ProcessEnv = { ...process.env, STORAGE_DIR: join(e2eRuntimeDir, 'storage') };
-  delete env.DATABASE_URL;
-  execFileSync(process.execPath, args, { env, stdio: 'pipe' });
+  const user = newAccount(firstname, lastname);
+  createUsers([{ ...user, admin: options.admin }]);
   return user;
 }
 
