@@ -16,6 +16,7 @@ const mailDir = join(e2eRuntimeDir, 'mail');
 function caughtMails(): CaughtMail[] {
   if (!existsSync(mailDir)) return [];
   return readdirSync(mailDir)
+    .filter((file) => !file.startsWith('.')) // still being written (see serve.mjs)
     .sort()
     .map((file) => JSON.parse(readFileSync(join(mailDir, file), 'utf8')) as CaughtMail);
 }

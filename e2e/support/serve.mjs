@@ -3,7 +3,7 @@
 // mail it receives as JSON into E2E_RUNTIME_DIR/mail/, and `npm start` (scripts/start.mjs) on
 // a fresh storage directory pointing its mailer at that SMTP server.
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser } from 'mailparser';
@@ -38,7 +38,11 @@ const smtp = new SMTPServer({
           html: typeof mail.html === 'string' ? mail.html : '',
           receivedAt: new Date().toISOString(),
         };
-        writeFileSync(join(mailDir, `${Date.now()}-${String(received).padStart(4, '0')}.json`), JSON.stringify(record, null, 2));
+        // Written under a hidden name, then renamed: a test polling the folder while another
+        // worker's mail arrives must never read half a file.
+        const name = `${Date.now()}-${String(received).padStart(4, '0')}.json`;
+        writeFileSync(join(mailDir, `.${name}`), JSON.stringify(record, null, 2));
+        renameSync(join(mailDir, `.${name}`), join(mailDir, name));
         callback();
       })
       .catch(callback);
