@@ -207,15 +207,39 @@ test('logging out returns to the login screen', async () => {
   await page.getByRole('button', { name: 'Logout' }).first().click();
   await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('authentication_token'))).toBeNull();
+
+  // The console's router keeps a screen until the next one's code has loaded; the login page it
+  // shows now loads the code of its links' screens, so following one replaces the form at once,
+  // even with no more code arriving.
+  const chunkLoaded = () =>
+    page.evaluate(() => performance.getEntriesByType('resource').some((entry) => /\/ForgotPasswordPage-[^/]*\.js$/.test(entry.name)));
+  await expect.poll(chunkLoaded, { message: 'the forgotten-password screen loaded with the login page' }).toBe(true);
+  await page.waitForTimeout(500); // the chunk's module runs once fetched
+  await page.route(/\.js$/, () => undefined); // no more code answers
+  await page.getByRole('link', { name: /forgot/i }).click();
+  await expect(page.getByRole('heading', { name: 'Forgot your password?' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Login' })).toHaveCount(0);
+  await page.unroute(/\.js$/);
 });
 
 test('a forgotten password is reset through the mailed link, once', async () => {
   await page.goto('/');
+  // The page's code held back, as on a slow network: the login form goes at once (what is typed
+  // meanwhile cannot land in it), and a progress shows until the page's code arrives.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const forgotChunk = /\/assets\/ForgotPasswordPage-[^/]*\.js$/;
+  await page.route(forgotChunk, async (route) => {
+    await held;
+    await route.continue();
+  });
   await page.getByRole('link', { name: /forgot/i }).click();
   await expect(page).toHaveURL(/\/password$/);
-  // The address changes before the page does (its code loads meanwhile, the login form still
-  // showing): typing now would fill the login form's Email.
+  await expect(page.getByRole('progressbar', { name: 'Loading…' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Login' })).toHaveCount(0);
+  release();
   await expect(page.getByRole('heading', { name: 'Forgot your password?' })).toBeVisible();
+  await page.unroute(forgotChunk);
   const askedAt = new Date(Date.now() - 1000);
   await page.getByLabel('Email').fill(person.email);
   await page.getByRole('button', { name: 'Send reset link' }).click();

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { CssBaseline } from '@mui/material';
-import { Suspense, useMemo } from 'react';
+import { Suspense, useEffect, useMemo } from 'react';
 import {
   AdminContext,
   type DataProvider,
@@ -68,6 +68,23 @@ const LoggedOutOnly = ({ children }: { children: React.ReactElement }) => {
   return session.status === 'anonymous' ? <LoggedOutScreen>{children}</LoggedOutScreen> : <Navigate to="/" replace />;
 };
 
+/**
+ * When a session ends the console shows its login page, whose two links lead to screens of
+ * their own chunks. The console's router navigates in a transition, which keeps the previous
+ * screen until the next one's code has loaded: the login form would stay on screen at
+ * /password, taking what a person types. Loading both chunks with the login page closes that gap.
+ */
+const LoadLoginLinkScreens = () => {
+  const session = useSession();
+  useEffect(() => {
+    if (session.status !== 'anonymous') return;
+    // A chunk that fails here is asked for again when its screen renders.
+    void RegistrationPage.preload().catch(() => undefined);
+    void ForgotPasswordPage.preload().catch(() => undefined);
+  }, [session.status]);
+  return null;
+};
+
 export interface ConsoleAppProps {
   settings: Settings;
   providers: Providers;
@@ -91,6 +108,7 @@ export const ConsoleApp = ({ settings, providers, store, queryClient }: ConsoleA
       >
         {/* Base styles (font, background) for the logged-out area and the wizard too. */}
         <CssBaseline enableColorScheme />
+        <LoadLoginLinkScreens />
         <ConsoleLocale>
         <Suspense fallback={<SessionLoading />}>
         <Routes>

@@ -1,6 +1,6 @@
-import { CssBaseline } from '@mui/material';
+import { Box, CircularProgress, CssBaseline } from '@mui/material';
 import { createTheme, ThemeProvider } from '@mui/material/styles';
-import { AuthContext } from 'react-admin';
+import { AuthContext, useTranslate } from 'react-admin';
 import { Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
 import type { TestbedAuthProvider } from '../../authProvider';
@@ -25,6 +25,24 @@ const OidcCallbackPage = lazyNamed(() => import('../oidc/OidcCallbackPage'), 'Oi
 
 const muiTheme = createTheme(theme);
 
+/**
+ * What shows while a screen's chunk arrives. The router does not navigate in a transition
+ * (useTransitions={false} below): in one, React keeps the previous screen until the next one's
+ * code has loaded, so "Forgot password?" left the login form on screen at /password, and what a
+ * person typed meanwhile went into it.
+ */
+const ScreenLoading = () => {
+  const translate = useTranslate();
+  return (
+    <Box sx={{ display: 'flex', justifyContent: 'center', alignItems: 'center', minHeight: '100vh', bgcolor: 'background.paper' }}>
+      {/* Shown only when the wait is noticeable: a chunk that arrives at once makes no flash. */}
+      <Box sx={{ '@keyframes appear': { from: { opacity: 0 }, to: { opacity: 1 } }, animation: 'appear 0s linear 300ms both' }}>
+        <CircularProgress aria-label={translate('app.loading')} />
+      </Box>
+    </Box>
+  );
+};
+
 /** Logged-out screens send a logged-in user to the console instead (as App.tsx does). */
 const LoggedOutOnly = ({ children }: { children: React.ReactElement }) => {
   const session = useSession();
@@ -42,8 +60,8 @@ export const LoggedOutApp = ({ settings, authProvider }: LoggedOutAppProps) => (
       <LoggedOutLocale>
         <ThemeProvider theme={muiTheme}>
           <CssBaseline enableColorScheme />
-          <BrowserRouter>
-            <Suspense fallback={null}>
+          <BrowserRouter useTransitions={false}>
+            <Suspense fallback={<ScreenLoading />}>
               <Routes>
                 <Route path="/registration" element={<LoggedOutOnly><RegistrationPage /></LoggedOutOnly>} />
                 <Route path="/password" element={<LoggedOutOnly><ForgotPasswordPage /></LoggedOutOnly>} />
