@@ -132,6 +132,37 @@ describe('the i18n provider', () => {
     expect(provider.translate('ra.navigation.no_results', { name: nom })).toBe('Aucun résultat');
     expect(provider.translate('ra.page.empty', { name: nom })).toBe('Rien pour l’instant.');
   });
+
+  it("writes the pagination's numbers as each language does", async () => {
+    const provider = createI18nProvider();
+    const range = { offsetBegin: 1, offsetEnd: 25, total: 100055 };
+    expect(provider.translate('ra.navigation.page_range_info', range)).toBe('1-25 of 100,055');
+    expect(provider.translate('ra.navigation.partial_page_range_info', { offsetBegin: 1001, offsetEnd: 1025 })).toBe('1,001-1,025 of more than 1,025');
+    await provider.changeLocale('fr');
+    expect(provider.translate('ra.navigation.page_range_info', range)).toBe('1-25 sur 100\u202f055');
+  });
+
+  it('puts a label before its value with the colon each language uses', async () => {
+    const provider = createI18nProvider();
+    expect(provider.translate('app.labelled', { label: 'Team' })).toBe('Team:');
+    await provider.changeLocale('fr');
+    expect(provider.translate('app.labelled', { label: 'Équipe' })).toBe('Équipe :');
+  });
+
+  it("sums up a workspace's people with each count in its own number", async () => {
+    const provider = createI18nProvider();
+    const summary = (members: number, managers: number, requests: number) =>
+      provider.translate('adminWorkspaces.counts.summary', {
+        members: provider.translate('adminWorkspaces.counts.members', { smart_count: members }),
+        managers: provider.translate('adminWorkspaces.counts.managers', { smart_count: managers }),
+        requests: provider.translate('adminWorkspaces.counts.requests', { smart_count: requests }),
+      });
+    expect(summary(1, 1, 1)).toBe('1 member, 1 managing; 1 pending join request');
+    expect(summary(4, 2, 0)).toBe('4 members, 2 managing; 0 pending join requests');
+    await provider.changeLocale('fr');
+    expect(summary(1, 1, 0)).toBe('1 membre, dont 1 gestionnaire ; 0 demande d’adhésion en attente');
+    expect(summary(4, 2, 3)).toBe('4 membres, dont 2 gestionnaires ; 3 demandes d’adhésion en attente');
+  });
 });
 
 describe('the language to start in', () => {

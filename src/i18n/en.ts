@@ -15,6 +15,8 @@ export const appMessages = {
     sandbox: 'Sandbox cluster',
     sandbox_hint: 'This console is connected to the built-in sandbox cluster: workloads are simulated.',
     loading: 'Loading…',
+    // A label before its value ('Team: Physics'); French puts a space before the colon.
+    labelled: '%{label}:',
     skip_to_content: 'Skip to content',
     // The language menu (each language is named in its own language).
     language: 'Language',
@@ -910,7 +912,9 @@ export const appMessages = {
     },
     counts: {
       members: '%{smart_count} member |||| %{smart_count} members',
-      summary: '%{members}, %{managers} managing; %{requests} pending join requests',
+      managers: '%{smart_count} managing |||| %{smart_count} managing',
+      requests: '%{smart_count} pending join request |||| %{smart_count} pending join requests',
+      summary: '%{members}, %{managers}; %{requests}',
     },
     cluster: { pending: 'Being set up', ready: 'Ready', error: 'Refused by the cluster' },
     pod_security: 'enforce %{enforce}, warn %{warn}, audit %{audit} (%{version})',
@@ -1293,7 +1297,6 @@ export const appMessages = {
   // The admin lists as cards below the sm breakpoint (ListCards).
   admin_cards: {
     select_page: 'Select every item on this page',
-    labelled: '%{label}:',
   },
   dashboard: {
     menu: 'Overview',

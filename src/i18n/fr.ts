@@ -16,6 +16,7 @@ export const frenchAppMessages: typeof appMessages = {
     sandbox: 'Cluster bac à sable',
     sandbox_hint: 'Cette console est reliée au cluster bac à sable intégré : les charges de travail sont simulées.',
     loading: 'Chargement…',
+    labelled: '%{label} :',
     skip_to_content: 'Aller au contenu',
     language: 'Langue',
     realtime: {
@@ -898,7 +899,9 @@ export const frenchAppMessages: typeof appMessages = {
     },
     counts: {
       members: '%{smart_count} membre |||| %{smart_count} membres',
-      summary: '%{members}, dont %{managers} gestionnaires ; %{requests} demandes d’adhésion en attente',
+      managers: '%{smart_count} gestionnaire |||| %{smart_count} gestionnaires',
+      requests: '%{smart_count} demande d’adhésion en attente |||| %{smart_count} demandes d’adhésion en attente',
+      summary: '%{members}, dont %{managers} ; %{requests}',
     },
     cluster: { pending: 'En cours de création', ready: 'Prêt', error: 'Refusé par le cluster' },
     pod_security: 'enforce %{enforce}, warn %{warn}, audit %{audit} (%{version})',
@@ -1274,7 +1277,6 @@ export const frenchAppMessages: typeof appMessages = {
   // Les listes d’administration en cartes sous le point de rupture sm (ListCards).
   admin_cards: {
     select_page: 'Sélectionner tous les éléments de cette page',
-    labelled: '%{label} :',
   },
   dashboard: {
     menu: 'Vue d’ensemble',

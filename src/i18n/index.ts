@@ -28,6 +28,15 @@ export const loadMessages = (locale: string): TranslationMessages | Promise<Tran
 /** react-admin messages whose %{name} (a resource's label) sits mid-sentence. */
 const MID_SENTENCE_NAME = new Set(['ra.navigation.no_results', 'ra.navigation.no_filtered_results', 'ra.page.empty']);
 
+/** react-admin's pagination messages, whose numbers it passes unformatted ('1-25 of 100055'). */
+const PAGE_RANGE = new Set(['ra.navigation.page_range_info', 'ra.navigation.partial_page_range_info']);
+
+/** The options with their numbers written as the language writes them ('100,055', '100 055'). */
+const withFormattedNumbers = (options: Record<string, unknown>, locale: string) => {
+  const format = new Intl.NumberFormat(locale);
+  return Object.fromEntries(Object.entries(options).map(([name, value]) => [name, typeof value === 'number' ? format.format(value) : value]));
+};
+
 export const createI18nProvider = (): I18nProvider => {
   const provider = polyglotI18nProvider(loadMessages, DEFAULT_LOCALE, locales, {
     // Server messages are shown through translate(message, { _: message }).
@@ -35,10 +44,14 @@ export const createI18nProvider = (): I18nProvider => {
   });
   return {
     ...provider,
-    // react-admin puts the resource's label ('Users', capitalised as a title) mid-sentence in its
-    // empty states ('No %{name} found'): sentence case there, 'No users found'.
-    translate: (key: string, options?: Record<string, unknown>) =>
-      provider.translate(key, options && MID_SENTENCE_NAME.has(key) && typeof options.name === 'string' ? { ...options, name: options.name.toLocaleLowerCase() } : options),
+    translate: (key: string, options?: Record<string, unknown>) => {
+      if (!options) return provider.translate(key);
+      // react-admin puts the resource's label ('Users', capitalised as a title) mid-sentence in
+      // its empty states ('No %{name} found'): sentence case there, 'No users found'.
+      if (MID_SENTENCE_NAME.has(key) && typeof options.name === 'string') return provider.translate(key, { ...options, name: options.name.toLocaleLowerCase() });
+      if (PAGE_RANGE.has(key)) return provider.translate(key, withFormattedNumbers(options, provider.getLocale()));
+      return provider.translate(key, options);
+    },
     // The http client's Accept-Language and <html lang> follow the messages shown.
     changeLocale: async (locale: string, options?: unknown) => {
       await provider.changeLocale(locale, options);

@@ -77,7 +77,7 @@ export const EndingSoonBanner = ({ user }: { user: User }) => {
               <Typography variant="body2" sx={{ flex: '1 1 240px', overflowWrap: 'anywhere' }}>
                 {item.text}
               </Typography>
-              <Button component={Link} to={item.to} size="small" color="inherit" aria-label={`${translate('lifecycle.home.open')}: ${item.text}`}>
+              <Button component={Link} to={item.to} size="small" color="inherit" aria-label={`${translate('app.labelled', { label: translate('lifecycle.home.open') })} ${item.text}`}>
                 {translate('lifecycle.home.open')}
               </Button>
               {item.renewal && (

@@ -97,7 +97,7 @@ export const CardLine = ({ label, children }: { label: string; children: ReactNo
   return (
     <Box sx={{ typography: 'body2', display: 'flex', flexWrap: 'wrap', columnGap: 0.5, alignItems: 'baseline' }}>
       <Box component="span" sx={{ color: 'text.secondary' }}>
-        {translate('admin_cards.labelled', { label: translate(label) })}
+        {translate('app.labelled', { label: translate(label) })}
       </Box>
       <Box component="span" sx={{ minWidth: 0 }}>
         {children}

@@ -72,7 +72,7 @@ export const ManageRequestDialog = ({ request, onClose }: ManageRequestDialogPro
           </Typography>
           {/* A long address breaks rather than running out of a phone's dialog. */}
           <Typography variant="body2" color="text.secondary" sx={{ mb: 1, overflowWrap: 'break-word' }}>
-            {translate('requests.fields.requester')}: {requesterName}
+            {translate('app.labelled', { label: translate('requests.fields.requester') })} {requesterName}
             {requesterEmail && <> &lt;{breakableEmail(requesterEmail)}&gt;</>}
           </Typography>
           <RequestDetails request={request} />

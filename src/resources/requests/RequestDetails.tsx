@@ -129,7 +129,7 @@ export const RenewalAsked = ({ request }: { request: UserRequest }) => {
     if (changes.length === 0) return null;
     return (
       <Typography component="span" variant="body2" color="text.secondary" sx={{ display: 'block' }}>
-        {changes.map(({ resource, current, asked }) => `${translate(`workspaces.quota.resources.${resource}`)}: ${current ?? '?'} → ${asked}`).join(' · ')}
+        {changes.map(({ resource, current, asked }) => `${translate('app.labelled', { label: translate(`workspaces.quota.resources.${resource}`) })} ${current ?? '?'} → ${asked}`).join(' · ')}
       </Typography>
     );
   }

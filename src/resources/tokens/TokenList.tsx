@@ -104,7 +104,7 @@ export const TokenList = ({ embedded = false }: TokenListProps) => {
           <SimpleList<Token>
             rowClick={false}
             primaryText={(record) => record.name}
-            secondaryText={(record) => `${translate('resources.tokens.fields.last_used_at')}: ${lastUsed(record)}`}
+            secondaryText={(record) => `${translate('app.labelled', { label: translate('resources.tokens.fields.last_used_at') })} ${lastUsed(record)}`}
             tertiaryText={(record) => <Abilities record={record} />}
             rightIcon={() => <DeleteWithConfirmButton redirect={false} />}
           />

@@ -72,7 +72,7 @@ export const WorkspaceShow = () => {
         <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', mt: 0.5 }}>
           {team && (
             <Typography variant="body2" color="text.secondary">
-              {translate('workspaces.fields.team')}:{' '}
+              {translate('app.labelled', { label: translate('workspaces.fields.team') })}{' '}
               <Link to={`/teams/${encodeURIComponent(team.name)}`}>{team.fullname || team.name}</Link>
             </Typography>
           )}

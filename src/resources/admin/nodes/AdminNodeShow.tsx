@@ -75,7 +75,7 @@ const Conditions = ({ record }: { record: AdminNodeRecord }) => {
                 </Typography>
               )}
               <Typography variant="caption" sx={{ color: 'text.secondary' }}>
-                {translate('nodes.conditions.lastHeartbeatTime')}: {formatDateTime(condition.lastHeartbeatTime)}
+                {translate('app.labelled', { label: translate('nodes.conditions.lastHeartbeatTime') })} {formatDateTime(condition.lastHeartbeatTime)}
               </Typography>
             </CardContent>
           </Card>
@@ -206,10 +206,10 @@ export const AdminNodeShow = () => {
         <Section id="admin-node-details" fill title="nodes.admin.details">
           <Stack spacing={0.5}>
             <Typography variant="body2">
-              {translate('resources.admin/nodes.fields.type')}: {record.type ? typeLabel(record.type) : '—'}
+              {translate('app.labelled', { label: translate('resources.admin/nodes.fields.type') })} {record.type ? typeLabel(record.type) : '—'}
             </Typography>
             <Typography variant="body2">
-              {translate('resources.admin/nodes.fields.owner')}: {record.owner?.name ?? translate('nodes.admin.no_owner')}
+              {translate('app.labelled', { label: translate('resources.admin/nodes.fields.owner') })} {record.owner?.name ?? translate('nodes.admin.no_owner')}
             </Typography>
             {record.node_id != null && (
               <MuiLink component={Link} to={`/nodes/${record.node_id}`} variant="body2">

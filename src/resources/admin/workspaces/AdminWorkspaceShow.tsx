@@ -29,8 +29,8 @@ const Summary = () => {
       <DetailField label="adminWorkspaces.fields.counts">
         {translate('adminWorkspaces.counts.summary', {
           members: translate('adminWorkspaces.counts.members', { smart_count: record.counts.members }),
-          managers: record.counts.managers,
-          requests: record.counts.pending_requests,
+          managers: translate('adminWorkspaces.counts.managers', { smart_count: record.counts.managers }),
+          requests: translate('adminWorkspaces.counts.requests', { smart_count: record.counts.pending_requests }),
         })}
       </DetailField>
       <DetailField label="adminWorkspaces.fields.cluster_state">
