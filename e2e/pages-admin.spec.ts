@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { e2eRuntimeDir } from '../playwright.config';
 import { api, approvedTeam, createUsers, inBatches, login, newAccount } from './support/admin';
-import { checkPage, DESKTOP, expectNoHorizontalOverflow, PHONE } from './support/pageChecks';
+import { checkPage, DESKTOP, expectNoHorizontalOverflow, expectNoOverlappingControls, PHONE } from './support/pageChecks';
 import { screenshot } from './support/screens';
 import type { TestUser } from './support/users';
 
@@ -402,6 +402,7 @@ test('the admin pages in French at both sizes: nothing scrolls sideways, no tran
       await open(page, path);
       await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('fr');
       await expectNoHorizontalOverflow(page, `${path} in French at ${size} size`);
+      await expectNoOverlappingControls(page, `${path} in French at ${size} size`);
       const lines = (await page.locator('body').innerText()).split('\n').map((line) => line.trim()).filter(Boolean);
       const labels = await page.locator('[aria-label], [title], [placeholder]').evaluateAll((elements) =>
         elements.flatMap((element) => ['aria-label', 'title', 'placeholder'].map((attribute) => element.getAttribute(attribute) ?? '')),

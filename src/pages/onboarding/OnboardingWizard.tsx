@@ -45,11 +45,12 @@ export const OnboardingWizard = ({ user }: { user: User }) => {
         sx={{ bgcolor: '#0f2a33', color: '#fff', px: { xs: 2, sm: 4 }, py: 1.5, display: 'flex', alignItems: 'center', gap: 1.5 }}
       >
         <HubIcon aria-hidden />
-        <Typography variant="h6" component="p" sx={{ flexGrow: 1 }}>
+        <Typography variant="h6" component="p" sx={{ flexGrow: 1, minWidth: 0 }}>
           {appName}
         </Typography>
         <LanguageMenu />
-        <Button color="inherit" startIcon={<LogoutIcon />} onClick={() => logout({ redirectTo: '/' })}>
+        {/* On a phone the name wraps, not the button: squeezed, its label ran out of it. */}
+        <Button color="inherit" startIcon={<LogoutIcon />} onClick={() => logout({ redirectTo: '/' })} sx={{ flexShrink: 0 }}>
           {translate('app.action.logout')}
         </Button>
       </Box>

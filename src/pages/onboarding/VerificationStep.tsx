@@ -56,9 +56,14 @@ export const VerificationStep = ({ user }: { user: User }) => {
           {translate('onboarding.verification.heading')}
         </Typography>
       </Stack>
-      <Typography>{translate('onboarding.verification.intro', { email: user.email })}</Typography>
+      {/* A long address breaks where it must instead of running out of the card on a phone. */}
+      <Typography sx={{ overflowWrap: 'anywhere' }}>{translate('onboarding.verification.intro', { email: user.email })}</Typography>
       {feedback && (
-        <Alert severity={feedback.severity} role={feedback.severity === 'error' || feedback.severity === 'warning' ? 'alert' : 'status'}>
+        <Alert
+          sx={{ overflowWrap: 'anywhere' }}
+          severity={feedback.severity}
+          role={feedback.severity === 'error' || feedback.severity === 'warning' ? 'alert' : 'status'}
+        >
           {translate(feedback.message, { _: feedback.message })}
         </Alert>
       )}

@@ -137,7 +137,8 @@ export const AdminTeamActions = () => {
   };
 
   return (
-    <TopToolbar>
+    // Four actions do not fit a phone's width in French: they wrap instead of running into each other.
+    <TopToolbar sx={{ flexWrap: 'wrap', gap: 1 }}>
       <Button onClick={() => setDialog('edit')}>{translate('teamAdmin.edit')}</Button>
       <Button onClick={() => setDialog('quota')}>{translate('teamQuota.admin.button')}</Button>
       <Button color={team.enabled ? 'warning' : 'success'} onClick={() => setDialog('suspend')}>
