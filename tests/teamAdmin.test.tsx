@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { makeTeam } from './fixtures.teams';
 import { db, requestsTo } from './mocks/db';
 import { makeUser } from './mocks/fixtures';
+import { LOCALE_KEY } from '../src/i18n/locale';
 import { server } from './mocks/server';
 import { makeAdminTeamDetail, resetTeamAdminDb, teamAdminDb, teamAdminHandlers } from './mocks/teamAdmin';
 import { field } from './queries';
@@ -37,6 +38,17 @@ describe('/admin/teams/{id}', () => {
     expect(await screen.findByText('edgelab-radio')).toBeInTheDocument();
     await user.click(screen.getByRole('tab', { name: 'Activity' }));
     expect(await screen.findByText('team created')).toBeInTheDocument();
+  });
+
+  it("names the team's category in the console's language", async () => {
+    localStorage.setItem(LOCALE_KEY, 'fr');
+    db.user = makeUser({ admin: true, locale: 'fr' });
+    teamAdminDb.details.set(3, makeAdminTeamDetail({ joining_category: 'Research' }));
+    renderApp({ path: '/admin/teams/3', loggedIn: true });
+    // The French messages load after the first render: the label says when they are in.
+    expect(await screen.findByText('Catégorie', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.getByText('Recherche')).toBeInTheDocument();
+    expect(screen.queryByText('Research')).not.toBeInTheDocument();
   });
 
   it('opens from the admin teams list (whose cached row has no members) without breaking', async () => {

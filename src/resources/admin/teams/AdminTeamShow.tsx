@@ -30,7 +30,9 @@ const Summary = () => {
       <DetailField label="teams.fields.affiliation">{record.affiliation}</DetailField>
       <DetailField label="teams.fields.country">{record.country}</DetailField>
       <DetailField label="teams.fields.url">{record.url}</DetailField>
-      <DetailField label="teams.fields.joining_category">{record.joining_category}</DetailField>
+      <DetailField label="teams.fields.joining_category">
+        {record.joining_category && translate(`teams.categories.${record.joining_category}`, { _: record.joining_category })}
+      </DetailField>
       <DetailField label="teamAdmin.fields.created_at">{formatDateTime(record.created_at)}</DetailField>
       <Stack direction="row" useFlexGap sx={{ flexWrap: 'wrap', columnGap: 3 }}>
         {counts.map((key) => (
