@@ -55,6 +55,21 @@ describe('the usage card', () => {
     expect(within(card).queryByRole('table')).toBeNull();
   });
 
+  it('shows small amounts with their first digits instead of 0', async () => {
+    aMinuteAfterThePass();
+    db.workspaces = [makeWorkspace()];
+    usageDb.usage['workspace:7'] = usage({
+      series: [day('2026-11-26', 0, 0), day('2026-11-27', 0.0024, 0.0125)],
+      total: { cpu_core_hours: 0.0024, memory_gib_hours: 0.0125 },
+    });
+    const { user } = renderApp({ path: '/workspaces/7', loggedIn: true });
+    const card = await usageCard();
+    expect(await within(card).findByTestId('usage-totals')).toHaveTextContent('0.0024 CPU core-hours and 0.013 GiB-hours of memory in all.');
+    await user.click(within(card).getByRole('button', { name: 'Show as a table' }));
+    const rows = within(within(card).getByRole('table')).getAllByRole('row');
+    expect(rows.map((row) => row.textContent)).toEqual(['DayCPU core-hoursMemory GiB-hours', 'Nov 2600', 'Nov 270.00240.013']);
+  });
+
   it('says until when usage is known when accounting is behind, and when nothing is accounted yet', async () => {
     aMinuteAfterThePass();
     db.workspaces = [makeWorkspace()];
