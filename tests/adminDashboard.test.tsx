@@ -32,7 +32,7 @@ const filled: AdminDashboard = {
     to: '2026-12-01T00:00:00.000Z',
     teams: [
       { id: 3, name: 'edgelab', fullname: 'Edge Computing Lab', cpu_core_hours: 1234.5, memory_gib_hours: 2048 },
-      { id: 99, name: null, fullname: null, cpu_core_hours: 12, memory_gib_hours: 3 },
+      { id: 99, name: null, fullname: null, cpu_core_hours: 12, memory_gib_hours: 0.0042 },
     ],
   },
   capacity: { contributed: { nodes: 2, cpu: 16, memory: 64 }, used: { hour_start: '2026-11-27T09:00:00.000Z', cpu: 12, memory: 16 } },
@@ -111,6 +111,8 @@ describe('/admin: the overview', () => {
     expect(within(top).getByText('1,234.5')).toBeInTheDocument();
     // A deleted team's usage stays, without a page to link to.
     expect(within(top).getByText('Deleted team #99')).toBeInTheDocument();
+    // A small amount shows its first digits, not 0.
+    expect(within(top).getByText('0.0042')).toBeInTheDocument();
     expect(within(top).getAllByRole('link')).toHaveLength(1);
   });
 

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useId, useState } from 'react';
 import { useLocaleState, useTranslate } from 'react-admin';
 import type { UsageAnswer } from '../../types';
+import { usageAmountFormat } from '../../utils/usageAmounts';
 import type { UsageMetric } from './UsageBarChart';
 
 // Usage over the last 30 days, on the workspace and team pages (GET …/usage): the totals, a bar
@@ -22,17 +23,6 @@ export interface UsageCardProps {
   load: (signal: AbortSignal) => Promise<UsageAnswer>;
 }
 
-/**
- * Amounts with one decimal, and those under one with two significant digits: a workspace that
- * ran one small pod for a day used 0.0024 core-hours, which one decimal showed as 0 (the
- * totals, the table, and every tick of the chart's axis).
- */
-const usageNumberFormat = (locale: string) => {
-  const oneDecimal = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
-  const twoDigits = new Intl.NumberFormat(locale, { maximumSignificantDigits: 2 });
-  return { format: (value: number) => (value !== 0 && Math.abs(value) < 1 ? twoDigits : oneDecimal).format(value) };
-};
-
 export const UsageCard = ({ queryKey, load }: UsageCardProps) => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
@@ -41,7 +31,7 @@ export const UsageCard = ({ queryKey, load }: UsageCardProps) => {
   const [table, setTable] = useState(false);
   const { data, isPending, error, refetch } = useQuery({ queryKey: [...queryKey], queryFn: ({ signal }) => load(signal), retry: false });
 
-  const number = usageNumberFormat(locale);
+  const number = usageAmountFormat(locale);
   const day = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' });
   const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
   const labels: Record<UsageMetric, string> = {

@@ -5,6 +5,7 @@ import type { TeamQuotaAnswer } from './types';
 import { UsageCard } from '../../components/usage/UsageCard';
 import type { ConsoleDataProvider } from '../../dataProvider';
 import { QuotaUsage } from '../workspaces/QuotaUsage';
+import { usageAmountFormat } from '../../utils/usageAmounts';
 
 // What the team's workspaces hold and use, for its members and platform admins: their quotas
 // summed as the cluster counts them now (GET /api/tenants/{team}/quota), and the team's usage
@@ -29,7 +30,7 @@ export const TeamQuotaSums = ({ team }: { team: { id: number; name: string } }) 
 const AllocationCard = ({ allocation }: { allocation: NonNullable<TeamQuotaAnswer['allocation']> }) => {
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
+  const number = usageAmountFormat(locale);
   const date = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' });
   const month = new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' });
   const percent = allocation.core_hours > 0 ? Math.min(100, Math.round((allocation.used / allocation.core_hours) * 100)) : 100;

@@ -7,11 +7,12 @@ import MemoryOutlinedIcon from '@mui/icons-material/MemoryOutlined';
 import PeopleOutlineIcon from '@mui/icons-material/PeopleOutline';
 import { Alert, Box, Button, Link as MuiLink, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { type ReactElement, useCallback, useEffect, useState } from 'react';
-import { Title, useDataProvider, useTranslate } from 'react-admin';
+import { Title, useDataProvider, useLocaleState, useTranslate } from 'react-admin';
 import { Link } from 'react-router-dom';
 import type { ConsoleDataProvider } from '../../../dataProvider';
 import { errorMessage } from '../../../httpClient';
 import { formatDateTime } from '../../../utils/dates';
+import { usageAmountFormat } from '../../../utils/usageAmounts';
 import { CountLink, DashboardCard, listUrl, UsageBar, useNumber } from './DashboardCards';
 import type { AdminDashboard } from './types';
 
@@ -127,7 +128,8 @@ const Capacity = ({ data }: { data: AdminDashboard['capacity'] }) => {
 
 const TopTeams = ({ data }: { data: AdminDashboard['top_teams'] }) => {
   const translate = useTranslate();
-  const number = useNumber();
+  const [locale] = useLocaleState();
+  const amount = usageAmountFormat(locale);
   if (data.teams.length === 0) return <Empty>{translate('dashboard.top.empty')}</Empty>;
   return (
     <Box sx={{ overflowX: 'auto' }}>
@@ -158,10 +160,10 @@ const TopTeams = ({ data }: { data: AdminDashboard['top_teams'] }) => {
                 )}
               </TableCell>
               <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                {number(team.cpu_core_hours, 1)}
+                {amount.format(team.cpu_core_hours)}
               </TableCell>
               <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                {number(team.memory_gib_hours, 1)}
+                {amount.format(team.memory_gib_hours)}
               </TableCell>
             </TableRow>
           ))}

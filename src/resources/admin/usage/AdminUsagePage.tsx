@@ -24,6 +24,7 @@ import type { ConsoleDataProvider } from '../../../dataProvider';
 import { errorMessage, fieldErrors, serverMessage } from '../../../httpClient';
 import type { AdminUsageQuery } from '../../../types';
 import { saveBlob } from '../../../utils/download';
+import { usageAmountFormat } from '../../../utils/usageAmounts';
 
 // /admin/usage: where the testbed's capacity went (GET /api/admin/usage): per team, workspace or
 // person, the CPU core-hours and memory GiB-hours over a range, biggest first, and the same rows
@@ -66,7 +67,7 @@ export const AdminUsagePage = () => {
     totals.set(key, entry);
   }
   const rows = [...totals.entries()].map(([key, entry]) => ({ key, ...entry })).sort((a, b) => b.cpu - a.cpu);
-  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
+  const number = usageAmountFormat(locale);
   const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
 
   const download = async () => {
