@@ -70,6 +70,26 @@ describe('the usage card', () => {
     expect(rows.map((row) => row.textContent)).toEqual(['DayCPU core-hoursMemory GiB-hours', 'Nov 2600', 'Nov 270.00240.013']);
   });
 
+  it('gives each total its own singular or plural, in both languages', async () => {
+    aMinuteAfterThePass();
+    db.workspaces = [makeWorkspace()];
+    usageDb.usage['workspace:7'] = usage({ total: { cpu_core_hours: 1, memory_gib_hours: 0.4 } });
+    renderApp({ path: '/workspaces/7', loggedIn: true });
+    expect(await within(await usageCard()).findByTestId('usage-totals')).toHaveTextContent('1 CPU core-hour and 0.4 GiB-hours of memory in all.');
+  });
+
+  it('gives each total its own number in French: under 2 is singular', async () => {
+    aMinuteAfterThePass();
+    localStorage.setItem(LOCALE_KEY, 'fr');
+    db.user = makeUser({ locale: 'fr' });
+    db.workspaces = [makeWorkspace()];
+    usageDb.usage['workspace:7'] = usage({ total: { cpu_core_hours: 0.4, memory_gib_hours: 30.5 } });
+    renderApp({ path: '/workspaces/7', loggedIn: true });
+    // The French messages load after the first render: the card's French name says they are in.
+    const card = await screen.findByRole('region', { name: 'Utilisation, 30 derniers jours' }, { timeout: 10_000 });
+    expect(await within(card).findByTestId('usage-totals')).toHaveTextContent('En tout, 0,4 heure-cœur de CPU et 30,5 Gio-heures de mémoire.');
+  });
+
   it('says until when usage is known when accounting is behind, and when nothing is accounted yet', async () => {
     aMinuteAfterThePass();
     db.workspaces = [makeWorkspace()];

@@ -639,7 +639,10 @@ export const appMessages = {
     loading: 'Loading usage',
     retry: 'Retry',
     load_error: 'Usage could not be loaded.',
-    totals: '%{cpu} CPU core-hours and %{memory} GiB-hours of memory in all.',
+    // Each amount chooses its own form (French says 0,4 heure, under 2 in the singular).
+    totals: '%{cpu} and %{memory} in all.',
+    cpu_total: '%{amount} CPU core-hour |||| %{amount} CPU core-hours',
+    memory_total: '%{amount} GiB-hour of memory |||| %{amount} GiB-hours of memory',
     none_yet: 'No usage has been accounted yet: it is counted every minute from the running pods, by what they request.',
     known_until: 'Usage is known until %{date}: the cluster could not be read since. The time after is not zero; it is not counted yet.',
     metric: 'Shown',

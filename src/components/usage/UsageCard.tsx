@@ -57,8 +57,8 @@ export const UsageCard = ({ queryKey, load }: UsageCardProps) => {
       <>
         <Typography variant="body2" data-testid="usage-totals">
           {translate('usage.totals', {
-            cpu: number.format(data.total.cpu_core_hours),
-            memory: number.format(data.total.memory_gib_hours),
+            cpu: translate('usage.cpu_total', { smart_count: data.total.cpu_core_hours, amount: number.format(data.total.cpu_core_hours) }),
+            memory: translate('usage.memory_total', { smart_count: data.total.memory_gib_hours, amount: number.format(data.total.memory_gib_hours) }),
           })}
         </Typography>
         {data.accounted_until === null && (
