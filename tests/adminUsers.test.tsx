@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { adminUsersDb, makeAdminUserDetail, resetAdminUsersDb } from './mocks/adminUsers';
 import { db, requestsTo } from './mocks/db';
 import { makeUser } from './mocks/fixtures';
+import { LOCALE_KEY } from '../src/i18n/locale';
 import { renderApp } from './render';
 import { server } from './mocks/server';
 
@@ -103,6 +104,27 @@ describe('bulk actions on /admin/users', () => {
     await user.click(await screen.findByText('person2@example.org'));
     expect(await screen.findByRole('heading', { name: 'Person 02', level: 1 }, { timeout: 5000 })).toBeInTheDocument();
     expect(requestsTo('GET', '/api/admin/users/2')).toHaveLength(1);
+  });
+
+  it('in French, each count of the confirmation takes its own number', async () => {
+    localStorage.setItem(LOCALE_KEY, 'fr');
+    db.user = makeUser({ admin: true, locale: 'fr' });
+    db.admin.users = listRows(3);
+    const { user } = renderApp({ path: '/admin/users', loggedIn: true });
+    // The French messages load after the first render: the column header says they are in.
+    expect(await screen.findByRole('columnheader', { name: /Nom/ }, { timeout: 10_000 })).toBeInTheDocument();
+    // Person 01 is the caller (refused), Person 02 will be disabled.
+    for (const email of ['person1@example.org', 'person2@example.org']) {
+      await user.click(within(screen.getByText(email).closest('tr')!).getByRole('checkbox'));
+    }
+    await user.click(screen.getByRole('button', { name: 'Désactiver' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText('Désactiver 1 utilisateur ?')).toBeInTheDocument();
+    expect(
+      within(dialog).getByText(
+        'Cela révoque 1 session, 1 jeton personnel et 0 kubeconfig. 1 utilisateur de la sélection restera inchangé (déjà désactivé, vous-même, ou supprimé).',
+      ),
+    ).toBeInTheDocument();
   });
 
   it('"select all N matching" acts through the filter: dry-run count, confirmation, progress, per-item summary', async () => {

@@ -1043,10 +1043,14 @@ export const appMessages = {
       all_selected: 'The %{count} matching user is selected. |||| All %{count} matching users are selected.',
       disable_title: 'Disable %{users}?',
       enable_title: 'Enable %{users}?',
-      disable_content:
-        'This revokes %{sessions}, %{tokens} and %{kubeconfigs}. %{skipped} of the selection will be left as they are (already disabled, yourself, or gone).',
+      // The sentence about those left unchanged is its own message, shown when there are some:
+      // each count chooses its own form.
+      disable_content: 'This revokes %{sessions}, %{tokens} and %{kubeconfigs}.',
+      disable_skipped:
+        '%{count} user of the selection will be left as it is (already disabled, yourself, or gone). |||| %{count} users of the selection will be left as they are (already disabled, yourself, or gone).',
       enable_content:
-        'They can sign in again and get their workspace access back (%{kubeconfigs}). %{skipped} of the selection will be left as they are.',
+        'This person can sign in again and gets their workspace access back (%{kubeconfigs}). |||| They can sign in again and get their workspace access back (%{kubeconfigs}).',
+      enable_skipped: '%{count} user of the selection will be left as it is. |||| %{count} users of the selection will be left as they are.',
       nothing: 'Nothing to do: every selected user is already in that state, or may not be changed.',
       running: 'Working on %{users}…',
       // What a bulk action did, in words (only the parts that happened); each item refused is listed with why.

@@ -1027,10 +1027,12 @@ export const frenchAppMessages: typeof appMessages = {
       all_selected: '%{count} utilisateur correspondant sélectionné. |||| Les %{count} utilisateurs correspondants sont sélectionnés.',
       disable_title: 'Désactiver %{users} ?',
       enable_title: 'Activer %{users} ?',
-      disable_content:
-        'Cela révoque %{sessions}, %{tokens} et %{kubeconfigs}. %{skipped} de la sélection resteront inchangés (déjà désactivés, vous-même, ou supprimés).',
+      disable_content: 'Cela révoque %{sessions}, %{tokens} et %{kubeconfigs}.',
+      disable_skipped:
+        '%{count} utilisateur de la sélection restera inchangé (déjà désactivé, vous-même, ou supprimé). |||| %{count} utilisateurs de la sélection resteront inchangés (déjà désactivés, vous-même, ou supprimés).',
       enable_content:
-        'Ils peuvent à nouveau se connecter et retrouvent l’accès à leurs espaces de travail (%{kubeconfigs}). %{skipped} de la sélection resteront inchangés.',
+        'Cette personne peut à nouveau se connecter et retrouve l’accès à ses espaces de travail (%{kubeconfigs}). |||| Ces personnes peuvent à nouveau se connecter et retrouvent l’accès à leurs espaces de travail (%{kubeconfigs}).',
+      enable_skipped: '%{count} utilisateur de la sélection restera inchangé. |||| %{count} utilisateurs de la sélection resteront inchangés.',
       nothing: 'Rien à faire : chaque utilisateur sélectionné est déjà dans cet état, ou ne peut pas être modifié.',
       running: 'Traitement de %{users}…',
       outcome: {

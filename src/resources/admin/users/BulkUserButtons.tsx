@@ -59,19 +59,25 @@ export const BulkUserButtons = () => {
         <BulkFlowDialog<BulkUsersAnswer>
           titleId="bulk-users-title"
           send={(dryRun) => dataProvider.bulkUsers({ ...target(), action, ...(dryRun ? { dry_run: true } : {}) })}
-          confirmation={(preview) => ({
-            title: translate(`adminUsers.bulk.${action}_title`, { users: count(preview.totals.done) }),
-            nothing: preview.totals.done === 0,
-            content:
-              preview.totals.done === 0
-                ? translate('adminUsers.bulk.nothing')
-                : translate(`adminUsers.bulk.${action}_content`, {
-                    sessions: translate('adminUsers.counts.sessions', { smart_count: preview.revoked.sessions }),
-                    tokens: translate('adminUsers.counts.tokens', { smart_count: preview.revoked.personal_tokens }),
-                    kubeconfigs: translate('adminUsers.counts.kubeconfigs', { smart_count: preview.revoked.kubeconfigs }),
-                    skipped: count(preview.matched - preview.totals.done),
-                  }),
-          })}
+          confirmation={(preview) => {
+            const skipped = preview.matched - preview.totals.done;
+            return {
+              title: translate(`adminUsers.bulk.${action}_title`, { users: count(preview.totals.done) }),
+              nothing: preview.totals.done === 0,
+              content:
+                preview.totals.done === 0
+                  ? translate('adminUsers.bulk.nothing')
+                  : [
+                      translate(`adminUsers.bulk.${action}_content`, {
+                        smart_count: preview.totals.done,
+                        sessions: translate('adminUsers.counts.sessions', { smart_count: preview.revoked.sessions }),
+                        tokens: translate('adminUsers.counts.tokens', { smart_count: preview.revoked.personal_tokens }),
+                        kubeconfigs: translate('adminUsers.counts.kubeconfigs', { smart_count: preview.revoked.kubeconfigs }),
+                      }),
+                      ...(skipped > 0 ? [translate(`adminUsers.bulk.${action}_skipped`, { smart_count: skipped, count: format(skipped) })] : []),
+                    ].join(' '),
+            };
+          }}
           confirmLabel={translate(`adminUsers.bulk.${action}`)}
           confirmColor={action === 'disable' ? 'error' : 'success'}
           running={(preview) => translate('adminUsers.bulk.running', { users: count(preview.totals.done) })}
