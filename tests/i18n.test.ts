@@ -39,6 +39,8 @@ const SAME_IN_BOTH = new Set([
   'baseline',
   'restricted',
   'enforce %{enforce}, warn %{warn}, audit %{audit} (%{version})',
+  // Two counts, each its own message in its language.
+  '%{created}, %{refused}.',
   'Version 1.0',
   '11. Sanctions',
   '13. Contact',
@@ -147,6 +149,32 @@ describe('the i18n provider', () => {
     expect(provider.translate('app.labelled', { label: 'Team' })).toBe('Team:');
     await provider.changeLocale('fr');
     expect(provider.translate('app.labelled', { label: 'Équipe' })).toBe('Équipe :');
+  });
+
+  it('writes one of each in the singular in French, where one message used to hold several counts', async () => {
+    const provider = createI18nProvider();
+    await provider.changeLocale('fr');
+    const t = provider.translate;
+    const amount = (key: string, count: number) => t(`teamAdmin.amounts.${key}`, { smart_count: count });
+    expect(t('teamAdmin.suspend_content', { name: 'Lab', members: amount('members', 1), workspaces: amount('workspaces', 1) })).toMatch(
+      /^Suspendre Lab retire à ses membres \(1 membre\) leurs droits dans l’équipe et leur accès au cluster pour ses espaces de travail \(1 espace de travail\),/,
+    );
+    expect(
+      t('teamAdmin.delete_content', {
+        name: 'Lab',
+        workspaces: amount('workspaces_with_namespaces', 1),
+        names: 'vision',
+        members: amount('team_memberships', 1),
+        workspace_members: amount('workspace_memberships', 0),
+      }),
+    ).toBe(
+      'Supprimer l’équipe Lab supprime 1 espace de travail et son espace de noms : vision. 1 adhésion à l’équipe et 0 adhésion aux espaces de travail disparaissent aussi. Cette action est irréversible.',
+    );
+    expect(t('invitations.batch.summary', { created: t('invitations.batch.created', { smart_count: 1 }), refused: t('invitations.batch.refused', { smart_count: 0 }) })).toBe(
+      '1 invitée, 0 non invitée.',
+    );
+    expect(t('adminUsers.done.tokens', { tokens: t('adminUsers.counts.tokens', { smart_count: 1 }), smart_count: 1 })).toBe('1 jeton personnel révoqué.');
+    expect(t('adminUsers.done.tokens', { tokens: t('adminUsers.counts.tokens', { smart_count: 3 }), smart_count: 3 })).toBe('3 jetons personnels révoqués.');
   });
 
   it("sums up a workspace's people with each count in its own number", async () => {

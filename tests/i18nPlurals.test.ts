@@ -30,7 +30,7 @@ const takesCount = (message: string) => /%\{(smart_count|count)\}/.test(message)
  * Sentences with several counts (polyglot chooses a form by one): each count there is of
  * things that are several whenever the sentence is shown.
  */
-const SEVERAL_COUNTS = new Set(['teamAdmin.delete_content']);
+const SEVERAL_COUNTS = new Set<string>([]);
 
 const countKeys = [...new Set([...catalogues.en, ...catalogues.fr].filter(([, message]) => takesCount(message)).map(([key]) => key))].sort();
 

@@ -226,7 +226,10 @@ const BatchResults = ({ answer }: { answer: InvitationBatchAnswer }) => {
   return (
     <Stack spacing={1}>
       <Alert severity={notSent === 0 ? 'success' : answer.totals.created === 0 ? 'error' : 'warning'}>
-        {translate('invitations.batch.summary', { created: answer.totals.created, refused: notSent })}
+        {translate('invitations.batch.summary', {
+          created: translate('invitations.batch.created', { smart_count: answer.totals.created }),
+          refused: translate('invitations.batch.refused', { smart_count: notSent }),
+        })}
         {answer.retry_after !== null &&
           // In minutes rounded up, as the server's own limit messages say it.
           ` ${answer.retry_after < 60 ? translate('invitations.batch.limited_soon') : translate('invitations.batch.limited', { smart_count: Math.ceil(answer.retry_after / 60) })}`}

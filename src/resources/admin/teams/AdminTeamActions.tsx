@@ -51,8 +51,15 @@ const EditDialog = ({ team, onClose }: { team: AdminTeamDetail; onClose: () => v
   );
 };
 
+/** A count in the confirmations' words, with its own singular or plural ('1 workspace'). */
+const useAmount = () => {
+  const translate = useTranslate();
+  return (key: string, count: number) => translate(`teamAdmin.amounts.${key}`, { smart_count: count });
+};
+
 const DeleteDialog = ({ team, onClose }: { team: AdminTeamDetail; onClose: () => void }) => {
   const translate = useTranslate();
+  const amount = useAmount();
   const notify = useNotify();
   const navigate = useNavigate();
   const dataProvider = useDataProvider<ConsoleDataProvider>();
@@ -87,13 +94,13 @@ const DeleteDialog = ({ team, onClose }: { team: AdminTeamDetail; onClose: () =>
   const content = !plan
     ? translate('teamAdmin.delete_loading')
     : plan.workspaces.length === 0
-      ? translate('teamAdmin.delete_content_empty', { name: team.fullname, members: plan.counts.team_members })
+      ? translate('teamAdmin.delete_content_empty', { name: team.fullname, members: amount('team_memberships', plan.counts.team_members) })
       : translate('teamAdmin.delete_content', {
           name: team.fullname,
-          count: plan.counts.workspaces,
+          workspaces: amount('workspaces_with_namespaces', plan.counts.workspaces),
           names: plan.workspaces.map((workspace) => workspace.name).join(', '),
-          members: plan.counts.team_members,
-          workspace_members: plan.counts.workspace_members,
+          members: amount('team_memberships', plan.counts.team_members),
+          workspace_members: amount('workspace_memberships', plan.counts.workspace_members),
         });
   // Deleting a team cannot be undone: its short name is typed back before the button works.
   return (
@@ -119,6 +126,7 @@ const DeleteDialog = ({ team, onClose }: { team: AdminTeamDetail; onClose: () =>
 export const AdminTeamActions = () => {
   const team = useRecordContext<AdminTeamDetail>();
   const translate = useTranslate();
+  const amount = useAmount();
   const notify = useNotify();
   const refresh = useRefresh();
   const [update, { isPending }] = useUpdate();
@@ -156,8 +164,8 @@ export const AdminTeamActions = () => {
         title={translate(team.enabled ? 'teamAdmin.suspend_title' : 'teamAdmin.enable_title', { name: team.fullname })}
         content={translate(team.enabled ? 'teamAdmin.suspend_content' : 'teamAdmin.enable_content', {
           name: team.fullname,
-          members: team.counts.members,
-          workspaces: team.counts.workspaces,
+          members: amount('members', team.counts.members),
+          workspaces: amount('workspaces', team.counts.workspaces),
         })}
         destructive={team.enabled}
         confirm={team.enabled ? 'teamAdmin.suspend' : 'teamAdmin.enable'}

@@ -151,6 +151,7 @@ const Tokens = () => {
         onConfirm={() =>
           void run(() => dataProvider.revokeUserTokens(record.id, revoking!.id), 'adminUsers.done.tokens', {
             tokens: translate('adminUsers.counts.tokens', { smart_count: 1 }),
+            smart_count: 1,
           }).then(() => setRevoking(null))
         }
         onClose={() => setRevoking(null)}
@@ -239,7 +240,8 @@ const UserActions = () => {
         onConfirm={() => {
           if (!pending) return;
           const { call, done } = actions[pending];
-          void run(call, done, args).then(() => setPending(null));
+          // The tokens' notice agrees with their number ('1 jeton personnel révoqué').
+          void run(call, done, pending === 'revoke_tokens' ? { ...args, smart_count: record.counts.personal_tokens } : args).then(() => setPending(null));
         }}
         onClose={() => setPending(null)}
       />
