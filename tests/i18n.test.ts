@@ -155,17 +155,17 @@ describe('the i18n provider', () => {
     const provider = createI18nProvider();
     await provider.changeLocale('fr');
     const t = provider.translate;
-    const amount = (key: string, count: number) => t(`teamAdmin.amounts.${key}`, { smart_count: count });
-    expect(t('teamAdmin.suspend_content', { name: 'Lab', members: amount('members', 1), workspaces: amount('workspaces', 1) })).toMatch(
+    const amount = (key: string, count: number) => t(key, { smart_count: count, count: String(count) });
+    expect(t('teamAdmin.suspend_content', { name: 'Lab', members: amount('adminBulk.teams.members', 1), workspaces: amount('adminBulk.teams.workspaces', 1) })).toMatch(
       /^Suspendre Lab retire à ses membres \(1 membre\) leurs droits dans l’équipe et leur accès au cluster pour ses espaces de travail \(1 espace de travail\),/,
     );
     expect(
       t('teamAdmin.delete_content', {
         name: 'Lab',
-        workspaces: amount('workspaces_with_namespaces', 1),
+        workspaces: amount('teamAdmin.amounts.workspaces_with_namespaces', 1),
         names: 'vision',
-        members: amount('team_memberships', 1),
-        workspace_members: amount('workspace_memberships', 0),
+        members: amount('teamAdmin.amounts.team_memberships', 1),
+        workspace_members: amount('teamAdmin.amounts.workspace_memberships', 0),
       }),
     ).toBe(
       'Supprimer l’équipe Lab supprime 1 espace de travail et son espace de noms : vision. 1 adhésion à l’équipe et 0 adhésion aux espaces de travail disparaissent aussi. Cette action est irréversible.',

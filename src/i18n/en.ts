@@ -1123,8 +1123,6 @@ export const appMessages = {
     delete_content: 'Deleting team %{name} deletes %{workspaces}: %{names}. %{members} and %{workspace_members} go too. This cannot be undone.',
     // The counts of the confirmations above, each with its own form.
     amounts: {
-      members: '%{smart_count} member |||| %{smart_count} members',
-      workspaces: '%{smart_count} workspace |||| %{smart_count} workspaces',
       workspaces_with_namespaces: '%{smart_count} workspace and its namespace |||| %{smart_count} workspaces and their namespaces',
       team_memberships: '%{smart_count} team membership |||| %{smart_count} team memberships',
       workspace_memberships: '%{smart_count} workspace membership |||| %{smart_count} workspace memberships',

@@ -1101,8 +1101,6 @@ export const frenchAppMessages: typeof appMessages = {
     delete_content_empty: 'Supprimer l’équipe %{name} la supprime avec ses adhésions (%{members}). Cette action est irréversible.',
     delete_content: 'Supprimer l’équipe %{name} supprime %{workspaces} : %{names}. %{members} et %{workspace_members} disparaissent aussi. Cette action est irréversible.',
     amounts: {
-      members: '%{smart_count} membre |||| %{smart_count} membres',
-      workspaces: '%{smart_count} espace de travail |||| %{smart_count} espaces de travail',
       workspaces_with_namespaces: '%{smart_count} espace de travail et son espace de noms |||| %{smart_count} espaces de travail et leurs espaces de noms',
       team_memberships: '%{smart_count} adhésion à l’équipe |||| %{smart_count} adhésions à l’équipe',
       workspace_memberships: '%{smart_count} adhésion aux espaces de travail |||| %{smart_count} adhésions aux espaces de travail',

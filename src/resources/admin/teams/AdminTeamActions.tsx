@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router-dom';
 import type { ConsoleDataProvider } from '../../../dataProvider';
 import { errorMessage, fieldErrors } from '../../../httpClient';
 import { type AdminTeamDetail, isDetail, type TeamDeletion } from './types';
+import { useFormatCount } from '../bulk';
 
 // The platform admin's actions on /admin/teams/{id}. Each says what it will do before it does
 // it: suspension names the members and workspaces it reaches, deletion shows the dry run's list.
@@ -54,7 +55,8 @@ const EditDialog = ({ team, onClose }: { team: AdminTeamDetail; onClose: () => v
 /** A count in the confirmations' words, with its own singular or plural ('1 workspace'). */
 const useAmount = () => {
   const translate = useTranslate();
-  return (key: string, count: number) => translate(`teamAdmin.amounts.${key}`, { smart_count: count });
+  const format = useFormatCount();
+  return (key: string, count: number) => translate(key, { smart_count: count, count: format(count) });
 };
 
 const DeleteDialog = ({ team, onClose }: { team: AdminTeamDetail; onClose: () => void }) => {
@@ -94,13 +96,13 @@ const DeleteDialog = ({ team, onClose }: { team: AdminTeamDetail; onClose: () =>
   const content = !plan
     ? translate('teamAdmin.delete_loading')
     : plan.workspaces.length === 0
-      ? translate('teamAdmin.delete_content_empty', { name: team.fullname, members: amount('team_memberships', plan.counts.team_members) })
+      ? translate('teamAdmin.delete_content_empty', { name: team.fullname, members: amount('teamAdmin.amounts.team_memberships', plan.counts.team_members) })
       : translate('teamAdmin.delete_content', {
           name: team.fullname,
-          workspaces: amount('workspaces_with_namespaces', plan.counts.workspaces),
+          workspaces: amount('teamAdmin.amounts.workspaces_with_namespaces', plan.counts.workspaces),
           names: plan.workspaces.map((workspace) => workspace.name).join(', '),
-          members: amount('team_memberships', plan.counts.team_members),
-          workspace_members: amount('workspace_memberships', plan.counts.workspace_members),
+          members: amount('teamAdmin.amounts.team_memberships', plan.counts.team_members),
+          workspace_members: amount('teamAdmin.amounts.workspace_memberships', plan.counts.workspace_members),
         });
   // Deleting a team cannot be undone: its short name is typed back before the button works.
   return (
@@ -164,8 +166,9 @@ export const AdminTeamActions = () => {
         title={translate(team.enabled ? 'teamAdmin.suspend_title' : 'teamAdmin.enable_title', { name: team.fullname })}
         content={translate(team.enabled ? 'teamAdmin.suspend_content' : 'teamAdmin.enable_content', {
           name: team.fullname,
-          members: amount('members', team.counts.members),
-          workspaces: amount('workspaces', team.counts.workspaces),
+          // The same counts as the bulk suspension's confirmation.
+          members: amount('adminBulk.teams.members', team.counts.members),
+          workspaces: amount('adminBulk.teams.workspaces', team.counts.workspaces),
         })}
         destructive={team.enabled}
         confirm={team.enabled ? 'teamAdmin.suspend' : 'teamAdmin.enable'}

@@ -211,12 +211,14 @@ const UserActions = () => {
   };
   const update = (data: { enabled?: boolean; admin?: boolean }) => () =>
     dataProvider.update('admin/users', { id: record.id, data, previousData: record });
-  const actions: Record<Exclude<Pending, null>, { call: () => Promise<unknown>; done: string }> = {
+  // `doneArgs`: what the notice needs beyond `args`.
+  const actions: Record<Exclude<Pending, null>, { call: () => Promise<unknown>; done: string; doneArgs?: Record<string, unknown> }> = {
     disable: { call: update({ enabled: false }), done: 'adminUsers.done.disabled' },
     enable: { call: update({ enabled: true }), done: 'adminUsers.done.enabled' },
     make_admin: { call: update({ admin: true }), done: 'adminUsers.done.admin' },
     remove_admin: { call: update({ admin: false }), done: 'adminUsers.done.not_admin' },
-    revoke_tokens: { call: () => dataProvider.revokeUserTokens(record.id), done: 'adminUsers.done.tokens' },
+    // The notice agrees with the tokens' number ('1 jeton personnel révoqué').
+    revoke_tokens: { call: () => dataProvider.revokeUserTokens(record.id), done: 'adminUsers.done.tokens', doneArgs: { smart_count: record.counts.personal_tokens } },
   };
   const button = (key: Exclude<Pending, null>, color: 'error' | 'primary' | 'success' = 'primary', disabled = false) => (
     <Button key={key} size="small" variant="outlined" color={color} onClick={() => setPending(key)} disabled={working || disabled}>
@@ -239,9 +241,8 @@ const UserActions = () => {
         confirm={pending ? `adminUsers.actions.${pending}` : 'ra.action.confirm'}
         onConfirm={() => {
           if (!pending) return;
-          const { call, done } = actions[pending];
-          // The tokens' notice agrees with their number ('1 jeton personnel révoqué').
-          void run(call, done, pending === 'revoke_tokens' ? { ...args, smart_count: record.counts.personal_tokens } : args).then(() => setPending(null));
+          const { call, done, doneArgs } = actions[pending];
+          void run(call, done, { ...args, ...doneArgs }).then(() => setPending(null));
         }}
         onClose={() => setPending(null)}
       />
