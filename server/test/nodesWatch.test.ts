@@ -194,8 +194,9 @@ describe('the watch', () => {
     await ctx.cluster.kube(issued.token).createNode({ body: { metadata: { name: issued.node_name } } });
     await agent('/agent/report', { step: 'joined' });
     await waitForStatus(node.id, 'ok');
-    const statuses = ctx.broadcasts.filter((event) => event.payload.id === node.id).map((event) => event.payload.status);
-    expect(statuses[0]).toBe('installing');
-    expect(statuses.at(-1)).toBe('ok');
+    // The event goes out after the status commits, so the record can be read before it is sent.
+    const statusesSent = () => ctx.broadcasts.filter((event) => event.payload.id === node.id).map((event) => event.payload.status);
+    await eventually(() => statusesSent().at(-1) === 'ok', { what: 'the ok status to be broadcast' });
+    expect(statusesSent()[0]).toBe('installing');
   });
 });
