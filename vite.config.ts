@@ -106,8 +106,8 @@ export default defineConfig(({ command }) => ({
           groups: [
             { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 30 },
             { name: 'realtime', test: /[\\/]node_modules[\\/](laravel-echo|pusher-js)[\\/]/, priority: 10 },
-            // The login form and everything it imports (react-router, MUI's core, react-hook-form,
-            // emotion): one chunk, exactly what the logged-out bundle needs beside React and the
+            // The login form and everything it imports (MUI's core, emotion, the form state and
+            // the router seam): one chunk, exactly what the logged-out bundle needs beside React and the
             // messages; the console needs nearly all of it too. Left to their importers, these
             // modules made two dozen small files since the console loads the login form lazily
             // (SessionGate): 223 kB gzip on /login instead of 204 (each file gzipped alone).

@@ -21,6 +21,8 @@ import { lazyNamed } from './utils/lazyNamed';
 import { SessionGate } from './SessionGate';
 import { type Settings, SettingsContext } from './settings';
 import { theme } from './theme';
+import { consoleRouting } from './pages/auth/consoleRouting';
+import { ScreenRoutingContext } from './pages/auth/screenRouting';
 
 // Code splitting keeps the first load small: the login page is in the entry chunk; the other logged-out screens
 // and the console (react-admin's UI, resources, realtime) are chunks loaded when shown.
@@ -110,6 +112,7 @@ export const ConsoleApp = ({ settings, providers, store, queryClient }: ConsoleA
         <CssBaseline enableColorScheme />
         <LoadLoginLinkScreens />
         <ConsoleLocale>
+        <ScreenRoutingContext.Provider value={consoleRouting}>
         <Suspense fallback={<SessionLoading />}>
         <Routes>
           <Route path="/registration" element={<LoggedOutOnly><RegistrationPage /></LoggedOutOnly>} />
@@ -128,6 +131,7 @@ export const ConsoleApp = ({ settings, providers, store, queryClient }: ConsoleA
           />
         </Routes>
         </Suspense>
+        </ScreenRoutingContext.Provider>
         </ConsoleLocale>
       </AdminContext>
     </SettingsContext.Provider>

@@ -1,7 +1,6 @@
 import { Box, LinearProgress, Typography } from '@mui/material';
 import { useEffect, useId, useState } from 'react';
 import { useTranslate } from 'react-admin';
-import { useFormState, useWatch } from 'react-hook-form';
 import { judgePassword, loadPasswordStrength, MIN_PASSWORD_SCORE } from '../utils/passwordStrength';
 import type { StrengthResult } from '../utils/zxcvbn';
 
@@ -12,22 +11,9 @@ const COLORS = ['error', 'error', 'warning', 'success', 'success'] as const;
  * How strong the password being typed is, as the server will judge it (zxcvbn, loaded on
  * first use): a bar with a label, the bar exposing its value to assistive technology
  * (aria-valuenow, and the level as aria-valuetext), and zxcvbn's advice while it is too weak.
- * Inside a react-admin Form; `personFields` name the form's fields holding the person's
- * email and names, which a good password should not be made of.
- */
-export const PasswordStrengthMeter = ({ source = 'password', personFields = [] }: { source?: string; personFields?: string[] }) => {
-  const password: unknown = useWatch({ name: source });
-  const personValues: unknown[] = useWatch({ name: personFields });
-  // Once the form refused the password, the same advice is the field's error: not twice.
-  const { errors } = useFormState({ name: source });
-  const person = Object.fromEntries(personFields.map((field, index) => [field, personValues?.[index]]));
-  return <PasswordStrength password={password} person={person} refused={Boolean(errors[source])} />;
-};
-
-/**
- * The same meter for a form that keeps its values itself (the invitation page's sign-up):
- * the password, the person's own words (email and names) and whether the password was
- * already refused (its advice is then the field's error).
+ * Given the password, the person's own words (email and names), which a good password should
+ * not be made of, and whether the password was already refused (its advice is then the field's
+ * error). The logged-out forms show it through AuthPasswordStrength (pages/auth/AuthForm.tsx).
  */
 export const PasswordStrength = ({ password, person = {}, refused = false }: { password: unknown; person?: Record<string, unknown>; refused?: boolean }) => {
   const translate = useTranslate();

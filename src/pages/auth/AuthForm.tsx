@@ -1,4 +1,3 @@
-import type { FieldValues } from 'react-hook-form';
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import FormControl from '@mui/material/FormControl';
@@ -7,51 +6,138 @@ import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import InputLabel from '@mui/material/InputLabel';
 import OutlinedInput from '@mui/material/OutlinedInput';
-import { type ReactNode, useId, useState } from 'react';
-import { FormProvider, useController, useForm } from 'react-hook-form';
+import { createContext, type FormEvent, type ReactNode, useContext, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslate, type Validator } from 'react-admin';
+import { PasswordStrength } from '../../components/PasswordStrengthMeter';
 
-// The logged-out forms (to keep it small, the logged-out bundle loads neither react-admin's form
-// machinery nor its inputs). Same behaviour and markup as react-admin's Form, TextInput and
-// PasswordInput, which these screens used: validation on submit then on change, validator
-// errors ({ message, args } translated) under the field, server field errors returned by
-// onSubmit shown under their fields, helper-text space reserved, the same MUI TextField.
+// The logged-out forms, with their state kept here: the logged-out bundle loads neither
+// react-admin's form machinery and inputs nor react-hook-form (21 kB gzip of /login). Same
+// behaviour and markup as react-admin's Form, TextInput and PasswordInput, which these screens
+// used: validation on submit, then of a field on each change once the form was submitted; the
+// first refused field takes the focus; validator errors ({ message, args } translated) under the
+// field, server field errors returned by onSubmit shown under their fields until the field
+// changes; helper-text space reserved; the same MUI TextField.
 
-type Values = FieldValues;
+/** The form's values by field name; a field nobody typed in is ''. */
+export type AuthFormValues = Record<string, string>;
 type SubmissionErrors = Record<string, unknown> | undefined | void;
 
+/** A validator's refusal ({ message, args } or a translation key) or a server's message. */
+interface FieldError {
+  message: string;
+  args?: Record<string, unknown>;
+}
+
+interface RegisteredField {
+  validators: Validator | Validator[] | undefined;
+  input: HTMLInputElement | null;
+}
+
+interface AuthFormState {
+  values: AuthFormValues;
+  errors: Readonly<Record<string, FieldError>>;
+  setValue: (name: string, value: string) => void;
+  /** Keeps `field` (its validators and input, updated in place) while the field is mounted. */
+  register: (name: string, field: RegisteredField) => () => void;
+}
+
+const AuthFormContext = createContext<AuthFormState | null>(null);
+
+const useAuthForm = (): AuthFormState => {
+  const form = useContext(AuthFormContext);
+  if (!form) throw new Error('An auth field rendered outside AuthForm');
+  return form;
+};
+
+const validateField = async (validators: RegisteredField['validators'], value: string, values: AuthFormValues): Promise<FieldError | null> => {
+  for (const validator of [validators ?? []].flat()) {
+    const error = await validator(value, values, {});
+    if (error) return typeof error === 'string' ? { message: error } : (error as FieldError);
+  }
+  return null;
+};
+
 export interface AuthFormProps {
-  onSubmit: (values: Values) => Promise<SubmissionErrors> | SubmissionErrors;
+  onSubmit: (values: AuthFormValues) => Promise<SubmissionErrors> | SubmissionErrors;
   children: ReactNode;
 }
 
 export const AuthForm = ({ onSubmit, children }: AuthFormProps) => {
-  const form = useForm({ criteriaMode: 'firstError', reValidateMode: 'onChange' });
-  const submit = form.handleSubmit(async (values) => {
-    const errors = await onSubmit(values);
-    if (!errors) return;
-    for (const [field, message] of Object.entries(errors)) {
-      form.setError(field, { type: 'server', message: Array.isArray(message) ? message.join(' ') : String(message) });
-    }
+  const [values, setValues] = useState<AuthFormValues>({});
+  const [errors, setErrors] = useState<Record<string, FieldError>>({});
+  // Read by handlers between renders: the values as last typed, the fields in the order mounted.
+  const latest = useRef<AuthFormValues>({});
+  const fields = useRef(new Map<string, RegisteredField>());
+  const submitted = useRef(false);
+  // A field's check still running when the field changes again must not overwrite the newer one.
+  const checks = useRef(new Map<string, number>());
+
+  // Stable, so that a field registers once (the map keeps the order fields were mounted in).
+  const [register] = useState(() => (name: string, field: RegisteredField) => {
+    fields.current.set(name, field);
+    return () => {
+      if (fields.current.get(name) === field) fields.current.delete(name);
+    };
   });
+
+  const setError = (name: string, error: FieldError | null) =>
+    setErrors((current) => {
+      if (!error && !(name in current)) return current;
+      const next = { ...current };
+      if (error) next[name] = error;
+      else delete next[name];
+      return next;
+    });
+
+  const currentValues = (): AuthFormValues => Object.fromEntries([...fields.current.keys()].map((name) => [name, latest.current[name] ?? '']));
+
+  const state: AuthFormState = {
+    values,
+    errors,
+    setValue: (name, value) => {
+      latest.current = { ...latest.current, [name]: value };
+      setValues(latest.current);
+      if (!submitted.current) return;
+      const check = (checks.current.get(name) ?? 0) + 1;
+      checks.current.set(name, check);
+      void validateField(fields.current.get(name)?.validators, value, currentValues()).then((error) => {
+        if (checks.current.get(name) === check) setError(name, error);
+      });
+    },
+    register,
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    submitted.current = true;
+    const submittedValues = currentValues();
+    // Checks still running for single fields are overtaken by this one.
+    for (const name of fields.current.keys()) checks.current.set(name, (checks.current.get(name) ?? 0) + 1);
+    const refusals = await Promise.all(
+      [...fields.current].map(async ([name, field]) => [name, await validateField(field.validators, submittedValues[name]!, submittedValues)] as const),
+    );
+    const refused = refusals.filter((entry): entry is readonly [string, FieldError] => entry[1] !== null);
+    setErrors(Object.fromEntries(refused));
+    if (refused.length > 0) {
+      fields.current.get(refused[0]![0])?.input?.focus();
+      return;
+    }
+    const serverErrors = await onSubmit(submittedValues);
+    if (!serverErrors) return;
+    setErrors(
+      Object.fromEntries(
+        Object.entries(serverErrors).map(([name, message]) => [name, { message: Array.isArray(message) ? message.join(' ') : String(message) }]),
+      ),
+    );
+  };
+
   return (
-    <FormProvider {...form}>
-      <form onSubmit={submit} noValidate>
+    <AuthFormContext.Provider value={state}>
+      <form onSubmit={(event) => void submit(event)} noValidate>
         {children}
       </form>
-    </FormProvider>
+    </AuthFormContext.Provider>
   );
-};
-
-/** Marks validator errors ({ message, args }) apart from server messages (plain strings). */
-const ENCODED = '@@validation@@';
-
-const runValidators = async (validators: Validator | Validator[] | undefined, value: unknown, values: Values) => {
-  for (const validator of [validators ?? []].flat()) {
-    const error = await validator(value, values, {});
-    if (error) return typeof error === 'string' ? error : `${ENCODED}${JSON.stringify(error)}`;
-  }
-  return true;
 };
 
 export interface AuthTextFieldProps {
@@ -78,20 +164,17 @@ export const AuthTextField = ({
 }: AuthTextFieldProps) => {
   const translate = useTranslate();
   const id = useId();
-  const { field, fieldState } = useController({
-    name: source,
-    defaultValue: '',
-    rules: { validate: (value, values) => runValidators(validate, value, values) },
-  });
-  const { ref, ...fieldProps } = field;
-  const message = fieldState.error?.message;
-  let helperText: ReactNode = <span dangerouslySetInnerHTML={ZERO_WIDTH_SPACE} />;
-  if (message) {
-    if (message.startsWith(ENCODED)) {
-      const error = JSON.parse(message.slice(ENCODED.length)) as { message: string; args?: Record<string, unknown> };
-      helperText = translate(error.message, { _: error.message, ...error.args });
-    } else helperText = translate(message, { _: message });
-  }
+  const form = useAuthForm();
+  const registered = useRef<RegisteredField>({ validators: validate, input: null }).current;
+  registered.validators = validate;
+  const { register } = form;
+  useLayoutEffect(() => register(source, registered), [register, source, registered]);
+  const error = form.errors[source];
+  const helperText: ReactNode = error ? (
+    translate(error.message, { _: error.message, ...error.args })
+  ) : (
+    <span dangerouslySetInnerHTML={ZERO_WIDTH_SPACE} />
+  );
   const label = <span>{translate(labelKey, { _: labelKey })}</span>;
   // MUI's TextField as it renders an outlined field (FormControl, InputLabel, OutlinedInput,
   // FormHelperText), without TextField itself, which brings Select, Menu and Modal along.
@@ -99,7 +182,7 @@ export const AuthTextField = ({
   return (
     <FormControl
       className={`MuiTextField-root ra-input ra-input-${source}`}
-      error={fieldState.invalid}
+      error={Boolean(error)}
       variant="outlined"
       size={size}
     >
@@ -108,8 +191,12 @@ export const AuthTextField = ({
       </InputLabel>
       <OutlinedInput
         id={id}
-        {...fieldProps}
-        inputRef={ref}
+        name={source}
+        value={form.values[source] ?? ''}
+        onChange={(event) => form.setValue(source, event.target.value)}
+        inputRef={(input: HTMLInputElement | null) => {
+          registered.input = input;
+        }}
         type={type}
         label={label}
         autoComplete={autoComplete}
@@ -146,4 +233,14 @@ export const AuthPasswordField = (props: Omit<AuthTextFieldProps, 'type' | 'endA
       }
     />
   );
+};
+
+/**
+ * The strength meter under a password field of the form (zxcvbn, as the server judges it), given
+ * the form's fields that hold the person's own words; its advice gives way to the field's error.
+ */
+export const AuthPasswordStrength = ({ source = 'password', personFields = [] }: { source?: string; personFields?: readonly string[] }) => {
+  const form = useAuthForm();
+  const person = Object.fromEntries(personFields.map((field) => [field, form.values[field] ?? '']));
+  return <PasswordStrength password={form.values[source] ?? ''} person={person} refused={Boolean(form.errors[source])} />;
 };

@@ -1,4 +1,3 @@
-import type { FieldValues } from 'react-hook-form';
 import { Alert, Box, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
@@ -6,7 +5,7 @@ import { SubmitButton } from '../../components/SubmitButton';
 import { useTestbedAuth } from '../../session';
 import { errorMessage, fieldErrors } from '../../httpClient';
 import { validateEmail } from './validation';
-import { AuthForm, AuthTextField } from './AuthForm';
+import { AuthForm, type AuthFormValues, AuthTextField } from './AuthForm';
 import { FormError } from './FormError';
 import { LoggedOutLayout } from './LoggedOutLayout';
 
@@ -18,7 +17,7 @@ export const ForgotPasswordPage = () => {
   const [sent, setSent] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
 
-  const onSubmit = async (values: FieldValues) => {
+  const onSubmit = async (values: AuthFormValues) => {
     setError(null);
     setSubmitting(true);
     try {

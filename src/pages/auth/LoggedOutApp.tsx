@@ -2,7 +2,7 @@ import { Box, CircularProgress, CssBaseline } from '@mui/material';
 import { createTheme, ThemeProvider } from '@mui/material/styles';
 import { AuthContext, useTranslate } from 'react-admin';
 import { Suspense } from 'react';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
+import { Route, Switch } from 'wouter';
 import type { TestbedAuthProvider } from '../../authProvider';
 import { useSession } from '../../session';
 import { LoggedOutLocale } from '../../i18n/LoggedOutLocale';
@@ -10,11 +10,14 @@ import { type Settings, SettingsContext } from '../../settings';
 import { theme } from '../../theme';
 import { lazyNamed } from '../../utils/lazyNamed';
 import { LoginPage } from './LoginPage';
+import { loggedOutRouting } from './loggedOutRouting';
+import { ScreenRedirect, ScreenRoutingContext } from './screenRouting';
 
 // The logged-out bundle (kept small for the first load): what a visitor without a token loads. The same screens as
-// in the console (App.tsx) on plain MUI and react-router, with react-admin's translate and
-// auth contexts (two small contexts, not its Admin): no list machinery, no realtime. main.tsx
-// switches to the console once a token is stored (login).
+// in the console (App.tsx) on plain MUI and wouter (screenRouting.tsx: react-router alone was
+// 47 kB gzip of /login), with react-admin's translate and auth contexts (two small contexts, not
+// its Admin): no list machinery, no realtime. main.tsx switches to the console once a token is
+// stored (login).
 
 const RegistrationPage = lazyNamed(() => import('./RegistrationPage'), 'RegistrationPage');
 const ForgotPasswordPage = lazyNamed(() => import('./ForgotPasswordPage'), 'ForgotPasswordPage');
@@ -26,10 +29,10 @@ const OidcCallbackPage = lazyNamed(() => import('../oidc/OidcCallbackPage'), 'Oi
 const muiTheme = createTheme(theme);
 
 /**
- * What shows while a screen's chunk arrives. The router does not navigate in a transition
- * (useTransitions={false} below): in one, React keeps the previous screen until the next one's
- * code has loaded, so "Forgot password?" left the login form on screen at /password, and what a
- * person typed meanwhile went into it.
+ * What shows while a screen's chunk arrives. wouter does not navigate in a transition (it reads
+ * the address with useSyncExternalStore): in one, React would keep the previous screen until the
+ * next one's code has loaded, so "Forgot password?" would leave the login form on screen at
+ * /password, and what a person typed meanwhile would go into it.
  */
 const ScreenLoading = () => {
   const translate = useTranslate();
@@ -46,7 +49,7 @@ const ScreenLoading = () => {
 /** Logged-out screens send a logged-in user to the console instead (as App.tsx does). */
 const LoggedOutOnly = ({ children }: { children: React.ReactElement }) => {
   const session = useSession();
-  return session.status === 'anonymous' ? children : <Navigate to="/" replace />;
+  return session.status === 'anonymous' ? children : <ScreenRedirect to="/" />;
 };
 
 export interface LoggedOutAppProps {
@@ -60,19 +63,19 @@ export const LoggedOutApp = ({ settings, authProvider }: LoggedOutAppProps) => (
       <LoggedOutLocale>
         <ThemeProvider theme={muiTheme}>
           <CssBaseline enableColorScheme />
-          <BrowserRouter useTransitions={false}>
+          <ScreenRoutingContext.Provider value={loggedOutRouting}>
             <Suspense fallback={<ScreenLoading />}>
-              <Routes>
-                <Route path="/registration" element={<LoggedOutOnly><RegistrationPage /></LoggedOutOnly>} />
-                <Route path="/password" element={<LoggedOutOnly><ForgotPasswordPage /></LoggedOutOnly>} />
-                <Route path="/password/reset/:id/:signature" element={<ResetPasswordPage />} />
-                <Route path="/email/verify/:id/:hash" element={<VerifyEmailPage />} />
-                <Route path="/invitations/:id/:token" element={<InvitationPage />} />
-                <Route path="/oidc/callback" element={<OidcCallbackPage />} />
-                <Route path="*" element={<LoginPage />} />
-              </Routes>
+              <Switch>
+                <Route path="/registration"><LoggedOutOnly><RegistrationPage /></LoggedOutOnly></Route>
+                <Route path="/password"><LoggedOutOnly><ForgotPasswordPage /></LoggedOutOnly></Route>
+                <Route path="/password/reset/:id/:signature"><ResetPasswordPage /></Route>
+                <Route path="/email/verify/:id/:hash"><VerifyEmailPage /></Route>
+                <Route path="/invitations/:id/:token"><InvitationPage /></Route>
+                <Route path="/oidc/callback"><OidcCallbackPage /></Route>
+                <Route><LoginPage /></Route>
+              </Switch>
             </Suspense>
-          </BrowserRouter>
+          </ScreenRoutingContext.Provider>
         </ThemeProvider>
       </LoggedOutLocale>
     </AuthContext.Provider>

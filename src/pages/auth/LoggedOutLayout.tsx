@@ -2,11 +2,11 @@ import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import HubIcon from '@mui/icons-material/Hub';
 import { Box, Link, Paper, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
 import { useTranslate } from 'react-admin';
 import illustration from '../../assets/testbed-illustration.svg';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { useSettings } from '../../settings';
+import { ScreenLink } from './screenRouting';
 
 export interface LoggedOutLayoutProps {
   /** Translation key of the heading. */
@@ -66,7 +66,7 @@ export const LoggedOutLayout = ({ title, subtitle, children, backToLogin = true 
           {children}
           {backToLogin && (
             <Box sx={{ mt: 4 }}>
-              <Link component={RouterLink} to="/" variant="body2" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
+              <Link component={ScreenLink} to="/" variant="body2" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
                 <ArrowBackIcon fontSize="small" aria-hidden />
                 {translate('auth.back_to_login')}
               </Link>

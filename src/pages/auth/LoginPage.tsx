@@ -1,17 +1,16 @@
-import type { FieldValues } from 'react-hook-form';
 import { Alert, Box, Link, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
-import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useTestbedAuth } from '../../session';
 import { errorMessage } from '../../httpClient';
 import { validateEmail, validateRequired } from './validation';
-import { AuthForm, AuthPasswordField, AuthTextField } from './AuthForm';
+import { AuthForm, type AuthFormValues, AuthPasswordField, AuthTextField } from './AuthForm';
 import { FormError } from './FormError';
 import { InstitutionSignIn } from './InstitutionSignIn';
 import { takeLoggedOutNotice } from './loggedOutNotice';
 import { LoggedOutLayout } from './LoggedOutLayout';
+import { ScreenLink, useScreenLocation, useScreenNavigate } from './screenRouting';
 
 /** Logs in, then goes to `next`: react-admin's useLogin in the console. */
 export type LoginAction = (credentials: { email: string; password: string }, next: string) => Promise<unknown>;
@@ -24,20 +23,20 @@ export type LoginAction = (credentials: { email: string; password: string }, nex
 export const LoginPage = ({ login: consoleLogin }: { login?: LoginAction }) => {
   const translate = useTranslate();
   const auth = useTestbedAuth();
-  const navigate = useNavigate();
+  const navigate = useScreenNavigate();
   const login: LoginAction =
     consoleLogin ??
     (async (credentials, next) => {
       await auth.login(credentials);
       navigate(next);
     });
-  const location = useLocation();
+  const location = useScreenLocation();
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   // Why the session just ended, when the console ended it (its account disabled, say).
   const [loggedOutNotice] = useState(takeLoggedOutNotice);
 
-  const onSubmit = async (values: FieldValues) => {
+  const onSubmit = async (values: AuthFormValues) => {
     setError(null);
     setSubmitting(true);
     // '/login' (react-admin's default login path) has no page of its own: go home instead.
@@ -70,7 +69,7 @@ export const LoginPage = ({ login: consoleLogin }: { login?: LoginAction }) => {
         />
         <AuthPasswordField source="password" label="auth.fields.password" autoComplete="current-password" validate={validateRequired} />
         <Box sx={{ textAlign: 'right', mt: 0.5, mb: 2 }}>
-          <Link component={RouterLink} to="/password" variant="body2">
+          <Link component={ScreenLink} to="/password" variant="body2">
             {translate('auth.login.forgot')}
           </Link>
         </Box>
@@ -80,7 +79,7 @@ export const LoginPage = ({ login: consoleLogin }: { login?: LoginAction }) => {
         <Typography variant="body2" color="text.secondary">
           {translate('auth.login.no_account')}
         </Typography>
-        <Link component={RouterLink} to="/registration" variant="body2">
+        <Link component={ScreenLink} to="/registration" variant="body2">
           {translate('auth.login.register')}
         </Link>
       </Stack>

@@ -1,16 +1,14 @@
-import type { FieldValues } from 'react-hook-form';
 import MarkEmailReadOutlinedIcon from '@mui/icons-material/MarkEmailReadOutlined';
 import { Alert, Box, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
 import type { Registration } from '../../authProvider';
-import { PasswordStrengthMeter } from '../../components/PasswordStrengthMeter';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useTestbedAuth } from '../../session';
 import { errorMessage, fieldErrors } from '../../httpClient';
 import { strongPassword } from '../../utils/passwordStrength';
 import { mandatory, validateEmail, validateRequired } from './validation';
-import { AuthForm, AuthPasswordField, AuthTextField } from './AuthForm';
+import { AuthForm, type AuthFormValues, AuthPasswordField, AuthPasswordStrength, AuthTextField } from './AuthForm';
 import { FormError } from './FormError';
 import { InstitutionSignIn } from './InstitutionSignIn';
 import { LoggedOutLayout } from './LoggedOutLayout';
@@ -45,7 +43,7 @@ export const RegistrationPage = () => {
   const [registered, setRegistered] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
 
-  const onSubmit = async (values: FieldValues) => {
+  const onSubmit = async (values: AuthFormValues) => {
     setError(null);
     setSubmitting(true);
     const data: Registration = {
@@ -93,7 +91,7 @@ export const RegistrationPage = () => {
         </Stack>
         <AuthTextField source="email" label="auth.fields.email" type="email" autoComplete="email" validate={validateEmail} />
         <AuthPasswordField source="password" label="auth.fields.password" autoComplete="new-password" validate={[mandatory, strongPassword]} />
-        <PasswordStrengthMeter personFields={PERSON_FIELDS} />
+        <AuthPasswordStrength personFields={PERSON_FIELDS} />
         <AuthPasswordField
           source="password_confirmation"
           label="auth.fields.password_confirmation"

@@ -1,17 +1,15 @@
-import type { FieldValues } from 'react-hook-form';
 import { Alert, Box, Button, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslate } from 'react-admin';
-import { Link as RouterLink, useParams } from 'react-router-dom';
-import { PasswordStrengthMeter } from '../../components/PasswordStrengthMeter';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useTestbedAuth } from '../../session';
 import { errorMessage, fieldErrors } from '../../httpClient';
 import { strongPassword } from '../../utils/passwordStrength';
 import { mandatory, validateRequired } from './validation';
-import { AuthForm, AuthPasswordField } from './AuthForm';
+import { AuthForm, type AuthFormValues, AuthPasswordField, AuthPasswordStrength } from './AuthForm';
 import { FormError } from './FormError';
 import { LoggedOutLayout } from './LoggedOutLayout';
+import { ScreenLink, useScreenParams } from './screenRouting';
 
 /** An identity the reset unlinked (it had been linked with a password). */
 interface UnlinkedIdentity {
@@ -29,12 +27,12 @@ const unlinkedNames = (identities: UnlinkedIdentity[]) =>
 export const ResetPasswordPage = () => {
   const translate = useTranslate();
   const auth = useTestbedAuth();
-  const { id = '', signature = '' } = useParams();
+  const { id = '', signature = '' } = useScreenParams();
   const [error, setError] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [submitting, setSubmitting] = useState(false);
 
-  const onSubmit = async (values: FieldValues) => {
+  const onSubmit = async (values: AuthFormValues) => {
     setError(null);
     setSubmitting(true);
     try {
@@ -76,7 +74,7 @@ export const ResetPasswordPage = () => {
         <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
           {translate('auth.reset.revoked_hint')}
         </Typography>
-        <Button component={RouterLink} to="/" variant="contained" size="large" fullWidth sx={{ mt: 3 }}>
+        <Button component={ScreenLink} to="/" variant="contained" size="large" fullWidth sx={{ mt: 3 }}>
           {translate('auth.reset.login')}
         </Button>
       </LoggedOutLayout>
@@ -90,7 +88,7 @@ export const ResetPasswordPage = () => {
           {translate(outcome.message, { _: outcome.message })}
         </Alert>
         <Stack sx={{ mt: 3 }}>
-          <Button component={RouterLink} to="/password" variant="contained">
+          <Button component={ScreenLink} to="/password" variant="contained">
             {translate('auth.reset.request_new')}
           </Button>
         </Stack>
@@ -109,7 +107,7 @@ export const ResetPasswordPage = () => {
           validate={[mandatory, strongPassword]}
           autoFocus
         />
-        <PasswordStrengthMeter />
+        <AuthPasswordStrength />
         <AuthPasswordField
           source="password_confirmation"
           label="auth.fields.password_confirmation"

@@ -1,12 +1,12 @@
 import { Alert, AlertTitle, Box, Button, CircularProgress, Stack, Typography } from '@mui/material';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslate } from 'react-admin';
-import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { SubmitButton } from '../../components/SubmitButton';
 import { useSession, useTestbedAuth } from '../../session';
 import { errorMessage } from '../../httpClient';
 import { FormError } from './FormError';
 import { LoggedOutLayout } from './LoggedOutLayout';
+import { useScreenLocation, useScreenNavigate, useScreenParams } from './screenRouting';
 
 type State = { kind: 'pending' } | { kind: 'verified'; message: string } | { kind: 'failed'; message: string };
 
@@ -19,9 +19,9 @@ export const VerifyEmailPage = () => {
   const translate = useTranslate();
   const auth = useTestbedAuth();
   const session = useSession();
-  const navigate = useNavigate();
-  const { id = '', hash = '' } = useParams();
-  const { search } = useLocation();
+  const navigate = useScreenNavigate();
+  const { id = '', hash = '' } = useScreenParams();
+  const { search } = useScreenLocation();
   const [state, setState] = useState<State>({ kind: 'pending' });
   const [resend, setResend] = useState<{ sending: boolean; message?: string; error?: string }>({ sending: false });
   const started = useRef<string | null>(null);

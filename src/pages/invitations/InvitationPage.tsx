@@ -1,7 +1,6 @@
 import { Alert, Box, Button, CircularProgress, Stack, Tab, Tabs, TextField, Typography } from '@mui/material';
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { HttpError, useTranslate } from 'react-admin';
-import { useLocation, useParams } from 'react-router-dom';
 import type { InvitationPreview } from '../../authProvider';
 import { errorMessage, fieldErrors as fieldErrorsOf, HTTP_ERROR, serverMessage, tokenStore } from '../../httpClient';
 import { PasswordStrength } from '../../components/PasswordStrengthMeter';
@@ -9,6 +8,7 @@ import { useTestbedAuth } from '../../session';
 import { useSettings } from '../../settings';
 import { InstitutionSignIn } from '../auth/InstitutionSignIn';
 import { LoggedOutLayout } from '../auth/LoggedOutLayout';
+import { useScreenLocation, useScreenParams } from '../auth/screenRouting';
 import { AFTER_SIGN_IN_KEY } from '../oidc/OidcCallbackPage';
 import { browserNavigation } from '../../utils/browserNavigation';
 
@@ -34,8 +34,8 @@ export const InvitationPage = () => {
   const translate = useTranslate();
   const { apiUrl } = useSettings();
   const auth = useTestbedAuth();
-  const { id = '', token: secret = '' } = useParams();
-  const { pathname } = useLocation();
+  const { id = '', token: secret = '' } = useScreenParams();
+  const { pathname } = useScreenLocation();
   const [preview, setPreview] = useState<InvitationPreview | null>(null);
   const [me, setMe] = useState<Me | null | undefined>(undefined);
   const [problem, setProblem] = useState<string | null>(null);

@@ -1,11 +1,11 @@
 import { Alert, Button, CircularProgress, Link, Stack, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { useTranslate } from 'react-admin';
-import { useLocation } from 'react-router-dom';
 import { serverMessage, tokenStore } from '../../httpClient';
 import { useTestbedAuth } from '../../session';
 import type { User } from '../../types';
 import { LoggedOutLayout } from '../auth/LoggedOutLayout';
+import { useScreenLocation } from '../auth/screenRouting';
 import { browserNavigation } from '../../utils/browserNavigation';
 import { isOidcErrorCode } from './oidcErrors';
 
@@ -60,7 +60,7 @@ export const OidcCallbackPage = () => {
   const [failure, setFailure] = useState<string | null>(null);
   const [choice, setChoice] = useState<Switch | null>(null);
   const [busy, setBusy] = useState(false);
-  const { search } = useLocation();
+  const { search } = useScreenLocation();
 
   useEffect(() => {
     const params = new URLSearchParams(search);
