@@ -1,8 +1,12 @@
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { I18nContext } from 'react-admin';
-import { i18nProvider } from './index';
+import { loggedOutEnglish } from './enLoggedOut';
 import { type Locale, isLocale, preferredLocale, saveLocaleChoice } from './locale';
 import { LocaleChoiceContext } from './LocaleChoice';
+import { buildI18nProvider } from './provider';
+
+/** The logged-out screens' English only (enLoggedOut.ts); the console's provider has all of it. */
+const i18nProvider = buildI18nProvider(loggedOutEnglish);
 
 /**
  * The logged-out area's language (it has no react-admin store): starts in the preferred
