@@ -1,8 +1,9 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAuthProvider } from '../src/authProvider';
 import { createHttpClient } from '../src/httpClient';
+import { AuthForm, AuthTextField } from '../src/pages/auth/AuthForm';
 import { LoggedOutApp } from '../src/pages/auth/LoggedOutApp';
 import { defaultSettings } from '../src/settings';
 import { db, requestsTo } from './mocks/db';
@@ -111,5 +112,20 @@ describe('the logged-out forms', () => {
     const user = open('/registration');
     await user.type(await findField('Password'), 'Tr0ub4dour&3 horse staple');
     expect(await screen.findByTestId('password-strength')).toBeInTheDocument();
+  });
+
+  it('sends the form when a check cannot run (its code did not load): the server checks again', async () => {
+    const onSubmit = vi.fn();
+    const user = userEvent.setup({ delay: null });
+    render(
+      <AuthForm onSubmit={onSubmit}>
+        <AuthTextField source="password" label="Password" validate={() => Promise.reject(new Error('Failed to fetch dynamically imported module'))} />
+        <button type="submit">Send</button>
+      </AuthForm>,
+    );
+    await user.type(screen.getByLabelText('Password'), 'typed');
+    await user.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledWith({ password: 'typed' }));
+    expect(errorUnder('Password')).toBe('');
   });
 });

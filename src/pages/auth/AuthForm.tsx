@@ -49,9 +49,15 @@ const useAuthForm = (): AuthFormState => {
   return form;
 };
 
+/**
+ * The field's first refusal, or null. A check that cannot run (the password strength's code did
+ * not load) refuses nothing: the server checks every field again, and the form must not go dead.
+ */
 const validateField = async (validators: RegisteredField['validators'], value: string, values: AuthFormValues): Promise<FieldError | null> => {
   for (const validator of [validators ?? []].flat()) {
-    const error = await validator(value, values, {});
+    const error = await Promise.resolve()
+      .then(() => validator(value, values, {}))
+      .catch(() => undefined);
     if (error) return typeof error === 'string' ? { message: error } : (error as FieldError);
   }
   return null;
