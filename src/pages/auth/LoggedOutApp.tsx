@@ -2,7 +2,7 @@ import { Box, CircularProgress, CssBaseline } from '@mui/material';
 import { createTheme, ThemeProvider } from '@mui/material/styles';
 import { AuthContext, useTranslate } from 'react-admin';
 import { Suspense } from 'react';
-import { Route, Switch } from 'wouter';
+import { Redirect, Route, Switch } from 'wouter';
 import type { TestbedAuthProvider } from '../../authProvider';
 import { useSession } from '../../session';
 import { LoggedOutLocale } from '../../i18n/LoggedOutLocale';
@@ -11,7 +11,7 @@ import { theme } from '../../theme';
 import { lazyNamed } from '../../utils/lazyNamed';
 import { LoginPage } from './LoginPage';
 import { loggedOutRouting } from './loggedOutRouting';
-import { ScreenRedirect, ScreenRoutingContext } from './screenRouting';
+import { ScreenRoutingContext } from './screenRouting';
 
 // The logged-out bundle (kept small for the first load): what a visitor without a token loads. The same screens as
 // in the console (App.tsx) on plain MUI and wouter (screenRouting.tsx: react-router alone was
@@ -49,7 +49,7 @@ const ScreenLoading = () => {
 /** Logged-out screens send a logged-in user to the console instead (as App.tsx does). */
 const LoggedOutOnly = ({ children }: { children: React.ReactElement }) => {
   const session = useSession();
-  return session.status === 'anonymous' ? children : <ScreenRedirect to="/" />;
+  return session.status === 'anonymous' ? children : <Redirect to="/" replace />;
 };
 
 export interface LoggedOutAppProps {

@@ -1,5 +1,5 @@
 import { forwardRef } from 'react';
-import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import type { ScreenLinkProps, ScreenRouting } from './screenRouting';
 
 // The console's side of ScreenRouting (screenRouting.tsx): react-admin's router, react-router,
@@ -20,5 +20,4 @@ export const consoleRouting: ScreenRouting = {
     return (to, options) => void navigate(to, options);
   },
   useParams: () => useParams(),
-  Redirect: ({ to }) => <Navigate to={to} replace />,
 };

@@ -1,5 +1,5 @@
 import { forwardRef } from 'react';
-import { Link, Redirect, useLocation, useParams } from 'wouter';
+import { Link, useLocation, useParams } from 'wouter';
 import { navigate, useLocationProperty, useSearch } from 'wouter/use-browser-location';
 import type { ScreenLinkProps, ScreenRouting } from './screenRouting';
 
@@ -23,5 +23,4 @@ export const loggedOutRouting: ScreenRouting = {
   // wouter's own useLocation hands out the same function; this one needs no router context.
   useNavigate: () => navigate,
   useParams: () => useParams(),
-  Redirect: ({ to }) => <Redirect to={to} replace />,
 };

@@ -25,8 +25,6 @@ export interface ScreenRouting {
   useNavigate: () => ScreenNavigate;
   /** The matched route's parameters (`:id` and the like). */
   useParams: () => Readonly<Record<string, string | undefined>>;
-  /** Sends the visitor to `to` when rendered (react-router's Navigate). */
-  Redirect: (props: { to: string }) => ReactNode;
 }
 
 export const ScreenRoutingContext = createContext<ScreenRouting | null>(null);
@@ -47,8 +45,3 @@ export const ScreenLink = forwardRef<HTMLAnchorElement, ScreenLinkProps>(functio
   const { Link } = useScreenRouting();
   return <Link ref={ref} {...props} />;
 });
-
-export const ScreenRedirect = ({ to }: { to: string }) => {
-  const { Redirect } = useScreenRouting();
-  return <Redirect to={to} />;
-};

@@ -5,7 +5,7 @@ import { FilterButton, TopToolbar, useDataProvider, useListContext, useNotify, u
 import type { ConsoleDataProvider } from '../../dataProvider';
 import { serverMessage } from '../../httpClient';
 import { saveBlob } from '../../utils/download';
-import { useFormatCount } from './bulk';
+import { countInWords, useFormatCount } from './bulk';
 
 /** How often the "rows so far" count may change on screen (and be announced), in ms. */
 const PROGRESS_EVERY_MS = 250;
@@ -63,7 +63,7 @@ export const CsvDownloadButton = ({ filter, label, disabled }: { filter: Record<
       </Button>
       {downloading && (
         <Typography component="span" variant="caption" role="status" sx={{ color: 'text.secondary', whiteSpace: 'nowrap', alignSelf: 'center' }}>
-          {rows > 0 ? translate('resources.export.rows', { smart_count: rows, count: format(rows) }) : translate('resources.export.downloading')}
+          {rows > 0 ? countInWords(translate, format, 'resources.export.rows', rows) : translate('resources.export.downloading')}
         </Typography>
       )}
     </>

@@ -32,6 +32,21 @@ export const useFormatCount = () => {
   return useCallback((count: number) => count.toLocaleString(locale), [locale]);
 };
 
+/**
+ * A count in words, with the catalogue's singular or plural for it ('1 workspace', '1,234
+ * workspaces'): the message `key` gets `smart_count` and `count`, the number as the language
+ * writes it.
+ */
+export const countInWords = (translate: TranslateFunction, format: (count: number) => string, key: string, count: number): string =>
+  translate(key, { smart_count: count, count: format(count) });
+
+/** countInWords with the console's translate and number format. */
+export const useCountInWords = () => {
+  const translate = useTranslate();
+  const format = useFormatCount();
+  return useCallback((key: string, count: number) => countInWords(translate, format, key, count), [translate, format]);
+};
+
 interface AllMatching {
   allMatching: boolean;
   setAllMatching: (value: boolean) => void;
@@ -156,7 +171,7 @@ export const BulkToolbar = ({
 export const totalsInWords = (translate: TranslateFunction, format: (count: number) => string, parts: [key: string, count: number][]): string =>
   parts
     .filter(([, count], index) => index === 0 || count > 0)
-    .map(([key, count]) => translate(key, { smart_count: count, count: format(count) }))
+    .map(([key, count]) => countInWords(translate, format, key, count))
     .join(' ');
 
 /** One item the action did not do, as the result lists it. */
@@ -310,7 +325,7 @@ export const BulkResult = ({ outcome }: { outcome: BulkOutcome }) => {
           ))}
           {failures.length > SHOWN_FAILURES && (
             <ListItem disableGutters>
-              <ListItemText primary={translate('adminBulk.more', { smart_count: failures.length - SHOWN_FAILURES, count: format(failures.length - SHOWN_FAILURES) })} />
+              <ListItemText primary={countInWords(translate, format, 'adminBulk.more', failures.length - SHOWN_FAILURES)} />
             </ListItem>
           )}
         </List>

@@ -3,7 +3,7 @@ import { Button, Dialog, DialogActions, DialogContent, DialogContentText, Dialog
 import { useState } from 'react';
 import { useDataProvider, useListContext, useRefresh, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider } from '../../../dataProvider';
-import { type BulkSelection, BulkFlowDialog, totalsInWords, useBulkSelection, useFormatCount } from '../bulk';
+import { type BulkSelection, BulkFlowDialog, countInWords, totalsInWords, useBulkSelection, useFormatCount } from '../bulk';
 import type { BulkExtendAnswer } from './types';
 
 /** What the dialog proposes first, and the bounds the server takes (docs/api-contract.md). */
@@ -65,7 +65,7 @@ const ExtendDaysDialog = ({ count, list, onCancel, onContinue }: { count: number
   const [text, setText] = useState(String(DEFAULT_EXTEND_DAYS));
   const days = Number(text);
   const valid = /^\d+$/.test(text.trim()) && days >= 1 && days <= MAX_DAYS;
-  const items = translate(`adminBulk.${list}.count`, { smart_count: count, count: format(count) });
+  const items = countInWords(translate, format, `adminBulk.${list}.count`, count);
   return (
     <Dialog open onClose={onCancel} aria-labelledby="extend-days-title" fullWidth maxWidth="xs">
       <Stack
@@ -118,8 +118,8 @@ const BulkExtendDialog = ({
   const format = useFormatCount();
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const refresh = useRefresh();
-  const items = (count: number) => translate(`adminBulk.${list}.count`, { smart_count: count, count: format(count) });
-  const dayCount = translate('admin_ends.extend.day_count', { smart_count: days, count: format(days) });
+  const items = (count: number) => countInWords(translate, format, `adminBulk.${list}.count`, count);
+  const dayCount = countInWords(translate, format, 'admin_ends.extend.day_count', days);
   return (
     <BulkFlowDialog<BulkExtendAnswer>
       titleId="bulk-extend-title"
@@ -135,9 +135,9 @@ const BulkExtendDialog = ({
               ? translate('admin_ends.extend.nothing')
               : [
                   translate('admin_ends.extend.content', { items: items(done), days: dayCount }),
-                  ...(resumed > 0 ? [translate('admin_ends.extend.resumed', { smart_count: resumed, count: format(resumed) })] : []),
-                  ...(skipped > 0 ? [translate('admin_ends.extend.skipped', { smart_count: skipped, count: format(skipped) })] : []),
-                  ...(gone > 0 ? [translate('admin_ends.extend.gone', { smart_count: gone, count: format(gone) })] : []),
+                  ...(resumed > 0 ? [countInWords(translate, format, 'admin_ends.extend.resumed', resumed)] : []),
+                  ...(skipped > 0 ? [countInWords(translate, format, 'admin_ends.extend.skipped', skipped)] : []),
+                  ...(gone > 0 ? [countInWords(translate, format, 'admin_ends.extend.gone', gone)] : []),
                 ].join(' '),
         };
       }}

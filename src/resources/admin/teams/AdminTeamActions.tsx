@@ -7,7 +7,7 @@ import { useNavigate } from 'react-router-dom';
 import type { ConsoleDataProvider } from '../../../dataProvider';
 import { errorMessage, fieldErrors } from '../../../httpClient';
 import { type AdminTeamDetail, isDetail, type TeamDeletion } from './types';
-import { useFormatCount } from '../bulk';
+import { useCountInWords } from '../bulk';
 
 // The platform admin's actions on /admin/teams/{id}. Each says what it will do before it does
 // it: suspension names the members and workspaces it reaches, deletion shows the dry run's list.
@@ -52,16 +52,9 @@ const EditDialog = ({ team, onClose }: { team: AdminTeamDetail; onClose: () => v
   );
 };
 
-/** A count in the confirmations' words, with its own singular or plural ('1 workspace'). */
-const useAmount = () => {
-  const translate = useTranslate();
-  const format = useFormatCount();
-  return (key: string, count: number) => translate(key, { smart_count: count, count: format(count) });
-};
-
 const DeleteDialog = ({ team, onClose }: { team: AdminTeamDetail; onClose: () => void }) => {
   const translate = useTranslate();
-  const amount = useAmount();
+  const amount = useCountInWords();
   const notify = useNotify();
   const navigate = useNavigate();
   const dataProvider = useDataProvider<ConsoleDataProvider>();
@@ -128,7 +121,7 @@ const DeleteDialog = ({ team, onClose }: { team: AdminTeamDetail; onClose: () =>
 export const AdminTeamActions = () => {
   const team = useRecordContext<AdminTeamDetail>();
   const translate = useTranslate();
-  const amount = useAmount();
+  const amount = useCountInWords();
   const notify = useNotify();
   const refresh = useRefresh();
   const [update, { isPending }] = useUpdate();

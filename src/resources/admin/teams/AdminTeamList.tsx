@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { DataTable, Link, List, useDataProvider, useListContext, useRefresh, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider } from '../../../dataProvider';
 import { formatDateTime } from '../../../utils/dates';
-import { type BulkSelection, BulkFlowDialog, BulkToolbar, totalsInWords, useBulkSelection, useFormatCount } from '../bulk';
+import { type BulkSelection, BulkFlowDialog, BulkToolbar, totalsInWords, useBulkSelection, useCountInWords, useFormatCount } from '../bulk';
 import { AdminSearchInput, adminTableSx, NamesWithRoles } from '../common';
 import { AdminListActions } from '../ExportCsvButton';
 import { asideListSx, ChoiceFilter, DateRangeFilter, EndFilter, FilterSidebar } from '../FilterSidebar';
@@ -117,9 +117,10 @@ const BulkTeamButtons = () => {
 const BulkTeamsDialog = ({ action, selection, onClose }: { action: TeamAction; selection: BulkSelection; onClose: (finished: boolean) => void }) => {
   const translate = useTranslate();
   const format = useFormatCount();
+  const inWords = useCountInWords();
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const refresh = useRefresh();
-  const counted = (key: string, count: number) => translate(`adminBulk.teams.${key}`, { smart_count: count, count: format(count) });
+  const counted = (key: string, count: number) => inWords(`adminBulk.teams.${key}`, count);
   const target = selection.allMatching ? { filter: bulkTeamsFilter(selection.filterValues) } : { ids: selection.ids };
   return (
     <BulkFlowDialog<BulkTeamsAnswer>
@@ -140,7 +141,7 @@ const BulkTeamsDialog = ({ action, selection, onClose }: { action: TeamAction; s
                     members: counted('members', preview.reach.members),
                     workspaces: counted('workspaces', preview.reach.workspaces),
                   }),
-                  ...(skipped > 0 ? [translate('adminBulk.teams.skipped', { smart_count: skipped, count: format(skipped) })] : []),
+                  ...(skipped > 0 ? [counted('skipped', skipped)] : []),
                 ].join(' '),
         };
       }}

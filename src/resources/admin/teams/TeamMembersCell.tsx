@@ -2,7 +2,7 @@ import { Avatar, Box, Stack, Typography } from '@mui/material';
 import { Link, useTranslate } from 'react-admin';
 import { RoleChip } from '../../../components/RoleChip';
 import { initials } from '../../../utils/avatar';
-import { useFormatCount } from '../bulk';
+import { countInWords, useFormatCount } from '../bulk';
 
 /** A member as a row of GET /api/admin/teams carries it (the first few, owners first). */
 export interface TeamRowMember {
@@ -53,7 +53,7 @@ export const TeamMembersCell = ({ teamId, users, memberCount }: { teamId: number
       ))}
       {more > 0 && (
         <Box component="li" sx={{ pl: '24px', fontSize: '0.8125rem' }}>
-          <Link to={`/admin/teams/${teamId}`}>{translate('teamAdmin.members_more', { smart_count: more, count: format(more) })}</Link>
+          <Link to={`/admin/teams/${teamId}`}>{countInWords(translate, format, 'teamAdmin.members_more', more)}</Link>
         </Box>
       )}
     </Stack>

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useDataProvider, useListContext, useRefresh, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider } from '../../../dataProvider';
 import type { BulkUsersAnswer, BulkUsersRequest } from './types';
-import { BulkFlowDialog, totalsInWords, useBulkSelection, useFormatCount } from '../bulk';
+import { BulkFlowDialog, totalsInWords, useBulkSelection, useCountInWords, useFormatCount } from '../bulk';
 
 // Bulk Disable / Enable on /admin/users. The selection is either the checked rows (ids) or,
 // after "Select all N matching", the list's filter: the server then acts on every user it
@@ -35,6 +35,7 @@ export const BulkUserButtons = () => {
   const names = new Map((data ?? []).map((record) => [String(record.id), String(record.name ?? '')]));
   const translate = useTranslate();
   const format = useFormatCount();
+  const inWords = useCountInWords();
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const refresh = useRefresh();
   // The rows or everything the filter matches: the shared toolbar's "Select all N matching" (../bulk.tsx).
@@ -74,7 +75,7 @@ export const BulkUserButtons = () => {
                         tokens: translate('adminUsers.counts.tokens', { smart_count: preview.revoked.personal_tokens }),
                         kubeconfigs: translate('adminUsers.counts.kubeconfigs', { smart_count: preview.revoked.kubeconfigs }),
                       }),
-                      ...(skipped > 0 ? [translate(`adminUsers.bulk.${action}_skipped`, { smart_count: skipped, count: format(skipped) })] : []),
+                      ...(skipped > 0 ? [inWords(`adminUsers.bulk.${action}_skipped`, skipped)] : []),
                     ].join(' '),
             };
           }}

@@ -3,7 +3,7 @@ import { Box, Button, Tooltip } from '@mui/material';
 import { useState } from 'react';
 import { type Identifier, useDataProvider, useListContext, useRefresh, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider } from '../../../dataProvider';
-import { BulkFlowDialog, totalsInWords, useBulkSelection, useFormatCount } from '../bulk';
+import { BulkFlowDialog, totalsInWords, useBulkSelection, useCountInWords, useFormatCount } from '../bulk';
 import { BulkExtendButton } from '../lifecycle/BulkExtendButton';
 import type { BulkWorkspacesAnswer } from './types';
 
@@ -67,7 +67,8 @@ const BulkDeleteDialog = ({ ids, onClose }: { ids: Identifier[]; onClose: (finis
   const format = useFormatCount();
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const refresh = useRefresh();
-  const counted = (key: string, count: number) => translate(`adminBulk.workspaces.${key}`, { smart_count: count, count: format(count) });
+  const inWords = useCountInWords();
+  const counted = (key: string, count: number) => inWords(`adminBulk.workspaces.${key}`, count);
   return (
     <BulkFlowDialog<BulkWorkspacesAnswer>
       titleId="bulk-workspaces-title"
@@ -84,14 +85,14 @@ const BulkDeleteDialog = ({ ids, onClose }: { ids: Identifier[]; onClose: (finis
             ) : (
               <>
                 {translate('adminBulk.workspaces.delete_content', { workspaces, members: counted('members', preview.reach.members) })}
-                {preview.totals.not_found > 0 && ` ${translate('adminBulk.workspaces.skipped', { smart_count: preview.totals.not_found, count: format(preview.totals.not_found) })}`}
+                {preview.totals.not_found > 0 && ` ${counted('skipped', preview.totals.not_found)}`}
                 <Box component="ul" sx={{ mt: 1, mb: 0 }} aria-label={translate('adminBulk.workspaces.delete_title', { workspaces })}>
                   {going.slice(0, LISTED).map((item) => (
                     <li key={item.id}>
                       {item.namespace} ({counted('members', item.members ?? 0)})
                     </li>
                   ))}
-                  {going.length > LISTED && <li>{translate('adminBulk.more', { smart_count: going.length - LISTED, count: format(going.length - LISTED) })}</li>}
+                  {going.length > LISTED && <li>{inWords('adminBulk.more', going.length - LISTED)}</li>}
                 </Box>
               </>
             ),
