@@ -1,7 +1,9 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useState } from 'react';
 import { useCurrentUser } from '../hooks';
 import { tokenStore } from '../httpClient';
 import { useSettings } from '../settings';
+import { afterFirstScreen } from './afterFirstScreen';
 import type { createEcho } from './echo';
 
 type Handler = (payload: unknown) => void;
@@ -55,28 +57,34 @@ export const RealtimeClientProvider = RealtimeContext.Provider;
 export const RealtimeProvider = ({ children }: { children: ReactNode }) => {
   const user = useCurrentUser();
   const settings = useSettings();
+  const queryClient = useQueryClient();
   const [client, setClient] = useState<RealtimeClient | null>(null);
   const userId = user?.id;
 
   useEffect(() => {
     const token = tokenStore.get();
     if (userId === undefined || !token) return;
-    // pusher-js and laravel-echo (a fifth of the home's JavaScript) load once the console has
-    // rendered: nothing on a first screen waits for them, and until the connection is up the
-    // pages poll as they do when the realtime server cannot be reached.
+    // pusher-js and laravel-echo (a fifth of the home's JavaScript) load once the first screen
+    // has its data and has painted it: nothing on a first screen waits for them, and until the
+    // connection is up the pages poll as they do when the realtime server cannot be reached.
+    // Loaded while the screen still rendered, they made its largest paint come 0.4 s later on
+    // a phone (Lighthouse's mobile preset; docs/benchmarks.md).
     let next: RealtimeClient | null = null;
     let left = false;
-    void import('./echo').then(({ createEcho }) => {
-      if (left) return;
-      next = createRealtimeClient(createEcho(settings, token));
-      setClient(next);
+    const cancel = afterFirstScreen(queryClient, () => {
+      void import('./echo').then(({ createEcho }) => {
+        if (left) return;
+        next = createRealtimeClient(createEcho(settings, token));
+        setClient(next);
+      });
     });
     return () => {
       left = true;
+      cancel();
       setClient(null);
       next?.disconnect();
     };
-  }, [userId, settings]);
+  }, [userId, settings, queryClient]);
 
   return <RealtimeContext.Provider value={client}>{children}</RealtimeContext.Provider>;
 };
