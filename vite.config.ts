@@ -6,7 +6,8 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { visualizer } from 'rollup-plugin-visualizer';
-import { defineConfig, type Plugin, type ProxyOptions } from 'vite';
+import { build, defineConfig, type Plugin, type ProxyOptions } from 'vite';
+import { planChunks, planGroups } from './vite.chunks.ts';
 
 // The API server (server/, `npm start`) listens on 127.0.0.1:8000. In development the console
 // runs on Vite's dev server and these paths go to the API; everything else is the console.
@@ -36,13 +37,16 @@ const gzipAsync = promisify(gzip);
  */
 const precompress = (): Plugin => {
   let outDir = 'dist';
+  let written = true;
   return {
     name: 'testbed:precompress',
     apply: 'build',
     configResolved(config) {
       outDir = config.build.outDir;
+      written = config.build.write;
     },
     async closeBundle() {
+      if (!written) return;
       const files = (await readdir(outDir, { recursive: true, withFileTypes: true }))
         .filter((entry) => entry.isFile() && COMPRESSIBLE.test(entry.name))
         .map((entry) => join(entry.parentPath, entry.name));
@@ -74,7 +78,9 @@ const analyze = process.env.ANALYZE ? [visualizer({ filename: 'stats/bundle.html
 const reactRouterProduction = fileURLToPath(new URL('node_modules/react-router/dist/production/index.mjs', import.meta.url));
 const reactRouterDomProduction = fileURLToPath(new URL('node_modules/react-router/dist/production/dom-export.mjs', import.meta.url));
 
-export default defineConfig(({ command }) => ({
+export default defineConfig(async ({ command }) => {
+  const plan = command === 'build' ? await planChunks(build, fileURLToPath(import.meta.url)) : null;
+  return {
   plugins: [react(), precompress(), ...analyze],
   resolve: {
     alias:
@@ -98,10 +104,8 @@ export default defineConfig(({ command }) => ({
     chunkSizeWarningLimit: 2000,
     rolldownOptions: {
       output: {
-        // Vendor chunks that change rarely, cached across console releases. Only
-        // libraries both bundles load in full (React), or the console alone (realtime): a
-        // react-admin or MUI group would make the logged-out screens load all of it (a group of
-        // MUI's core, @mui/system and emotion, added 3.6 KiB gzip to them, measured).
+        // Vendor chunks that change rarely, cached across console releases: React (both bundles
+        // load it in full) and realtime (loaded once a console screen has shown).
         codeSplitting: {
           groups: [
             { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 30 },
@@ -111,11 +115,18 @@ export default defineConfig(({ command }) => ({
             // messages; the console needs nearly all of it too. Left to their importers, these
             // modules made two dozen small files since the console loads the login form lazily
             // (SessionGate): 223 kB gzip on /login instead of 204 (each file gzipped alone).
+            // With them, the modules the entry file would hold (the session, the settings
+            // request): both bundles load them, and the console's own chunk must not take them.
             {
               name: 'login',
-              test: /[\\/]src[\\/](pages[\\/]auth[\\/](LoginPage|AuthForm|LoggedOutLayout|InstitutionSignIn|FormError|validation)|pages[\\/]oidc[\\/]oidcErrors)\./,
+              debugName: 'login',
+              test: (id: string) =>
+                /[\\/]src[\\/](pages[\\/]auth[\\/](LoginPage|AuthForm|LoggedOutLayout|InstitutionSignIn|FormError|validation)|pages[\\/]oidc[\\/]oidcErrors)\./.test(id) ||
+                Boolean(plan?.entry.has(id)),
               priority: 5,
             },
+            // Then the rest in as few files as what each screen loads allows (vite.chunks.ts).
+            ...planGroups(plan, 5),
           ],
         },
       },
@@ -144,4 +155,5 @@ export default defineConfig(({ command }) => ({
     host: '127.0.0.1',
     port: 4173,
   },
-}));
+  };
+});

@@ -83,3 +83,37 @@ test('the home loads no page’s code, and each page loads its own and no other�
     expect(pageChunks, `page chunks loaded by ${path}`).toEqual([chunk]);
   }
 });
+
+// The console's start comes in a few files, not one per set of importers (vite.chunks.ts): a
+// phone fetches six files at a time over HTTP/1.1, and each round waits for a round trip. The
+// files a logged-out screen loads stay out of it.
+const CONSOLE_START = /\/assets\/console-[\w-]{8}\.js$/;
+const REALTIME = /\/assets\/(realtime|echo)-[\w-]{8}\.js$/;
+/** The home's files: index, the bundler's runtime, React, login, theme, CssBaseline, console-shared, console. */
+const HOME_FILES_AT_MOST = 8;
+
+test('the console starts in a few files, and the logged-out screens load none of the console’s own', async ({ browser }) => {
+  const visitor = await browser.newPage();
+  const visitorUrls = scriptsLoaded(visitor);
+  for (const [path, heading] of [
+    ['/login', 'Log in'],
+    ['/registration', 'Create an account'],
+    ['/password', /password/i],
+  ] as const) {
+    await visitor.goto(path);
+    await expect(visitor.getByRole('heading', { name: heading }).first()).toBeVisible();
+    await settled(visitorUrls);
+  }
+  expect(visitorUrls.length).toBeGreaterThan(3);
+  expect(visitorUrls.filter((url) => CONSOLE_START.test(url)), 'the console’s start loaded by a logged-out screen').toEqual([]);
+  await visitor.close();
+
+  const page = await loggedInPage(browser, createUser('Grace', 'Files'));
+  const urls = scriptsLoaded(page);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Your nodes' })).toBeVisible();
+  await settled(urls);
+  expect(urls.filter((url) => CONSOLE_START.test(url))).toHaveLength(1);
+  const files = urls.filter((url) => !REALTIME.test(url));
+  expect(files.length, `the home's files: ${files.map((url) => url.replace(/.*\//, '')).join(' ')}`).toBeLessThanOrEqual(HOME_FILES_AT_MOST);
+});

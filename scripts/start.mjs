@@ -13,7 +13,7 @@ import { serverNodeFlags } from './server-node-flags.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const builtIndex = join(root, 'dist', 'index.html');
-const consoleSources = ['src', 'public', 'index.html', 'vite.config.ts', 'package-lock.json'];
+const consoleSources = ['src', 'public', 'index.html', 'vite.config.ts', 'vite.chunks.ts', 'package-lock.json'];
 
 function newestMtime(path) {
   if (!existsSync(path)) return 0;
