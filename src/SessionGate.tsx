@@ -1,6 +1,8 @@
 import { Alert, Box, Button } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect } from 'react';
 import { Notification, useLogin, useTranslate } from 'react-admin';
+import { seedAuthQueries } from './authQueries';
 import { useSession, useTestbedAuth } from './hooks';
 import { SessionLoading } from './SessionLoading';
 import { lazyNamed } from './utils/lazyNamed';
@@ -24,6 +26,7 @@ export const SessionGate = ({ children }: { children: ReactNode }) => {
   const session = useSession();
   const translate = useTranslate();
   const login = useLogin();
+  const queryClient = useQueryClient();
 
   useEffect(() => {
     if (session.status === 'loading') void auth.loadUser();
@@ -68,5 +71,7 @@ export const SessionGate = ({ children }: { children: ReactNode }) => {
       </Suspense>
     );
   }
+  // Before the console renders: react-admin's own auth queries answered from the loaded user.
+  seedAuthQueries(queryClient, session.user);
   return <>{children}</>;
 };

@@ -1,4 +1,5 @@
 import { type AuthProvider, HttpError, type UserIdentity } from 'react-admin';
+import { permissionsOf } from './authQueries';
 import { type HttpClient, tokenStore } from './httpClient';
 import type { PolicyInForce, User } from './types';
 import { avatarImageUrl } from './utils/avatar';
@@ -279,7 +280,7 @@ export const createAuthProvider = (http: HttpClient, options: { avatarUrl?: stri
 
     async getPermissions() {
       const current = await currentUser();
-      return { admin: !!current?.admin };
+      return current ? permissionsOf(current) : { admin: false };
     },
 
     async canAccess({ resource }) {

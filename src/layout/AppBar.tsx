@@ -1,12 +1,17 @@
 import ScienceOutlinedIcon from '@mui/icons-material/ScienceOutlined';
+import { memo } from 'react';
 import { Box, Chip, Tooltip, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { AppBar as RaAppBar, LoadingIndicator, TitlePortal, useTranslate } from 'react-admin';
 import { LanguageMenu } from '../components/LanguageMenu';
 import { useSettings } from '../settings';
 import { UserMenu } from './UserMenu';
 
-/** App name, page title, a discreet 'Sandbox cluster' chip in sandbox mode, the language menu, the user menu. */
-export const AppBar = () => {
+/**
+ * App name, page title, a discreet 'Sandbox cluster' chip in sandbox mode, the language menu, the user menu.
+ * Memoised: react-admin renders its layout again each time it registers the resources (twice
+ * as the console starts), and the app bar has no props that change then.
+ */
+export const AppBar = memo(function AppBar() {
   const translate = useTranslate();
   const { appName, sandbox } = useSettings();
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
@@ -50,4 +55,4 @@ export const AppBar = () => {
       )}
     </RaAppBar>
   );
-};
+});

@@ -31,21 +31,26 @@ const Sidebar = (props: SidebarProps) => {
   return <RaSidebar {...props} {...(phone ? { slotProps: { paper: { 'aria-label': translate('app.menu.label') } } } : {})} />;
 };
 
+/**
+ * What follows the session for the whole console: the identity shown in the app bar, and the
+ * user's realtime events. A component of its own that renders nothing, so that the realtime
+ * connection arriving, or the identity answering, re-renders it alone, not the layout and
+ * the page below it (a whole render of the console each time, on a phone a long task).
+ */
+const SessionFollowers = () => {
+  useIdentityFollowsSession();
+  useUserEvents();
+  return null;
+};
+
 /** The console shell: app bar, 280 px sidebar menu, content. */
 export const Layout = ({ children }: { children: ReactNode }) => (
   <RealtimeProvider>
-    <Shell>{children}</Shell>
-  </RealtimeProvider>
-);
-
-const Shell = ({ children }: { children: ReactNode }) => {
-  useIdentityFollowsSession();
-  useUserEvents();
-  return (
-    // react-admin's layout is `min-width: fit-content`, so a wide table widened the whole page
-    // (the app bar stopped short of it). With min-width 0 tables scroll inside their card.
+    <SessionFollowers />
+    {/* react-admin's layout is `min-width: fit-content`, so a wide table widened the whole page
+        (the app bar stopped short of it). With min-width 0 tables scroll inside their card. */}
     <RaLayout appBar={AppBar} menu={Menu} sidebar={Sidebar} sx={{ minWidth: 0, '& .RaLayout-content': { minWidth: 0 } }}>
       {children}
     </RaLayout>
-  );
-};
+  </RealtimeProvider>
+);

@@ -12,7 +12,7 @@ import PeopleOutlineIcon from '@mui/icons-material/PeopleOutline';
 import TuneOutlinedIcon from '@mui/icons-material/TuneOutlined';
 import WorkspacesOutlinedIcon from '@mui/icons-material/WorkspacesOutlined';
 import { Badge, Box, Divider, ListSubheader } from '@mui/material';
-import type { ReactElement, ReactNode } from 'react';
+import { memo, type ReactElement, type ReactNode } from 'react';
 import { Menu as RaMenu, useSidebarState, useTranslate } from 'react-admin';
 import { useLocation } from 'react-router-dom';
 import { fullName } from '../authProvider';
@@ -80,9 +80,9 @@ const MenuSection = ({ title, children }: { title: string; children: ReactNode }
 /**
  * The sidebar (280 px, theme.sidebar.width; collapsible, a drawer on small screens).
  * Only screens that exist get an entry: the extension points below say where the next issues
- * plug in theirs (the product's sidebar order).
+ * plug in theirs (the product's sidebar order). Memoised, as the app bar is.
  */
-export const Menu = () => {
+export const Menu = memo(function Menu() {
   const translate = useTranslate();
   const user = useCurrentUser();
   const toDecide = usePendingRequestsCount();
@@ -134,4 +134,4 @@ export const Menu = () => {
       />
     </RaMenu>
   );
-};
+});

@@ -15,7 +15,7 @@ import {
   Typography,
 } from '@mui/material';
 import { Link } from 'react-router-dom';
-import type { ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
 import { Title, useTranslate } from 'react-admin';
 import { fullName } from '../../authProvider';
 import { EmptyState } from '../../components/EmptyState';
@@ -59,8 +59,11 @@ const HomeCard = ({
   );
 };
 
-/** The dashboard (/): pending-requests alert and the user's workspaces, nodes and teams. */
-export const HomePage = () => {
+/**
+ * The dashboard (/): pending-requests alert and the user's workspaces, nodes and teams.
+ * Memoised, as the app bar and the menu are: react-admin renders its layout again as it starts.
+ */
+export const HomePage = memo(function HomePage() {
   const translate = useTranslate();
   const user = useCurrentUser();
   const pending = usePendingRequestsCount();
@@ -167,4 +170,4 @@ export const HomePage = () => {
       </ResponsiveColumns>
     </Box>
   );
-};
+});
