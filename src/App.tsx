@@ -87,6 +87,19 @@ const LoadLoginLinkScreens = () => {
   return null;
 };
 
+/**
+ * react-admin's store for the console (local storage unless one is given), with a locale. Its
+ * I18nContextProvider renders nothing until the stored locale and the i18n provider's agree,
+ * then renders everything again from an effect: on a browser's first console, which has no
+ * stored locale yet, a whole extra pass before anything showed. The locale the provider starts
+ * in is stored then (ConsoleLocale applies the preferred one after, as it did).
+ */
+export const consoleStore = (i18nProvider: I18nProvider, store?: Store): Store => {
+  const finalStore = store ?? localStorageStore(undefined, 'testbed-console');
+  if (finalStore.getItem('locale') === undefined) finalStore.setItem('locale', i18nProvider.getLocale());
+  return finalStore;
+};
+
 export interface ConsoleAppProps {
   settings: Settings;
   providers: Providers;
@@ -96,7 +109,7 @@ export interface ConsoleAppProps {
 
 /** Everything inside a router (BrowserRouter in the app, MemoryRouter in tests). */
 export const ConsoleApp = ({ settings, providers, store, queryClient }: ConsoleAppProps) => {
-  const finalStore = useMemo(() => store ?? localStorageStore(undefined, 'testbed-console'), [store]);
+  const finalStore = useMemo(() => consoleStore(providers.i18nProvider, store), [store, providers.i18nProvider]);
   return (
     <SettingsContext.Provider value={settings}>
       <AdminContext

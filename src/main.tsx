@@ -1,4 +1,4 @@
-import { StrictMode, Suspense, lazy, useEffect, useState } from 'react';
+import { StrictMode, Suspense, lazy, startTransition, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createAuthProvider, type TestbedAuthProvider } from './authProvider';
 import { createHttpClient, type HttpClient, tokenStore } from './httpClient';
@@ -76,9 +76,15 @@ const sessionReady = loadSettings().then((settings) => {
 });
 void Promise.all([sessionReady, firstScreen.catch(() => undefined)]).then(([{ settings, session }]) => {
   document.title = settings.appName;
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <Root settings={settings} session={session} />
-    </StrictMode>,
-  );
+  const root = createRoot(document.getElementById('root')!);
+  // As a transition, React renders the first screen in slices of a few milliseconds instead of
+  // one long task: on a phone the console's first render held the page for 400–600 ms at a
+  // time (Lighthouse's blocking time, docs/benchmarks.md). Nothing is on screen before it.
+  startTransition(() => {
+    root.render(
+      <StrictMode>
+        <Root settings={settings} session={session} />
+      </StrictMode>,
+    );
+  });
 });
