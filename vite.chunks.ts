@@ -8,18 +8,19 @@ import type { build as viteBuild, Rolldown } from 'vite';
  * first screen came in 34 files, many of 1 to 3 kB (`Chip`, `ListItem`, `Add`…): each shared
  * by the console's start and some later page. A phone on HTTP/1.1 fetches six files at a time,
  * so each round of six waits for a round trip; on Lighthouse's mobile preset the home's largest
- * paint came 0.8 s later than with the same code in a few files (docs/benchmarks.md).
+ * paint came half a second later than with the same code in a few files (docs/benchmarks.md).
  *
  * But a file that a logged-out screen needs too must stay apart from the console's: a person
  * registering would otherwise load the whole console. Which modules are the console's alone
  * cannot be told from the module graph before bundling (MUI's and react-admin's barrel files
  * make every module look reachable from everywhere); it can from the files a first bundling
  * makes. So the build bundles twice: first as the bundler would (nothing written), then with
- * the files that only the console's start loads merged into one, `console`.
+ * the files that only the console's start loads merged into one, `console`, and those it
+ * shares with a logged-out screen opened later (not `/login`) into another, `console-shared`.
  *
- * The second bundling keeps every other file of the first by giving each of its modules a
- * group of that file's name, ranked above `console`: the bundler adds a group's dependencies to
- * the group, and the files shared with logged-out screens must not be pulled into `console`.
+ * The second bundling keeps the files `/login` loads as they were, by giving each of their
+ * modules a group of that file's name, ranked above the two: the bundler adds a group's
+ * dependencies to the group, and the files a logged-out screen loads must not be pulled in.
  * The entry file's modules (the session, the settings request) join `login`, which both bundles
  * load, for the same reason.
  */
