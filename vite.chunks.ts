@@ -31,8 +31,15 @@ const ENTRY = source('src/main.tsx');
 const LOGGED_OUT_APP = source('src/pages/auth/LoggedOutApp.tsx');
 /** The console's modules loaded at its start when a session is stored (src/main.tsx). */
 const CONSOLE_STARTS = new Set([source('src/App.tsx'), source('src/ConsoleUI.tsx')]);
-/** Chunks of their own whatever the plan (vite.config.ts's first groups). */
-const OWN_CHUNKS = new Set(['react', 'realtime']);
+/**
+ * Vendor chunks that change rarely, cached across console releases, whatever the plan: React
+ * (both bundles load it in full) and realtime (loaded once a console screen has shown).
+ */
+export const VENDOR_GROUPS = [
+  { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 30 },
+  { name: 'realtime', test: /[\\/]node_modules[\\/](laravel-echo|pusher-js)[\\/]/, priority: 10 },
+];
+const OWN_CHUNKS = new Set(VENDOR_GROUPS.map((group) => group.name));
 
 export interface ChunkPlan {
   /** Modules of the first bundling's entry file, but the entry itself: into `login`. */

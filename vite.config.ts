@@ -7,7 +7,7 @@ import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { visualizer } from 'rollup-plugin-visualizer';
 import { build, defineConfig, type Plugin, type ProxyOptions } from 'vite';
-import { planChunks, planGroups } from './vite.chunks.ts';
+import { planChunks, planGroups, VENDOR_GROUPS } from './vite.chunks.ts';
 
 // The API server (server/, `npm start`) listens on 127.0.0.1:8000. In development the console
 // runs on Vite's dev server and these paths go to the API; everything else is the console.
@@ -104,12 +104,9 @@ export default defineConfig(async ({ command }) => {
     chunkSizeWarningLimit: 2000,
     rolldownOptions: {
       output: {
-        // Vendor chunks that change rarely, cached across console releases: React (both bundles
-        // load it in full) and realtime (loaded once a console screen has shown).
         codeSplitting: {
           groups: [
-            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 30 },
-            { name: 'realtime', test: /[\\/]node_modules[\\/](laravel-echo|pusher-js)[\\/]/, priority: 10 },
+            ...VENDOR_GROUPS,
             // The login form and everything it imports (MUI's core, emotion, the form state and
             // the router seam): one chunk, exactly what the logged-out bundle needs beside React and the
             // messages; the console needs nearly all of it too. Left to their importers, these

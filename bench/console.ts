@@ -29,6 +29,8 @@ const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disa
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 /** The console keeps its bearer token here (src/httpClient.ts). */
 const TOKEN_KEY = 'authentication_token';
+/** The console's start (not `console-shared`, which a logged-out screen may load). */
+const CONSOLE_START = /\/assets\/console-[\w-]{8}\.js$/;
 
 type Preset = 'mobile' | 'desktop';
 type PageName = 'login' | 'home';
@@ -170,12 +172,12 @@ async function measureOnce(baseUrl: string, page: PageName, preset: Preset, toke
       .map((item) => ({ url: item.url, raw: item.resourceSize ?? 0, transfer: item.transferSize ?? 0 }));
     // The home must really be the logged-in home: the user loaded and the console's chunk run.
     const user = items.find((item) => new URL(item.url).pathname === '/user');
-    // (`console` holds the console's start: vite.chunks.ts.)
-    const consoleChunk = scripts.some((script) => /\/assets\/console-[^/]+\.js$/.test(script.url));
+    // (`console-<hash>.js` holds the console's start: vite.chunks.ts.)
+    const consoleChunk = scripts.some((script) => CONSOLE_START.test(script.url));
     if (page === 'home' && (!user || user.statusCode !== 200 || !consoleChunk)) {
       throw new Error(`The home was not measured logged in (GET /user ${user?.statusCode ?? 'not sent'}, console chunk ${consoleChunk ? 'loaded' : 'not loaded'})`);
     }
-    if (page === 'login' && scripts.some((script) => /\/assets\/console-[^/]+\.js$/.test(script.url))) {
+    if (page === 'login' && scripts.some((script) => CONSOLE_START.test(script.url))) {
       throw new Error('The login page loaded the console bundle');
     }
     const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);

@@ -35,12 +35,18 @@ const Console = ({ provider, queryClient }: { provider: AuthProvider; queryClien
   </CoreAdminContext>
 );
 
+/** The console with a member's auth queries answered (`seeded`) or not. */
+const renderConsole = (seeded: boolean) => {
+  const provider = authProvider();
+  const queryClient = new QueryClient();
+  if (seeded) seedAuthQueries(queryClient, user(false));
+  render(<Console provider={provider} queryClient={queryClient} />);
+  return { provider, queryClient };
+};
+
 describe("react-admin's auth queries, answered from the loaded user", () => {
   it('show the home and the menu in the first render, without asking the authProvider', async () => {
-    const provider = authProvider();
-    const queryClient = new QueryClient();
-    seedAuthQueries(queryClient, user(false));
-    render(<Console provider={provider} queryClient={queryClient} />);
+    const { provider } = renderConsole(true);
     // Synchronously: the first render already has them.
     expect(screen.getByText('home for a member')).toBeInTheDocument();
     expect(screen.getByText('member menu')).toBeInTheDocument();
@@ -50,18 +56,14 @@ describe("react-admin's auth queries, answered from the loaded user", () => {
   });
 
   it('without them, react-admin asks first and shows the home later (what the seeding saves)', async () => {
-    const provider = authProvider();
-    render(<Console provider={provider} queryClient={new QueryClient()} />);
+    const { provider } = renderConsole(false);
     expect(screen.getByText('loading')).toBeInTheDocument();
     expect(await screen.findByText('home for a member')).toBeInTheDocument();
     expect(provider.getPermissions).toHaveBeenCalled();
   });
 
   it('follow the user: an admin flag that changes changes the permissions shown', async () => {
-    const provider = authProvider();
-    const queryClient = new QueryClient();
-    seedAuthQueries(queryClient, user(false));
-    render(<Console provider={provider} queryClient={queryClient} />);
+    const { provider, queryClient } = renderConsole(true);
     expect(screen.getByText('member menu')).toBeInTheDocument();
     act(() => seedAuthQueries(queryClient, user(true)));
     expect(await screen.findByText('admin menu')).toBeInTheDocument();

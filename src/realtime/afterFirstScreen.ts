@@ -14,13 +14,11 @@ const whenIdle = (callback: () => void): (() => void) => {
     return () => cancelIdleCallback(handle);
   }
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const afterFrame = () => {
+  const frame = requestAnimationFrame(() => {
     timer = setTimeout(callback, 0);
-  };
-  const frame = typeof requestAnimationFrame === 'function' ? requestAnimationFrame(afterFrame) : undefined;
-  if (frame === undefined) afterFrame();
+  });
   return () => {
-    if (frame !== undefined) cancelAnimationFrame(frame);
+    cancelAnimationFrame(frame);
     clearTimeout(timer);
   };
 };
